@@ -1,0 +1,13 @@
+// ESM entry for Node: the CommonJS build initialises the wasm synchronously.
+import pkg from "./garuda_session.js";
+
+export const {
+  Redactor,
+  Journal,
+  rebuildState,
+  formatCost,
+  budgetNote,
+  summariseSession,
+  validateSessionId,
+  newSessionId,
+} = pkg;

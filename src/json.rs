@@ -1,0 +1,174 @@
+//! The state as JSON text (camelCase, spec §3).
+//!
+//! Messages are already JSON text, so writing the state is concatenation:
+//! the host parses the result once (in JS, one `JSON.parse`), which is far
+//! cheaper than building objects across the wasm boundary one by one.
+
+use crate::state::{Message, SessionState, Snapshot};
+use std::fmt::Write;
+
+/// Appends `s` as a JSON string literal.
+pub fn push_str_literal(out: &mut String, s: &str) {
+    // serde_json's escaping is exact and cannot fail for a &str.
+    match serde_json::to_string(s) {
+        Ok(lit) => out.push_str(&lit),
+        Err(_) => out.push_str("null"),
+    }
+}
+
+fn push_f64(out: &mut String, x: f64) {
+    match serde_json::Number::from_f64(x) {
+        Some(n) => {
+            let _ = write!(out, "{n}");
+        }
+        None => out.push_str("null"),
+    }
+}
+
+/// `,"name":value` for an optional raw JSON value; nothing when absent.
+fn push_opt_raw(out: &mut String, name: &str, raw: &Option<Box<str>>) {
+    if let Some(raw) = raw {
+        let _ = write!(out, r#","{name}":{raw}"#);
+    }
+}
+
+pub fn push_messages(out: &mut String, messages: &[Message]) {
+    out.push('[');
+    for (i, m) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&m.json);
+    }
+    out.push(']');
+}
+
+fn push_origins(out: &mut String, messages: &[Message]) {
+    out.push('[');
+    for (i, m) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            r#"{{"redacted":{},"epoch":{}}}"#,
+            m.origin.redacted, m.origin.epoch
+        );
+    }
+    out.push(']');
+}
+
+fn push_snapshot(out: &mut String, s: &Snapshot) {
+    let _ = write!(out, r#"{{"messages":{}"#, s.messages);
+    push_opt_raw(out, "tree", &s.tree);
+    push_opt_raw(out, "prompt", &s.prompt);
+    out.push('}');
+}
+
+impl SessionState {
+    /// The whole state as one JSON object (camelCase, spec §3).
+    pub fn to_json(&self) -> String {
+        state_json(self)
+    }
+
+    /// Just the messages, as a JSON array.
+    pub fn messages_json(&self) -> String {
+        let mut out = String::new();
+        push_messages(&mut out, &self.messages);
+        out
+    }
+}
+
+fn state_json(s: &SessionState) -> String {
+    let size: usize = s.messages.iter().map(|m| m.json.len() + 1).sum();
+    let mut out = String::with_capacity(size + 1024);
+    out.push_str(r#"{"messages":"#);
+    push_messages(&mut out, &s.messages);
+    out.push_str(r#","messageOrigins":"#);
+    push_origins(&mut out, &s.messages);
+    push_opt_raw(&mut out, "sessionId", &s.session_id);
+    push_opt_raw(&mut out, "root", &s.root);
+    push_opt_raw(&mut out, "version", &s.version);
+    if let Some(model) = &s.model {
+        out.push_str(r#","model":"#);
+        push_str_literal(&mut out, model);
+    }
+    push_opt_raw(&mut out, "executor", &s.executor);
+    push_opt_raw(&mut out, "isolation", &s.isolation);
+    push_opt_raw(&mut out, "limits", &s.limits);
+    let a = &s.accounts;
+    let u = &a.usage;
+    let _ = write!(
+        out,
+        r#","usage":{{"inputTokens":{},"outputTokens":{},"cacheReadTokens":{},"cacheWriteTokens":{}}}"#,
+        u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
+    );
+    let _ = write!(
+        out,
+        r#","unreportedTokens":{},"childDebits":{{"#,
+        a.unreported_tokens
+    );
+    for (i, (child, tokens)) in a.child_debits.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_str_literal(&mut out, child);
+        let _ = write!(out, ":{tokens}");
+    }
+    out.push_str(r#"},"costUsd":"#);
+    match a.cost_usd {
+        Some(c) => push_f64(&mut out, c),
+        None => out.push_str("null"),
+    }
+    let _ = write!(
+        out,
+        r#","costIncomplete":{},"contextTokens":{},"steps":{},"prompts":{}"#,
+        a.cost_incomplete(),
+        s.context_tokens,
+        s.steps,
+        s.prompts
+    );
+    if let Some(title) = &s.title {
+        out.push_str(r#","title":"#);
+        push_str_literal(&mut out, title);
+    }
+    push_opt_raw(&mut out, "thinking", &s.thinking);
+    push_opt_raw(&mut out, "ended", &s.ended);
+    out.push_str(r#","undo":["#);
+    for (i, snap) in s.undo.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_snapshot(&mut out, snap);
+    }
+    out.push_str(r#"],"redo":["#);
+    for (i, undone) in s.redo.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(r#"{"snapshot":"#);
+        push_snapshot(&mut out, &undone.snapshot);
+        push_opt_raw(&mut out, "after", &undone.after);
+        out.push_str(r#","messages":"#);
+        push_messages(&mut out, &undone.messages);
+        out.push_str(r#","messageOrigins":"#);
+        push_origins(&mut out, &undone.messages);
+        out.push('}');
+    }
+    let _ = write!(out, r#"],"epoch":{},"warnings":["#, s.epoch);
+    for (i, w) in s.warnings.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            r#"{{"line":{},"kind":"{}","message":"#,
+            w.line,
+            w.kind.as_str()
+        );
+        push_str_literal(&mut out, &w.message);
+        out.push('}');
+    }
+    let _ = write!(out, r#"],"tornTail":{}}}"#, s.torn_tail);
+    out
+}

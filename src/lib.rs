@@ -1,0 +1,33 @@
+//! The Garuda session journal core: replay, accounting, redaction and resume.
+//!
+//! Everything here is pure, in-memory Rust. Hosts (Node, a browser) do the
+//! file I/O and hand lines in; `wasm.rs` is the only file that knows about
+//! JavaScript. The contract is `JOURNAL.md` (shared/spec); section numbers in
+//! comments refer to it.
+//!
+//! Where each concern lives:
+//! - `record`: one journal line, parsed tolerantly into a typed record (§1, §2)
+//! - `state`: the session state and how each record changes it (§2, §3)
+//! - `accounting`: usage, cost, child debits, budget note, formatCost (§4)
+//! - `journal`: reading whole texts, chunks or single lines; live writes (§1, §3)
+//! - `redact`: the Redactor (§5)
+//! - `resume`: resume repair, closeOpenToolCalls, checkMessages (§6)
+//! - `listing`: `/sessions` rows and session ids (§7)
+
+pub mod accounting;
+pub mod journal;
+mod json;
+pub mod listing;
+pub mod record;
+pub mod redact;
+pub mod resume;
+pub mod state;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use accounting::{budget_note, format_cost, Usage};
+pub use journal::{rebuild_state, Journal, WriteError};
+pub use listing::{new_session_id, summarise_session, validate_session_id, SessionRow};
+pub use redact::{LineRedaction, Redactor, RedactorError};
+pub use state::{Message, Origin, SessionState, Warning, WarningKind};

@@ -1,0 +1,188 @@
+//! `/sessions` rows and session ids (spec §7).
+
+use crate::accounting::format_cost;
+use crate::journal::rebuild_state;
+use crate::state::SessionState;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// One `/sessions` row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionRow {
+    pub id: String,
+    pub updated: String,
+    /// The first line of the first prompt, 60 characters at most.
+    pub prompt: String,
+    pub prompts: u64,
+    pub model: Option<String>,
+    pub title: Option<String>,
+    pub cost: String,
+    pub cost_usd: Option<f64>,
+    pub cost_incomplete: bool,
+}
+
+impl SessionRow {
+    /// The row as a JSON object (camelCase).
+    pub fn to_json(&self) -> String {
+        let row = serde_json::json!({
+            "id": self.id,
+            "updated": self.updated,
+            "prompt": self.prompt,
+            "prompts": self.prompts,
+            "model": self.model,
+            "title": self.title,
+            "cost": self.cost,
+            "costUsd": self.cost_usd,
+            "costIncomplete": self.cost_incomplete,
+        });
+        row.to_string()
+    }
+}
+
+const PROMPT_CHARS: usize = 60;
+
+/// `summariseSession(id, updated, journal)`.
+pub fn summarise_session(id: &str, updated: &str, journal: &str) -> SessionRow {
+    let state = rebuild_state(journal);
+    summarise_state(id, updated, &state)
+}
+
+pub fn summarise_state(id: &str, updated: &str, state: &SessionState) -> SessionRow {
+    SessionRow {
+        id: id.to_owned(),
+        updated: updated.to_owned(),
+        prompt: first_prompt(state)
+            .map(|p| first_line(&p, PROMPT_CHARS))
+            .unwrap_or_default(),
+        prompts: state.prompts,
+        model: state.model.clone(),
+        title: state.title.clone(),
+        cost: format_cost(&state.accounts),
+        cost_usd: state.accounts.cost_usd,
+        cost_incomplete: state.cost_incomplete(),
+    }
+}
+
+#[derive(Deserialize)]
+struct UserMessage<'a> {
+    role: &'a str,
+    #[serde(borrow)]
+    content: &'a RawValue,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Content {
+    Text(String),
+    Blocks(Vec<serde_json::Value>),
+}
+
+/// The prompt of the first user message that has one: its string content, or
+/// its first text block (notes and attachments come after it). Tool results
+/// are user messages too, but carry no prompt.
+fn first_prompt(state: &SessionState) -> Option<String> {
+    state.messages.iter().find_map(|m| {
+        let msg: UserMessage = serde_json::from_str(&m.json).ok()?;
+        if msg.role != "user" {
+            return None;
+        }
+        match serde_json::from_str::<Content>(msg.content.get()).ok()? {
+            Content::Text(s) => Some(s),
+            Content::Blocks(blocks) => blocks.iter().find_map(|b| {
+                (b.get("type")?.as_str()? == "text")
+                    .then(|| b.get("text")?.as_str().map(str::to_owned))?
+            }),
+        }
+    })
+}
+
+/// The first non-blank line, cut to `max` characters (with an ellipsis).
+fn first_line(text: &str, max: usize) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    if line.chars().count() <= max {
+        return line.to_owned();
+    }
+    let mut cut: String = line.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// `validateSessionId`: letters, digits, `-` and `_` only, and not empty.
+/// This is what keeps `--resume ../x` from reaching the file system.
+pub fn validate_session_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// `newSessionId`: `YYYYMMDD-HHMMSS-xxxx` in UTC. The host supplies the time
+/// and the randomness (the core has no clock and no entropy of its own).
+pub fn new_session_id(unix_millis: i64, random: [u8; 4]) -> String {
+    const ALPHABET: &[u8; 36] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let secs = unix_millis.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    let suffix: String = random
+        .iter()
+        .map(|b| ALPHABET[*b as usize % 36] as char)
+        .collect();
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{suffix}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
+/// algorithm), so the core needs no date crate.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids() {
+        assert!(validate_session_id("20261130-052548-ab12"));
+        assert!(validate_session_id("explore-toolu_01"));
+        for bad in ["", "../x", "a/b", "a b", "a.b", "é", "x\0"] {
+            assert!(!validate_session_id(bad), "{bad:?}");
+        }
+        // 2026-11-30T05:25:48Z
+        assert_eq!(
+            new_session_id(1_795_238_748_000, [0, 35, 36, 1]),
+            "20261130-052548-a9ab"
+        );
+        assert_eq!(new_session_id(0, [25, 26, 0, 0]), "19700101-000000-z0aa");
+        assert_eq!(
+            new_session_id(951_825_600_000, [0; 4]),
+            "20000229-120000-aaaa"
+        );
+    }
+
+    #[test]
+    fn first_line_is_cut_to_sixty_characters() {
+        assert_eq!(first_line("\n  fix the bug  \nmore", 60), "fix the bug");
+        let long = "é".repeat(80);
+        let cut = first_line(&long, 60);
+        assert_eq!(cut.chars().count(), 60);
+        assert!(cut.ends_with('…'));
+    }
+}

@@ -1,0 +1,288 @@
+//! One journal line, parsed tolerantly (spec §1, §2).
+//!
+//! The fast path deserialises a line straight into `Fields`, which borrows
+//! from the line and keeps message content as raw JSON text: replay never
+//! builds a tree for a message. Only when that fails (rare: a bad line, an
+//! odd field) does the slow path look at the line as a `Value` to say
+//! exactly what was wrong, and to let fields that belong to other record
+//! types pass through unharmed.
+
+use crate::accounting::{Report, Usage};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// Every field any known record type uses. Which ones a type needs is
+/// checked in `Record::from_fields`; the rest are ignored, like unknown fields.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fields<'a> {
+    #[serde(rename = "type", borrow)]
+    pub kind: Cow<'a, str>,
+    pub redacted: Option<bool>,
+    // start, resume, model
+    #[serde(borrow)]
+    pub session_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub root: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub version: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub model: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub executor: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub isolation: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub limits: Option<&'a RawValue>,
+    // user, tool_results, continue
+    #[serde(borrow)]
+    pub message: Option<&'a RawValue>,
+    // assistant, compaction (summary), side_usage
+    pub step: Option<u64>,
+    #[serde(borrow)]
+    pub response: Option<Response<'a>>,
+    #[serde(borrow)]
+    pub summary: Option<Response<'a>>,
+    pub cost_usd: Option<f64>,
+    pub usage_reported: Option<bool>,
+    pub usage: Option<Usage>,
+    // tool_results
+    pub calls: Option<Vec<Call>>,
+    // compaction, snapshot (`messages` is an array in one, a count in the other)
+    #[serde(borrow)]
+    pub messages: Option<&'a RawValue>,
+    pub after_tokens: Option<u64>,
+    // snapshot, undo
+    #[serde(borrow)]
+    pub tree: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub prompt: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub after: Option<&'a RawValue>,
+    // title, thinking
+    #[serde(borrow)]
+    pub title: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub choice: Option<&'a RawValue>,
+    // unreported, child_debit
+    pub tokens: Option<u64>,
+    #[serde(borrow)]
+    pub child_session_id: Option<Cow<'a, str>>,
+    // end
+    #[serde(borrow)]
+    pub stop_reason: Option<&'a RawValue>,
+    pub steps: Option<u64>,
+}
+
+/// A model response: its content is kept as raw JSON text.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Response<'a> {
+    #[serde(borrow)]
+    pub content: &'a RawValue,
+    #[serde(default)]
+    pub usage: Usage,
+    pub usage_reported: Option<bool>,
+}
+
+/// One tool call of a `tool_results` record; only a subagent report counts.
+#[derive(Debug, Deserialize)]
+pub struct Call {
+    pub report: Option<Report>,
+}
+
+/// The field names each known type uses, for the slow path: fields outside
+/// this list belong to someone else and must not make the record invalid.
+fn fields_of(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "start" | "resume" | "model" => &[
+            "sessionId",
+            "root",
+            "version",
+            "model",
+            "executor",
+            "isolation",
+            "limits",
+        ],
+        "user" => &["message"],
+        "assistant" => &["step", "response", "costUsd", "usageReported"],
+        "tool_results" => &["message", "calls"],
+        "compaction" => &[
+            "afterTokens",
+            "messages",
+            "summary",
+            "costUsd",
+            "usageReported",
+        ],
+        "snapshot" => &["tree", "messages", "prompt"],
+        "undo" => &["after"],
+        "redo" => &[],
+        "title" => &["title"],
+        "thinking" => &["choice"],
+        "continue" => &["message"],
+        "unreported" => &["tokens"],
+        "child_debit" => &["childSessionId", "tokens"],
+        "side_usage" => &["usage", "costUsd", "usageReported"],
+        "end" => &["stopReason", "steps"],
+        _ => return None,
+    })
+}
+
+pub fn is_known_type(kind: &str) -> bool {
+    fields_of(kind).is_some()
+}
+
+/// Why a line was skipped.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LineError {
+    /// Not JSON at all (or a torn tail, which the reader decides).
+    BadJson(String),
+    /// JSON, but not an object with a string `type`.
+    BadRecord(String),
+    /// A type this reader does not know (a newer writer).
+    UnknownType(String),
+    /// A known type with a field of the wrong type or a missing field.
+    BadField(String),
+}
+
+/// Parses one line and hands the typed fields to `f`. The fields borrow from
+/// the line (or from a cleaned copy on the slow path), hence the callback.
+pub fn with_fields<R>(
+    line: &str,
+    f: impl FnOnce(&Fields) -> Result<R, String>,
+) -> Result<R, LineError> {
+    match serde_json::from_str::<Fields>(line) {
+        Ok(fields) if is_known_type(&fields.kind) => f(&fields).map_err(LineError::BadField),
+        Ok(fields) => Err(LineError::UnknownType(fields.kind.into_owned())),
+        Err(fast_error) => slow_path(line, fast_error, f),
+    }
+}
+
+fn slow_path<R>(
+    line: &str,
+    fast_error: serde_json::Error,
+    f: impl FnOnce(&Fields) -> Result<R, String>,
+) -> Result<R, LineError> {
+    let value: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => {
+            return Err(LineError::BadJson(format!(
+                "not JSON: {}",
+                clean_serde_message(&e)
+            )))
+        }
+    };
+    let Value::Object(mut map) = value else {
+        return Err(LineError::BadRecord(
+            "a record must be a JSON object".into(),
+        ));
+    };
+    let kind = match map.get("type") {
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(LineError::BadRecord("`type` must be a string".into())),
+        None => return Err(LineError::BadRecord("the record has no `type`".into())),
+    };
+    let Some(own) = fields_of(&kind) else {
+        return Err(LineError::UnknownType(kind));
+    };
+    // Keep only this type's fields, then parse again: an unrelated field that
+    // happens to share a name with another type's field passes through.
+    let before = map.len();
+    map.retain(|k, _| k == "type" || k == "redacted" || own.contains(&k.as_str()));
+    if map.len() == before {
+        return Err(LineError::BadField(clean_serde_message(&fast_error)));
+    }
+    let cleaned = Value::Object(map).to_string();
+    match serde_json::from_str::<Fields>(&cleaned) {
+        Ok(fields) => f(&fields).map_err(LineError::BadField),
+        Err(e) => Err(LineError::BadField(clean_serde_message(&e))),
+    }
+}
+
+/// serde's message without its " at line 1 column N" suffix: the reader adds
+/// the real line number itself.
+fn clean_serde_message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    }
+}
+
+/// The first non-space byte of a raw JSON value: `[`, `{`, `"`, a digit...
+pub fn raw_kind(raw: &RawValue) -> u8 {
+    raw.get()
+        .bytes()
+        .find(|b| !b.is_ascii_whitespace())
+        .unwrap_or(b' ')
+}
+
+/// Message content must be a string or an array of blocks.
+pub fn check_content(raw: &RawValue, what: &str) -> Result<(), String> {
+    match raw_kind(raw) {
+        b'[' | b'"' => Ok(()),
+        _ => Err(format!(
+            "{what} must be a string or an array of content blocks"
+        )),
+    }
+}
+
+/// What a stored message needs checked: an object with a string role and
+/// string-or-array content. Unknown fields stay in the raw text.
+#[derive(Deserialize)]
+struct MessageHead<'a> {
+    #[serde(borrow)]
+    role: Cow<'a, str>,
+    #[serde(borrow)]
+    content: &'a RawValue,
+}
+
+/// Checks a message object and returns its role.
+pub fn check_message(raw: &RawValue, what: &str) -> Result<String, String> {
+    if raw_kind(raw) != b'{' {
+        return Err(format!("`{what}` must be a message object"));
+    }
+    let head: MessageHead = serde_json::from_str(raw.get())
+        .map_err(|e| format!("`{what}` is not a message: {}", clean_serde_message(&e)))?;
+    check_content(head.content, &format!("`{what}.content`"))?;
+    Ok(head.role.into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind_of(line: &str) -> Result<String, LineError> {
+        with_fields(line, |f| Ok(f.kind.to_string()))
+    }
+
+    #[test]
+    fn classifies_bad_lines() {
+        assert!(matches!(kind_of("{nope"), Err(LineError::BadJson(_))));
+        assert!(matches!(kind_of("[1,2]"), Err(LineError::BadRecord(_))));
+        assert!(matches!(
+            kind_of(r#"{"type":7}"#),
+            Err(LineError::BadRecord(_))
+        ));
+        assert!(matches!(
+            kind_of(r#"{"t":"x"}"#),
+            Err(LineError::BadRecord(_))
+        ));
+        assert!(
+            matches!(kind_of(r#"{"type":"future"}"#), Err(LineError::UnknownType(k)) if k == "future")
+        );
+        assert!(matches!(
+            kind_of(r#"{"type":"unreported","tokens":"x"}"#),
+            Err(LineError::BadField(_))
+        ));
+    }
+
+    #[test]
+    fn a_field_of_another_type_passes_through() {
+        // `tokens` belongs to `unreported`; on a `user` record it is just unknown.
+        let line = r#"{"type":"user","tokens":"many","message":{"role":"user","content":"hi"}}"#;
+        assert_eq!(kind_of(line), Ok("user".into()));
+    }
+}

@@ -1,0 +1,329 @@
+//! The session state (spec §3) and what each record does to it (spec §2).
+//!
+//! `SessionState::apply` is the only place a record changes the state, and
+//! both live writes and replay call it, so live always equals replay.
+
+use crate::accounting::Accounts;
+use crate::record::{check_content, check_message, raw_kind, Fields};
+use serde_json::value::RawValue;
+
+/// What resume needs to know about the record a message came from (spec §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Origin {
+    /// The record's strings were changed by the Redactor.
+    pub redacted: bool,
+    /// How many model switches came before the message.
+    pub epoch: u32,
+}
+
+/// One message of the conversation, kept as the exact JSON text it was
+/// written with (Anthropic Messages API shape).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub json: Box<str>,
+    pub origin: Origin,
+}
+
+/// An undo snapshot: the file tree before a turn and the message count then.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub tree: Option<Box<str>>,
+    pub messages: usize,
+    pub prompt: Option<Box<str>>,
+}
+
+/// A turn taken out by undo, ready for redo.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Undone {
+    pub snapshot: Snapshot,
+    pub after: Option<Box<str>>,
+    pub messages: Vec<Message>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarningKind {
+    BadJson,
+    BadRecord,
+    BadField,
+    UnknownType,
+    EmptyUndo,
+    EmptyRedo,
+}
+
+impl WarningKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningKind::BadJson => "bad-json",
+            WarningKind::BadRecord => "bad-record",
+            WarningKind::BadField => "bad-field",
+            WarningKind::UnknownType => "unknown-type",
+            WarningKind::EmptyUndo => "empty-undo",
+            WarningKind::EmptyRedo => "empty-redo",
+        }
+    }
+}
+
+/// Something the reader tolerated, with its 1-based line number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    pub line: u64,
+    pub kind: WarningKind,
+    pub message: String,
+}
+
+/// The state of §3. Metadata values are raw JSON so that whatever a writer
+/// put there (a string, an object) passes through unchanged.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SessionState {
+    pub session_id: Option<Box<str>>,
+    pub root: Option<Box<str>>,
+    pub version: Option<Box<str>>,
+    pub model: Option<String>,
+    pub executor: Option<Box<str>>,
+    pub isolation: Option<Box<str>>,
+    pub limits: Option<Box<str>>,
+    pub messages: Vec<Message>,
+    pub accounts: Accounts,
+    pub context_tokens: u64,
+    pub steps: u64,
+    pub prompts: u64,
+    pub title: Option<String>,
+    pub thinking: Option<Box<str>>,
+    /// `{stopReason, steps}` of the `end` record, as raw JSON.
+    pub ended: Option<Box<str>>,
+    pub undo: Vec<Snapshot>,
+    pub redo: Vec<Undone>,
+    /// Model switches so far (§6 rule 2); messages carry the value at append.
+    pub epoch: u32,
+    pub warnings: Vec<Warning>,
+    pub torn_tail: bool,
+}
+
+fn raw_box(raw: Option<&RawValue>) -> Option<Box<str>> {
+    raw.map(|r| Box::from(r.get()))
+}
+
+impl SessionState {
+    /// Applies one parsed record. An `Err` means the record has a bad or
+    /// missing field: the caller skips it with a `bad-field` warning, and
+    /// nothing of it has been applied (all checks come before any change).
+    pub fn apply(&mut self, r: &Fields) -> Result<Option<(WarningKind, String)>, String> {
+        let origin = Origin {
+            redacted: r.redacted == Some(true),
+            epoch: self.epoch,
+        };
+        match &*r.kind {
+            "start" | "resume" | "model" => {
+                if let Some(model) = &r.model {
+                    let switched = match &self.model {
+                        Some(current) => r.kind == "model" || current != model,
+                        None => r.kind == "model",
+                    };
+                    if switched {
+                        self.epoch += 1;
+                    }
+                    self.model = Some(model.to_string());
+                } else if r.kind == "model" {
+                    return Err("a `model` record needs a string `model`".into());
+                }
+                set_if(&mut self.session_id, r.session_id);
+                set_if(&mut self.root, r.root);
+                set_if(&mut self.version, r.version);
+                set_if(&mut self.executor, r.executor);
+                set_if(&mut self.isolation, r.isolation);
+                set_if(&mut self.limits, r.limits);
+                if r.kind == "resume" {
+                    self.ended = None;
+                }
+            }
+            "user" => {
+                let message = required(r.message, "message")?;
+                check_message(message, "message")?;
+                self.push(message.get(), origin);
+                self.prompts += 1;
+            }
+            "continue" => {
+                let message = required(r.message, "message")?;
+                check_message(message, "message")?;
+                self.push(message.get(), origin);
+            }
+            "tool_results" => {
+                let message = required(r.message, "message")?;
+                check_message(message, "message")?;
+                self.push(message.get(), origin);
+                for call in r.calls.iter().flatten() {
+                    if let Some(report) = &call.report {
+                        self.accounts.add_report(report);
+                    }
+                }
+            }
+            "assistant" => {
+                let response = r
+                    .response
+                    .as_ref()
+                    .ok_or("an `assistant` record needs `response`")?;
+                check_content(response.content, "`response.content`")?;
+                let reported = response.usage_reported.or(r.usage_reported) != Some(false);
+                self.accounts
+                    .add_response(&response.usage, reported, r.cost_usd);
+                self.context_tokens = response.usage.tokens();
+                if let Some(step) = r.step {
+                    self.steps = step;
+                }
+                let json = format!(
+                    r#"{{"role":"assistant","content":{}}}"#,
+                    response.content.get()
+                );
+                self.messages.push(Message {
+                    json: json.into(),
+                    origin,
+                });
+            }
+            "compaction" => {
+                let raw = required(r.messages, "messages")?;
+                let list: Vec<&RawValue> = serde_json::from_str(raw.get()).map_err(|_| {
+                    "`messages` of a compaction must be an array of messages".to_string()
+                })?;
+                for m in &list {
+                    check_message(m, "messages[]")?;
+                }
+                if let Some(summary) = &r.summary {
+                    let reported = summary.usage_reported.or(r.usage_reported) != Some(false);
+                    self.accounts
+                        .add_response(&summary.usage, reported, r.cost_usd);
+                }
+                self.messages = carry_origins(&self.messages, &list, origin);
+                if let Some(after) = r.after_tokens {
+                    self.context_tokens = after;
+                }
+                self.undo.clear();
+                self.redo.clear();
+            }
+            "snapshot" => {
+                let count = required(r.messages, "messages")?;
+                let messages = count
+                    .get()
+                    .parse::<usize>()
+                    .map_err(|_| "`messages` of a snapshot must be a message count".to_string())?;
+                self.undo.push(Snapshot {
+                    tree: raw_box(r.tree),
+                    messages,
+                    prompt: raw_box(r.prompt),
+                });
+                self.redo.clear();
+            }
+            "undo" => {
+                let Some(snapshot) = self.undo.pop() else {
+                    return Ok(Some((
+                        WarningKind::EmptyUndo,
+                        "undo with an empty undo stack".into(),
+                    )));
+                };
+                let from = snapshot.messages.min(self.messages.len());
+                let messages = self.messages.split_off(from);
+                self.redo.push(Undone {
+                    snapshot,
+                    after: raw_box(r.after),
+                    messages,
+                });
+            }
+            "redo" => {
+                let Some(undone) = self.redo.pop() else {
+                    return Ok(Some((
+                        WarningKind::EmptyRedo,
+                        "redo with an empty redo stack".into(),
+                    )));
+                };
+                self.messages.extend(undone.messages);
+                self.undo.push(undone.snapshot);
+            }
+            "title" => {
+                let title = r
+                    .title
+                    .as_ref()
+                    .ok_or("a `title` record needs a string `title`")?;
+                self.title = Some(title.to_string());
+            }
+            "thinking" => {
+                let choice = required(r.choice, "choice")?;
+                self.thinking = Some(choice.get().into());
+            }
+            "unreported" => {
+                let tokens = r.tokens.ok_or("an `unreported` record needs `tokens`")?;
+                self.accounts.reserve(tokens);
+            }
+            "child_debit" => {
+                let child = r
+                    .child_session_id
+                    .as_ref()
+                    .ok_or("a `child_debit` needs `childSessionId`")?;
+                let tokens = r.tokens.ok_or("a `child_debit` needs `tokens`")?;
+                self.accounts.debit(child, tokens);
+            }
+            "side_usage" => {
+                let usage = r
+                    .usage
+                    .as_ref()
+                    .ok_or("a `side_usage` record needs `usage`")?;
+                self.accounts
+                    .add_response(usage, r.usage_reported != Some(false), r.cost_usd);
+            }
+            "end" => {
+                let stop = r.stop_reason.map(|s| s.get()).unwrap_or("null");
+                let steps = r
+                    .steps
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| "null".into());
+                self.ended = Some(format!(r#"{{"stopReason":{stop},"steps":{steps}}}"#).into());
+            }
+            other => return Err(format!("unknown record type `{other}`")),
+        }
+        Ok(None)
+    }
+
+    fn push(&mut self, json: &str, origin: Origin) {
+        self.messages.push(Message {
+            json: json.into(),
+            origin,
+        });
+    }
+
+    pub fn cost_incomplete(&self) -> bool {
+        self.accounts.cost_incomplete()
+    }
+}
+
+/// A message a compaction kept verbatim keeps the origin it had (its model
+/// epoch, its redaction); a new one (a summary, a trimmed result) belongs to
+/// the compaction record.
+fn carry_origins(old: &[Message], kept: &[&RawValue], origin: Origin) -> Vec<Message> {
+    let by_text: std::collections::HashMap<&str, Origin> =
+        old.iter().map(|m| (&*m.json, m.origin)).collect();
+    kept.iter()
+        .map(|m| {
+            let origin = match by_text.get(m.get()) {
+                Some(o) => Origin {
+                    redacted: o.redacted || origin.redacted,
+                    epoch: o.epoch,
+                },
+                None => origin,
+            };
+            Message {
+                json: m.get().into(),
+                origin,
+            }
+        })
+        .collect()
+}
+
+fn set_if(slot: &mut Option<Box<str>>, raw: Option<&RawValue>) {
+    if let Some(raw) = raw {
+        if raw_kind(raw) != b'n' {
+            *slot = Some(raw.get().into());
+        }
+    }
+}
+
+fn required<'a>(raw: Option<&'a RawValue>, name: &str) -> Result<&'a RawValue, String> {
+    raw.ok_or_else(|| format!("the record needs `{name}`"))
+}

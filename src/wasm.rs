@@ -1,0 +1,364 @@
+//! The JavaScript surface (spec §8). The only file that knows about JS.
+//!
+//! Rules kept here: every argument is checked before it reaches the core
+//! (generated glue does not check types, and a wrong one can trap); every
+//! failure is a thrown JS `Error` that names the function and the argument;
+//! big results cross as one JSON string that JS parses once.
+
+use crate::accounting::{budget_note_parts, format_cost_parts};
+use crate::journal::{self, Journal as CoreJournal};
+use crate::listing;
+use crate::redact::Redactor as CoreRedactor;
+use crate::resume;
+use crate::state::SessionState;
+use serde::Deserialize;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+fn error(msg: impl std::fmt::Display) -> JsError {
+    JsError::new(&msg.to_string())
+}
+
+fn type_name(v: &JsValue) -> String {
+    if v.is_null() {
+        "null".into()
+    } else if js_sys::Array::is_array(v) {
+        "an array".into()
+    } else {
+        v.js_typeof()
+            .as_string()
+            .unwrap_or_else(|| "unknown".into())
+    }
+}
+
+fn string_arg(v: &JsValue, what: &str) -> Result<String, JsError> {
+    v.as_string()
+        .ok_or_else(|| error(format!("{what} must be a string, got {}", type_name(v))))
+}
+
+/// Parses JSON text made by the core into JS values.
+fn parse_json(text: &str) -> Result<JsValue, JsError> {
+    js_sys::JSON::parse(text).map_err(|_| error("internal error: the core produced invalid JSON"))
+}
+
+fn from_js<T: for<'de> Deserialize<'de>>(v: JsValue, what: &str) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(v).map_err(|e| error(format!("{what}: {e}")))
+}
+
+// ---- Redactor -------------------------------------------------------------
+
+thread_local! {
+    /// Live Redactors by id, so `new Journal({ redactor })` can find the Rust
+    /// side of a JS `Redactor` without taking it over (the same Redactor may
+    /// serve many journals).
+    static REDACTORS: RefCell<HashMap<u32, Rc<CoreRedactor>>> = RefCell::new(HashMap::new());
+    static NEXT_ID: RefCell<u32> = const { RefCell::new(1) };
+}
+
+#[derive(Deserialize, Default)]
+struct RedactorOptions {
+    #[serde(default)]
+    env: BTreeMap<String, Option<String>>,
+}
+
+/// `new Redactor({ env })`: replaces secrets with `[REDACTED]` (spec §5).
+#[wasm_bindgen]
+pub struct Redactor {
+    inner: Rc<CoreRedactor>,
+    id: u32,
+}
+
+#[wasm_bindgen]
+impl Redactor {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Redactor, JsError> {
+        let options: RedactorOptions = if options.is_undefined() || options.is_null() {
+            RedactorOptions::default()
+        } else if options.is_object() {
+            from_js(
+                options,
+                "new Redactor(options): options.env must map names to strings",
+            )?
+        } else {
+            return Err(error(format!(
+                "new Redactor(options): options must be an object, got {}",
+                type_name(&options)
+            )));
+        };
+        let env = options
+            .env
+            .into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k, v)));
+        let inner = Rc::new(CoreRedactor::new(env));
+        let id = NEXT_ID.with(|n| {
+            let mut n = n.borrow_mut();
+            *n = n.wrapping_add(1);
+            *n
+        });
+        REDACTORS.with(|r| r.borrow_mut().insert(id, inner.clone()));
+        Ok(Redactor { inner, id })
+    }
+
+    /// Ties a JS `Redactor` to its Rust side; not part of the public API.
+    #[wasm_bindgen(getter, js_name = "__redactorId")]
+    pub fn redactor_id(&self) -> u32 {
+        self.id
+    }
+
+    /// `{ line, changed }`: the line to write. An unchanged line comes back
+    /// byte-identical; a changed record gains `"redacted": true`.
+    #[wasm_bindgen(js_name = redactLine, unchecked_return_type = "{ line: string; changed: boolean }")]
+    pub fn redact_line(&self, line: JsValue) -> Result<JsValue, JsError> {
+        let line = string_arg(&line, "redactLine(line): line")?;
+        let out = self
+            .inner
+            .redact_line(&line)
+            .map_err(|e| error(format!("redactLine(line): {e}")))?;
+        let result = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&result, &"line".into(), &JsValue::from_str(&out.line));
+        let _ = js_sys::Reflect::set(&result, &"changed".into(), &JsValue::from_bool(out.changed));
+        Ok(result.into())
+    }
+
+    /// Redacts free text (not a journal line).
+    pub fn redact(&self, text: JsValue) -> Result<String, JsError> {
+        let text = string_arg(&text, "redact(text): text")?;
+        Ok(self.inner.redact(&text).into_owned())
+    }
+}
+
+impl Drop for Redactor {
+    fn drop(&mut self) {
+        let id = self.id;
+        let _ = REDACTORS.try_with(|r| r.borrow_mut().remove(&id));
+    }
+}
+
+fn redactor_of(options: &JsValue) -> Result<Rc<CoreRedactor>, JsError> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(Rc::new(CoreRedactor::default()));
+    }
+    if !options.is_object() {
+        return Err(error(format!(
+            "new Journal(options): options must be an object, got {}",
+            type_name(options)
+        )));
+    }
+    let redactor = js_sys::Reflect::get(options, &"redactor".into()).unwrap_or(JsValue::UNDEFINED);
+    if redactor.is_undefined() || redactor.is_null() {
+        return Ok(Rc::new(CoreRedactor::default()));
+    }
+    let id = js_sys::Reflect::get(&redactor, &"__redactorId".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .ok_or_else(|| error("new Journal(options): options.redactor must be a Redactor"))?;
+    REDACTORS
+        .with(|r| r.borrow().get(&(id as u32)).cloned())
+        .ok_or_else(|| error("new Journal(options): options.redactor was freed"))
+}
+
+// ---- Journal and replay ---------------------------------------------------
+
+/// The pure in-memory journal: `write` redacts, applies and returns the line
+/// to append; `feed`/`finish` replay existing text.
+#[wasm_bindgen]
+pub struct Journal {
+    inner: CoreJournal,
+}
+
+#[wasm_bindgen]
+impl Journal {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Journal, JsError> {
+        let redactor = redactor_of(&options)?;
+        Ok(Journal {
+            inner: CoreJournal::new((*redactor).clone()),
+        })
+    }
+
+    /// Takes a record (an object, or its JSON text), redacts it, applies it,
+    /// and returns the line to append (without its newline).
+    pub fn write(&mut self, record: JsValue) -> Result<String, JsError> {
+        let text = if let Some(s) = record.as_string() {
+            s
+        } else if record.is_object() && !js_sys::Array::is_array(&record) {
+            js_sys::JSON::stringify(&record)
+                .ok()
+                .and_then(|s| s.as_string())
+                .ok_or_else(|| error("write(record): record could not be turned into JSON"))?
+        } else {
+            return Err(error(format!(
+                "write(record): record must be an object or a JSON string, got {}",
+                type_name(&record)
+            )));
+        };
+        self.inner
+            .write(&text)
+            .map_err(|e| error(format!("write(record): {e}")))
+    }
+
+    /// Feeds journal text read from disk: any chunking, no redaction.
+    pub fn feed(&mut self, chunk: JsValue) -> Result<(), JsError> {
+        let chunk = string_arg(&chunk, "feed(chunk): chunk")?;
+        self.inner.feed(&chunk);
+        Ok(())
+    }
+
+    /// Ends fed text: a last line without a newline is applied, or is a torn tail.
+    pub fn finish(&mut self) {
+        self.inner.finish();
+    }
+
+    #[wasm_bindgen(getter, js_name = lineCount)]
+    pub fn line_count(&self) -> f64 {
+        self.inner.line_count() as f64
+    }
+
+    #[wasm_bindgen(unchecked_return_type = "SessionState")]
+    pub fn state(&self) -> Result<JsValue, JsError> {
+        parse_json(&self.inner.state().to_json())
+    }
+
+    /// Only the messages, for hosts that need no more.
+    #[wasm_bindgen(unchecked_return_type = "Message[]")]
+    pub fn messages(&self) -> Result<JsValue, JsError> {
+        parse_json(&self.inner.state().messages_json())
+    }
+}
+
+/// A journal argument: the whole text, or an array of lines.
+fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsError> {
+    if let Some(text) = journal.as_string() {
+        return Ok(journal::rebuild_state(&text));
+    }
+    if !js_sys::Array::is_array(journal) {
+        return Err(error(format!(
+            "{what} must be a string or an array of lines, got {}",
+            type_name(journal)
+        )));
+    }
+    let lines = js_sys::Array::from(journal);
+    let n = lines.length();
+    let mut replay = CoreJournal::default();
+    for i in 0..n {
+        let line = lines.get(i);
+        let line = line.as_string().ok_or_else(|| {
+            error(format!(
+                "{what}[{i}] must be a string, got {}",
+                type_name(&line)
+            ))
+        })?;
+        // Lines as from `text.split("\n")`: only the last one may be torn.
+        if i + 1 == n {
+            replay.read_last_line(&line);
+        } else {
+            replay.read_line(&line);
+        }
+    }
+    Ok(replay.into_state())
+}
+
+#[wasm_bindgen(js_name = rebuildState, unchecked_return_type = "SessionState")]
+pub fn rebuild_state(journal: JsValue) -> Result<JsValue, JsError> {
+    let state = replay_arg(&journal, "rebuildState(journal): journal")?;
+    parse_json(&state.to_json())
+}
+
+// ---- Accounting ----------------------------------------------------------
+
+/// The fields of a state object that the cost and budget lines read.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CostView {
+    cost_usd: Option<f64>,
+    #[serde(default)]
+    cost_incomplete: bool,
+    #[serde(default)]
+    usage: crate::accounting::Usage,
+    #[serde(default)]
+    unreported_tokens: u64,
+    #[serde(default)]
+    child_debits: BTreeMap<String, u64>,
+}
+
+fn cost_view(state: JsValue, what: &str) -> Result<CostView, JsError> {
+    if !state.is_object() {
+        return Err(error(format!(
+            "{what} must be a state object from rebuildState, got {}",
+            type_name(&state)
+        )));
+    }
+    from_js(state, what)
+}
+
+#[wasm_bindgen(js_name = formatCost)]
+pub fn format_cost(state: JsValue) -> Result<String, JsError> {
+    let v = cost_view(state, "formatCost(state): state")?;
+    Ok(format_cost_parts(v.cost_usd, v.cost_incomplete))
+}
+
+#[wasm_bindgen(js_name = budgetNote, unchecked_return_type = "string | null")]
+pub fn budget_note(state: JsValue) -> Result<JsValue, JsError> {
+    let v = cost_view(state, "budgetNote(state): state")?;
+    let pending = v
+        .child_debits
+        .values()
+        .fold(0u64, |a, b| a.saturating_add(*b));
+    let note = budget_note_parts(v.usage.tokens(), v.unreported_tokens, pending);
+    Ok(note.map_or(JsValue::NULL, |n| JsValue::from_str(&n)))
+}
+
+// ---- Listing and ids -----------------------------------------------------
+
+#[wasm_bindgen(js_name = summariseSession, unchecked_return_type = "SessionRow")]
+pub fn summarise_session(
+    id: JsValue,
+    updated: JsValue,
+    journal: JsValue,
+) -> Result<JsValue, JsError> {
+    let id = string_arg(&id, "summariseSession(id, updated, journal): id")?;
+    let updated = if let Some(s) = updated.as_string() {
+        s
+    } else if updated.is_instance_of::<js_sys::Date>() {
+        js_sys::Date::from(updated).to_iso_string().into()
+    } else {
+        return Err(error(format!(
+            "summariseSession(id, updated, journal): updated must be an ISO time string or a Date, got {}",
+            type_name(&updated)
+        )));
+    };
+    let state = replay_arg(&journal, "summariseSession(id, updated, journal): journal")?;
+    let row = listing::summarise_state(&id, &updated, &state);
+    parse_json(&row.to_json())
+}
+
+#[wasm_bindgen(js_name = validateSessionId)]
+pub fn validate_session_id(id: JsValue) -> Result<bool, JsError> {
+    let id = string_arg(&id, "validateSessionId(id): id")?;
+    Ok(listing::validate_session_id(&id))
+}
+
+#[wasm_bindgen(js_name = newSessionId)]
+pub fn new_session_id(now: JsValue) -> Result<String, JsError> {
+    let millis = if now.is_undefined() || now.is_null() {
+        js_sys::Date::now()
+    } else if now.is_instance_of::<js_sys::Date>() {
+        js_sys::Date::from(now).get_time()
+    } else {
+        return Err(error(format!(
+            "newSessionId(now): now must be a Date, got {}",
+            type_name(&now)
+        )));
+    };
+    if !millis.is_finite() {
+        return Err(error("newSessionId(now): now is an invalid Date"));
+    }
+    let random = [0; 4].map(|_: u8| (js_sys::Math::random() * 36.0) as u8);
+    Ok(listing::new_session_id(millis as i64, random))
+}
+
+// Resume lives in resume.rs; its bindings come with it.
+#[allow(unused_imports)]
+use resume as _;
