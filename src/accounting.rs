@@ -39,12 +39,8 @@ impl Usage {
     fn add(&mut self, other: &Usage) {
         self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
         self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
-        self.cache_read_tokens = self
-            .cache_read_tokens
-            .saturating_add(other.cache_read_tokens);
-        self.cache_write_tokens = self
-            .cache_write_tokens
-            .saturating_add(other.cache_write_tokens);
+        self.cache_read_tokens = self.cache_read_tokens.saturating_add(other.cache_read_tokens);
+        self.cache_write_tokens = self.cache_write_tokens.saturating_add(other.cache_write_tokens);
     }
 }
 
@@ -139,9 +135,7 @@ impl Accounts {
     }
 
     pub fn pending_child_tokens(&self) -> u64 {
-        self.child_debits
-            .values()
-            .fold(0u64, |a, b| a.saturating_add(*b))
+        self.child_debits.values().fold(0u64, |a, b| a.saturating_add(*b))
     }
 
     /// The cost is a known minimum: something was spent that has no price yet.
@@ -161,11 +155,7 @@ pub fn format_cost_parts(cost_usd: Option<f64>, incomplete: bool) -> String {
     let Some(cost) = cost_usd else {
         return "unknown".to_owned();
     };
-    let amount = if cost >= 1.0 {
-        format!("${cost:.2}")
-    } else {
-        format!("${cost:.4}")
-    };
+    let amount = if cost >= 1.0 { format!("${cost:.2}") } else { format!("${cost:.4}") };
     if incomplete {
         format!("≥ {amount} (incomplete)")
     } else {
@@ -176,11 +166,7 @@ pub fn format_cost_parts(cost_usd: Option<f64>, incomplete: bool) -> String {
 /// `budgetNote`: null when the budget equals the reported usage, else one line
 /// naming the three parts.
 pub fn budget_note(accounts: &Accounts) -> Option<String> {
-    budget_note_parts(
-        accounts.usage.tokens(),
-        accounts.unreported_tokens,
-        accounts.pending_child_tokens(),
-    )
+    budget_note_parts(accounts.usage.tokens(), accounts.unreported_tokens, accounts.pending_child_tokens())
 }
 
 /// `budgetNote` from reported tokens, unreported tokens and pending child tokens.
@@ -216,10 +202,7 @@ mod tests {
     use super::*;
 
     fn usage(n: u64) -> Usage {
-        Usage {
-            input_tokens: n,
-            ..Usage::default()
-        }
+        Usage { input_tokens: n, ..Usage::default() }
     }
 
     #[test]
@@ -258,10 +241,7 @@ mod tests {
         };
         a.add_report(&report);
         assert_eq!(a.child_debits.get("c1"), Some(&70));
-        let big = Report {
-            usage: usage(500),
-            ..report
-        };
+        let big = Report { usage: usage(500), ..report };
         a.add_report(&big);
         assert!(a.child_debits.is_empty(), "a child at 0 leaves the map");
         assert_eq!(a.usage.tokens(), 530);

@@ -7,6 +7,12 @@
 use crate::state::{Message, SessionState, Snapshot};
 use std::fmt::Write;
 
+/// `s` as a JSON string literal.
+pub fn str_literal(s: &str) -> String {
+    // serde_json's escaping is exact and cannot fail for a &str.
+    serde_json::to_string(s).unwrap_or_else(|_| "null".to_owned())
+}
+
 /// Appends `s` as a JSON string literal.
 pub fn push_str_literal(out: &mut String, s: &str) {
     // serde_json's escaping is exact and cannot fail for a &str.
@@ -49,11 +55,7 @@ fn push_origins(out: &mut String, messages: &[Message]) {
         if i > 0 {
             out.push(',');
         }
-        let _ = write!(
-            out,
-            r#"{{"redacted":{},"epoch":{}}}"#,
-            m.origin.redacted, m.origin.epoch
-        );
+        let _ = write!(out, r#"{{"redacted":{},"epoch":{}}}"#, m.origin.redacted, m.origin.epoch);
     }
     out.push(']');
 }
@@ -103,11 +105,7 @@ fn state_json(s: &SessionState) -> String {
         r#","usage":{{"inputTokens":{},"outputTokens":{},"cacheReadTokens":{},"cacheWriteTokens":{}}}"#,
         u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
     );
-    let _ = write!(
-        out,
-        r#","unreportedTokens":{},"childDebits":{{"#,
-        a.unreported_tokens
-    );
+    let _ = write!(out, r#","unreportedTokens":{},"childDebits":{{"#, a.unreported_tokens);
     for (i, (child, tokens)) in a.child_debits.iter().enumerate() {
         if i > 0 {
             out.push(',');
@@ -160,12 +158,7 @@ fn state_json(s: &SessionState) -> String {
         if i > 0 {
             out.push(',');
         }
-        let _ = write!(
-            out,
-            r#"{{"line":{},"kind":"{}","message":"#,
-            w.line,
-            w.kind.as_str()
-        );
+        let _ = write!(out, r#"{{"line":{},"kind":"{}","message":"#, w.line, w.kind.as_str());
         push_str_literal(&mut out, &w.message);
         out.push('}');
     }

@@ -51,9 +51,7 @@ pub fn summarise_state(id: &str, updated: &str, state: &SessionState) -> Session
     SessionRow {
         id: id.to_owned(),
         updated: updated.to_owned(),
-        prompt: first_prompt(state)
-            .map(|p| first_line(&p, PROMPT_CHARS))
-            .unwrap_or_default(),
+        prompt: first_prompt(state).map(|p| first_line(&p, PROMPT_CHARS)).unwrap_or_default(),
         prompts: state.prompts,
         model: state.model.clone(),
         title: state.title.clone(),
@@ -89,8 +87,7 @@ fn first_prompt(state: &SessionState) -> Option<String> {
         match serde_json::from_str::<Content>(msg.content.get()).ok()? {
             Content::Text(s) => Some(s),
             Content::Blocks(blocks) => blocks.iter().find_map(|b| {
-                (b.get("type")?.as_str()? == "text")
-                    .then(|| b.get("text")?.as_str().map(str::to_owned))?
+                (b.get("type")?.as_str()? == "text").then(|| b.get("text")?.as_str().map(str::to_owned))?
             }),
         }
     })
@@ -98,11 +95,7 @@ fn first_prompt(state: &SessionState) -> Option<String> {
 
 /// The first non-blank line, cut to `max` characters (with an ellipsis).
 fn first_line(text: &str, max: usize) -> String {
-    let line = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
     if line.chars().count() <= max {
         return line.to_owned();
     }
@@ -114,10 +107,7 @@ fn first_line(text: &str, max: usize) -> String {
 /// `validateSessionId`: letters, digits, `-` and `_` only, and not empty.
 /// This is what keeps `--resume ../x` from reaching the file system.
 pub fn validate_session_id(id: &str) -> bool {
-    !id.is_empty()
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// `newSessionId`: `YYYYMMDD-HHMMSS-xxxx` in UTC. The host supplies the time
@@ -127,16 +117,8 @@ pub fn new_session_id(unix_millis: i64, random: [u8; 4]) -> String {
     let secs = unix_millis.div_euclid(1000);
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let (y, m, d) = civil_from_days(days);
-    let suffix: String = random
-        .iter()
-        .map(|b| ALPHABET[*b as usize % 36] as char)
-        .collect();
-    format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{suffix}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let suffix: String = random.iter().map(|b| ALPHABET[*b as usize % 36] as char).collect();
+    format!("{y:04}{m:02}{d:02}-{:02}{:02}{:02}-{suffix}", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
@@ -166,15 +148,9 @@ mod tests {
             assert!(!validate_session_id(bad), "{bad:?}");
         }
         // 2026-11-30T05:25:48Z
-        assert_eq!(
-            new_session_id(1_795_238_748_000, [0, 35, 36, 1]),
-            "20261130-052548-a9ab"
-        );
+        assert_eq!(new_session_id(1_796_016_348_000, [0, 35, 36, 1]), "20261130-052548-a9ab");
         assert_eq!(new_session_id(0, [25, 26, 0, 0]), "19700101-000000-z0aa");
-        assert_eq!(
-            new_session_id(951_825_600_000, [0; 4]),
-            "20000229-120000-aaaa"
-        );
+        assert_eq!(new_session_id(951_825_600_000, [0; 4]), "20000229-120000-aaaa");
     }
 
     #[test]

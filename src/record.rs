@@ -37,8 +37,8 @@ pub struct Fields<'a> {
     #[serde(borrow)]
     pub limits: Option<&'a RawValue>,
     // user, tool_results, continue
-    #[serde(borrow)]
-    pub message: Option<&'a RawValue>,
+    #[serde(borrow = "'a")]
+    pub message: Option<MessageParts<'a>>,
     // assistant, compaction (summary), side_usage
     pub step: Option<u64>,
     #[serde(borrow)]
@@ -97,25 +97,13 @@ pub struct Call {
 /// this list belong to someone else and must not make the record invalid.
 fn fields_of(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
-        "start" | "resume" | "model" => &[
-            "sessionId",
-            "root",
-            "version",
-            "model",
-            "executor",
-            "isolation",
-            "limits",
-        ],
+        "start" | "resume" | "model" => {
+            &["sessionId", "root", "version", "model", "executor", "isolation", "limits"]
+        }
         "user" => &["message"],
         "assistant" => &["step", "response", "costUsd", "usageReported"],
         "tool_results" => &["message", "calls"],
-        "compaction" => &[
-            "afterTokens",
-            "messages",
-            "summary",
-            "costUsd",
-            "usageReported",
-        ],
+        "compaction" => &["afterTokens", "messages", "summary", "costUsd", "usageReported"],
         "snapshot" => &["tree", "messages", "prompt"],
         "undo" => &["after"],
         "redo" => &[],
@@ -149,10 +137,7 @@ pub enum LineError {
 
 /// Parses one line and hands the typed fields to `f`. The fields borrow from
 /// the line (or from a cleaned copy on the slow path), hence the callback.
-pub fn with_fields<R>(
-    line: &str,
-    f: impl FnOnce(&Fields) -> Result<R, String>,
-) -> Result<R, LineError> {
+pub fn with_fields<R>(line: &str, f: impl FnOnce(&Fields) -> Result<R, String>) -> Result<R, LineError> {
     match serde_json::from_str::<Fields>(line) {
         Ok(fields) if is_known_type(&fields.kind) => f(&fields).map_err(LineError::BadField),
         Ok(fields) => Err(LineError::UnknownType(fields.kind.into_owned())),
@@ -167,17 +152,10 @@ fn slow_path<R>(
 ) -> Result<R, LineError> {
     let value: Value = match serde_json::from_str(line) {
         Ok(v) => v,
-        Err(e) => {
-            return Err(LineError::BadJson(format!(
-                "not JSON: {}",
-                clean_serde_message(&e)
-            )))
-        }
+        Err(e) => return Err(LineError::BadJson(format!("not JSON: {}", clean_serde_message(&e)))),
     };
     let Value::Object(mut map) = value else {
-        return Err(LineError::BadRecord(
-            "a record must be a JSON object".into(),
-        ));
+        return Err(LineError::BadRecord("a record must be a JSON object".into()));
     };
     let kind = match map.get("type") {
         Some(Value::String(s)) => s.clone(),
@@ -213,41 +191,102 @@ fn clean_serde_message(e: &serde_json::Error) -> String {
 
 /// The first non-space byte of a raw JSON value: `[`, `{`, `"`, a digit...
 pub fn raw_kind(raw: &RawValue) -> u8 {
-    raw.get()
-        .bytes()
-        .find(|b| !b.is_ascii_whitespace())
-        .unwrap_or(b' ')
+    raw.get().bytes().find(|b| !b.is_ascii_whitespace()).unwrap_or(b' ')
 }
 
 /// Message content must be a string or an array of blocks.
 pub fn check_content(raw: &RawValue, what: &str) -> Result<(), String> {
     match raw_kind(raw) {
         b'[' | b'"' => Ok(()),
-        _ => Err(format!(
-            "{what} must be a string or an array of content blocks"
-        )),
+        _ => Err(format!("{what} must be a string or an array of content blocks")),
     }
 }
 
-/// What a stored message needs checked: an object with a string role and
-/// string-or-array content. Unknown fields stay in the raw text.
-#[derive(Deserialize)]
-struct MessageHead<'a> {
-    #[serde(borrow)]
-    role: Cow<'a, str>,
-    #[serde(borrow)]
-    content: &'a RawValue,
+/// A message object read in one pass: every field kept as raw JSON, in its
+/// order, with `role` and `content` checked on the way. Messages are most of
+/// a journal's bytes, so they are scanned once and never become trees.
+#[derive(Debug)]
+pub struct MessageParts<'a> {
+    fields: Vec<(Cow<'a, str>, &'a RawValue)>,
 }
 
-/// Checks a message object and returns its role.
-pub fn check_message(raw: &RawValue, what: &str) -> Result<String, String> {
-    if raw_kind(raw) != b'{' {
-        return Err(format!("`{what}` must be a message object"));
+/// A key borrowed from the line when it has no escapes (always, in practice).
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for KeyVisitor<'a> {
+            type Value = Key<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+        }
+        d.deserialize_str(KeyVisitor(std::marker::PhantomData))
     }
-    let head: MessageHead = serde_json::from_str(raw.get())
-        .map_err(|e| format!("`{what}` is not a message: {}", clean_serde_message(&e)))?;
-    check_content(head.content, &format!("`{what}.content`"))?;
-    Ok(head.role.into_owned())
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for MessageParts<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Fields<'a> {
+            type Value = MessageParts<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a message object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut fields = Vec::with_capacity(2);
+                while let Some(Key(key)) = map.next_key()? {
+                    let value: &'a RawValue = map.next_value()?;
+                    fields.push((key, value));
+                }
+                Ok(MessageParts { fields })
+            }
+        }
+        d.deserialize_map(Fields(std::marker::PhantomData))
+    }
+}
+
+impl<'a> MessageParts<'a> {
+    fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.fields.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+
+    /// Checks the message (a string `role`, string-or-array `content`) and
+    /// returns its JSON text.
+    pub fn checked_json(&self, what: &str) -> Result<String, String> {
+        match self.get("role").map(raw_kind) {
+            Some(b'"') => {}
+            Some(_) => return Err(format!("`{what}.role` must be a string")),
+            None => return Err(format!("`{what}` has no `role`")),
+        }
+        match self.get("content") {
+            Some(content) => check_content(content, &format!("`{what}.content`"))?,
+            None => return Err(format!("`{what}` has no `content`")),
+        }
+        // Exact capacity: the text becomes a `Box<str>` without a copy.
+        let keys: Vec<String> = self.fields.iter().map(|(k, _)| crate::json::str_literal(k)).collect();
+        let size =
+            self.fields.iter().zip(&keys).map(|((_, v), k)| k.len() + v.get().len() + 2).sum::<usize>() + 1;
+        let mut out = String::with_capacity(size);
+        out.push('{');
+        for (i, ((_, value), key)) in self.fields.iter().zip(&keys).enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(key);
+            out.push(':');
+            out.push_str(value.get());
+        }
+        out.push('}');
+        Ok(out)
+    }
 }
 
 #[cfg(test)]
@@ -262,21 +301,10 @@ mod tests {
     fn classifies_bad_lines() {
         assert!(matches!(kind_of("{nope"), Err(LineError::BadJson(_))));
         assert!(matches!(kind_of("[1,2]"), Err(LineError::BadRecord(_))));
-        assert!(matches!(
-            kind_of(r#"{"type":7}"#),
-            Err(LineError::BadRecord(_))
-        ));
-        assert!(matches!(
-            kind_of(r#"{"t":"x"}"#),
-            Err(LineError::BadRecord(_))
-        ));
-        assert!(
-            matches!(kind_of(r#"{"type":"future"}"#), Err(LineError::UnknownType(k)) if k == "future")
-        );
-        assert!(matches!(
-            kind_of(r#"{"type":"unreported","tokens":"x"}"#),
-            Err(LineError::BadField(_))
-        ));
+        assert!(matches!(kind_of(r#"{"type":7}"#), Err(LineError::BadRecord(_))));
+        assert!(matches!(kind_of(r#"{"t":"x"}"#), Err(LineError::BadRecord(_))));
+        assert!(matches!(kind_of(r#"{"type":"future"}"#), Err(LineError::UnknownType(k)) if k == "future"));
+        assert!(matches!(kind_of(r#"{"type":"unreported","tokens":"x"}"#), Err(LineError::BadField(_))));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! both live writes and replay call it, so live always equals replay.
 
 use crate::accounting::Accounts;
-use crate::record::{check_content, check_message, raw_kind, Fields};
+use crate::record::{check_content, raw_kind, Fields, MessageParts};
 use serde_json::value::RawValue;
 
 /// What resume needs to know about the record a message came from (spec §6).
@@ -108,10 +108,7 @@ impl SessionState {
     /// missing field: the caller skips it with a `bad-field` warning, and
     /// nothing of it has been applied (all checks come before any change).
     pub fn apply(&mut self, r: &Fields) -> Result<Option<(WarningKind, String)>, String> {
-        let origin = Origin {
-            redacted: r.redacted == Some(true),
-            epoch: self.epoch,
-        };
+        let origin = Origin { redacted: r.redacted == Some(true), epoch: self.epoch };
         match &*r.kind {
             "start" | "resume" | "model" => {
                 if let Some(model) = &r.model {
@@ -137,20 +134,17 @@ impl SessionState {
                 }
             }
             "user" => {
-                let message = required(r.message, "message")?;
-                check_message(message, "message")?;
-                self.push(message.get(), origin);
+                let message = message_json(r.message.as_ref())?;
+                self.push(message, origin);
                 self.prompts += 1;
             }
             "continue" => {
-                let message = required(r.message, "message")?;
-                check_message(message, "message")?;
-                self.push(message.get(), origin);
+                let message = message_json(r.message.as_ref())?;
+                self.push(message, origin);
             }
             "tool_results" => {
-                let message = required(r.message, "message")?;
-                check_message(message, "message")?;
-                self.push(message.get(), origin);
+                let message = message_json(r.message.as_ref())?;
+                self.push(message, origin);
                 for call in r.calls.iter().flatten() {
                     if let Some(report) = &call.report {
                         self.accounts.add_report(report);
@@ -158,41 +152,33 @@ impl SessionState {
                 }
             }
             "assistant" => {
-                let response = r
-                    .response
-                    .as_ref()
-                    .ok_or("an `assistant` record needs `response`")?;
+                let response = r.response.as_ref().ok_or("an `assistant` record needs `response`")?;
                 check_content(response.content, "`response.content`")?;
                 let reported = response.usage_reported.or(r.usage_reported) != Some(false);
-                self.accounts
-                    .add_response(&response.usage, reported, r.cost_usd);
+                self.accounts.add_response(&response.usage, reported, r.cost_usd);
                 self.context_tokens = response.usage.tokens();
                 if let Some(step) = r.step {
                     self.steps = step;
                 }
-                let json = format!(
-                    r#"{{"role":"assistant","content":{}}}"#,
-                    response.content.get()
-                );
-                self.messages.push(Message {
-                    json: json.into(),
-                    origin,
-                });
+                const HEAD: &str = r#"{"role":"assistant","content":"#;
+                let content = response.content.get();
+                let mut json = String::with_capacity(HEAD.len() + content.len() + 1);
+                json.push_str(HEAD);
+                json.push_str(content);
+                json.push('}');
+                self.messages.push(Message { json: json.into(), origin });
             }
             "compaction" => {
                 let raw = required(r.messages, "messages")?;
-                let list: Vec<&RawValue> = serde_json::from_str(raw.get()).map_err(|_| {
-                    "`messages` of a compaction must be an array of messages".to_string()
-                })?;
-                for m in &list {
-                    check_message(m, "messages[]")?;
-                }
+                let list: Vec<MessageParts> = serde_json::from_str(raw.get())
+                    .map_err(|_| "`messages` of a compaction must be an array of messages".to_string())?;
+                let list =
+                    list.iter().map(|m| m.checked_json("messages[]")).collect::<Result<Vec<_>, _>>()?;
                 if let Some(summary) = &r.summary {
                     let reported = summary.usage_reported.or(r.usage_reported) != Some(false);
-                    self.accounts
-                        .add_response(&summary.usage, reported, r.cost_usd);
+                    self.accounts.add_response(&summary.usage, reported, r.cost_usd);
                 }
-                self.messages = carry_origins(&self.messages, &list, origin);
+                self.messages = carry_origins(&self.messages, list, origin);
                 if let Some(after) = r.after_tokens {
                     self.context_tokens = after;
                 }
@@ -205,43 +191,26 @@ impl SessionState {
                     .get()
                     .parse::<usize>()
                     .map_err(|_| "`messages` of a snapshot must be a message count".to_string())?;
-                self.undo.push(Snapshot {
-                    tree: raw_box(r.tree),
-                    messages,
-                    prompt: raw_box(r.prompt),
-                });
+                self.undo.push(Snapshot { tree: raw_box(r.tree), messages, prompt: raw_box(r.prompt) });
                 self.redo.clear();
             }
             "undo" => {
                 let Some(snapshot) = self.undo.pop() else {
-                    return Ok(Some((
-                        WarningKind::EmptyUndo,
-                        "undo with an empty undo stack".into(),
-                    )));
+                    return Ok(Some((WarningKind::EmptyUndo, "undo with an empty undo stack".into())));
                 };
                 let from = snapshot.messages.min(self.messages.len());
                 let messages = self.messages.split_off(from);
-                self.redo.push(Undone {
-                    snapshot,
-                    after: raw_box(r.after),
-                    messages,
-                });
+                self.redo.push(Undone { snapshot, after: raw_box(r.after), messages });
             }
             "redo" => {
                 let Some(undone) = self.redo.pop() else {
-                    return Ok(Some((
-                        WarningKind::EmptyRedo,
-                        "redo with an empty redo stack".into(),
-                    )));
+                    return Ok(Some((WarningKind::EmptyRedo, "redo with an empty redo stack".into())));
                 };
                 self.messages.extend(undone.messages);
                 self.undo.push(undone.snapshot);
             }
             "title" => {
-                let title = r
-                    .title
-                    .as_ref()
-                    .ok_or("a `title` record needs a string `title`")?;
+                let title = r.title.as_ref().ok_or("a `title` record needs a string `title`")?;
                 self.title = Some(title.to_string());
             }
             "thinking" => {
@@ -253,27 +222,17 @@ impl SessionState {
                 self.accounts.reserve(tokens);
             }
             "child_debit" => {
-                let child = r
-                    .child_session_id
-                    .as_ref()
-                    .ok_or("a `child_debit` needs `childSessionId`")?;
+                let child = r.child_session_id.as_ref().ok_or("a `child_debit` needs `childSessionId`")?;
                 let tokens = r.tokens.ok_or("a `child_debit` needs `tokens`")?;
                 self.accounts.debit(child, tokens);
             }
             "side_usage" => {
-                let usage = r
-                    .usage
-                    .as_ref()
-                    .ok_or("a `side_usage` record needs `usage`")?;
-                self.accounts
-                    .add_response(usage, r.usage_reported != Some(false), r.cost_usd);
+                let usage = r.usage.as_ref().ok_or("a `side_usage` record needs `usage`")?;
+                self.accounts.add_response(usage, r.usage_reported != Some(false), r.cost_usd);
             }
             "end" => {
                 let stop = r.stop_reason.map(|s| s.get()).unwrap_or("null");
-                let steps = r
-                    .steps
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|| "null".into());
+                let steps = r.steps.map(|s| s.to_string()).unwrap_or_else(|| "null".into());
                 self.ended = Some(format!(r#"{{"stopReason":{stop},"steps":{steps}}}"#).into());
             }
             other => return Err(format!("unknown record type `{other}`")),
@@ -281,11 +240,8 @@ impl SessionState {
         Ok(None)
     }
 
-    fn push(&mut self, json: &str, origin: Origin) {
-        self.messages.push(Message {
-            json: json.into(),
-            origin,
-        });
+    fn push(&mut self, json: String, origin: Origin) {
+        self.messages.push(Message { json: json.into_boxed_str(), origin });
     }
 
     pub fn cost_incomplete(&self) -> bool {
@@ -296,24 +252,24 @@ impl SessionState {
 /// A message a compaction kept verbatim keeps the origin it had (its model
 /// epoch, its redaction); a new one (a summary, a trimmed result) belongs to
 /// the compaction record.
-fn carry_origins(old: &[Message], kept: &[&RawValue], origin: Origin) -> Vec<Message> {
-    let by_text: std::collections::HashMap<&str, Origin> =
-        old.iter().map(|m| (&*m.json, m.origin)).collect();
-    kept.iter()
-        .map(|m| {
-            let origin = match by_text.get(m.get()) {
-                Some(o) => Origin {
-                    redacted: o.redacted || origin.redacted,
-                    epoch: o.epoch,
-                },
+///
+/// Kept messages are few and compared by length first, so this costs next to
+/// nothing even when the old conversation is long.
+fn carry_origins(old: &[Message], kept: Vec<String>, origin: Origin) -> Vec<Message> {
+    kept.into_iter()
+        .map(|json| {
+            let same = old.iter().rev().find(|m| m.json.len() == json.len() && *m.json == *json);
+            let origin = match same {
+                Some(m) => Origin { redacted: m.origin.redacted || origin.redacted, epoch: m.origin.epoch },
                 None => origin,
             };
-            Message {
-                json: m.get().into(),
-                origin,
-            }
+            Message { json: json.into_boxed_str(), origin }
         })
         .collect()
+}
+
+fn message_json(message: Option<&MessageParts>) -> Result<String, String> {
+    message.ok_or("the record needs `message`")?.checked_json("message")
 }
 
 fn set_if(slot: &mut Option<Box<str>>, raw: Option<&RawValue>) {

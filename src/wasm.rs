@@ -6,7 +6,7 @@
 //! big results cross as one JSON string that JS parses once.
 
 use crate::accounting::{budget_note_parts, format_cost_parts};
-use crate::journal::{self, Journal as CoreJournal};
+use crate::journal::Journal as CoreJournal;
 use crate::listing;
 use crate::redact::Redactor as CoreRedactor;
 use crate::resume;
@@ -16,6 +16,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 fn error(msg: impl std::fmt::Display) -> JsError {
     JsError::new(&msg.to_string())
@@ -27,15 +28,12 @@ fn type_name(v: &JsValue) -> String {
     } else if js_sys::Array::is_array(v) {
         "an array".into()
     } else {
-        v.js_typeof()
-            .as_string()
-            .unwrap_or_else(|| "unknown".into())
+        v.js_typeof().as_string().unwrap_or_else(|| "unknown".into())
     }
 }
 
 fn string_arg(v: &JsValue, what: &str) -> Result<String, JsError> {
-    v.as_string()
-        .ok_or_else(|| error(format!("{what} must be a string, got {}", type_name(v))))
+    v.as_string().ok_or_else(|| error(format!("{what} must be a string, got {}", type_name(v))))
 }
 
 /// Parses JSON text made by the core into JS values.
@@ -45,6 +43,51 @@ fn parse_json(text: &str) -> Result<JsValue, JsError> {
 
 fn from_js<T: for<'de> Deserialize<'de>>(v: JsValue, what: &str) -> Result<T, JsError> {
     serde_wasm_bindgen::from_value(v).map_err(|e| error(format!("{what}: {e}")))
+}
+
+// ---- Big strings in ------------------------------------------------------
+
+#[wasm_bindgen]
+extern "C" {
+    /// The host's TextEncoder (Node 12+, every browser). Its `encodeInto`
+    /// writes UTF-8 straight into wasm memory at memcpy speed; the glue's
+    /// own string copy walks the string one character at a time in JS.
+    type TextEncoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextEncoder;
+    #[wasm_bindgen(method, js_name = encodeInto)]
+    fn encode_into(this: &TextEncoder, text: &js_sys::JsString, dest: &js_sys::Uint8Array) -> EncodeResult;
+    type EncodeResult;
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &EncodeResult) -> f64;
+}
+
+/// UTF-16 units per chunk: large enough that the per-call cost vanishes,
+/// small enough that no second copy of a big journal exists at once.
+const CHUNK_UNITS: u32 = 1 << 20;
+
+/// Feeds a JS string to a journal in chunks, without ever holding all of it
+/// in wasm memory. A chunk never ends between the halves of a surrogate pair.
+fn feed_js_string(journal: &mut CoreJournal, text: &js_sys::JsString) {
+    let len = text.length();
+    let encoder = TextEncoder::new();
+    // A UTF-16 unit becomes at most 3 UTF-8 bytes.
+    let mut buf = vec![0u8; 3 * CHUNK_UNITS.min(len) as usize];
+    let mut start = 0;
+    while start < len {
+        let mut end = (start + CHUNK_UNITS).min(len);
+        if end < len && (0xD800..0xDC00).contains(&(text.char_code_at(end - 1) as u32)) {
+            end -= 1;
+        }
+        let chunk = text.slice(start, end);
+        // SAFETY: the view lives only for this call, and nothing allocates in
+        // wasm memory (which could move it) between its creation and its use.
+        let view = unsafe { js_sys::Uint8Array::view_mut_raw(buf.as_mut_ptr(), buf.len()) };
+        let written = (encoder.encode_into(&chunk, &view).written() as usize).min(buf.len());
+        drop(view);
+        journal.feed_bytes(&buf[..written]);
+        start = end;
+    }
 }
 
 // ---- Redactor -------------------------------------------------------------
@@ -77,20 +120,14 @@ impl Redactor {
         let options: RedactorOptions = if options.is_undefined() || options.is_null() {
             RedactorOptions::default()
         } else if options.is_object() {
-            from_js(
-                options,
-                "new Redactor(options): options.env must map names to strings",
-            )?
+            from_js(options, "new Redactor(options): options.env must map names to strings")?
         } else {
             return Err(error(format!(
                 "new Redactor(options): options must be an object, got {}",
                 type_name(&options)
             )));
         };
-        let env = options
-            .env
-            .into_iter()
-            .filter_map(|(k, v)| v.map(|v| (k, v)));
+        let env = options.env.into_iter().filter_map(|(k, v)| v.map(|v| (k, v)));
         let inner = Rc::new(CoreRedactor::new(env));
         let id = NEXT_ID.with(|n| {
             let mut n = n.borrow_mut();
@@ -112,10 +149,7 @@ impl Redactor {
     #[wasm_bindgen(js_name = redactLine, unchecked_return_type = "{ line: string; changed: boolean }")]
     pub fn redact_line(&self, line: JsValue) -> Result<JsValue, JsError> {
         let line = string_arg(&line, "redactLine(line): line")?;
-        let out = self
-            .inner
-            .redact_line(&line)
-            .map_err(|e| error(format!("redactLine(line): {e}")))?;
+        let out = self.inner.redact_line(&line).map_err(|e| error(format!("redactLine(line): {e}")))?;
         let result = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&result, &"line".into(), &JsValue::from_str(&out.line));
         let _ = js_sys::Reflect::set(&result, &"changed".into(), &JsValue::from_bool(out.changed));
@@ -173,9 +207,7 @@ impl Journal {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Journal, JsError> {
         let redactor = redactor_of(&options)?;
-        Ok(Journal {
-            inner: CoreJournal::new((*redactor).clone()),
-        })
+        Ok(Journal { inner: CoreJournal::new((*redactor).clone()) })
     }
 
     /// Takes a record (an object, or its JSON text), redacts it, applies it,
@@ -194,15 +226,22 @@ impl Journal {
                 type_name(&record)
             )));
         };
-        self.inner
-            .write(&text)
-            .map_err(|e| error(format!("write(record): {e}")))
+        self.inner.write(&text).map_err(|e| error(format!("write(record): {e}")))
     }
 
-    /// Feeds journal text read from disk: any chunking, no redaction.
+    /// Feeds journal text read from disk (a string, or bytes as read from
+    /// the file): any chunking, no redaction.
     pub fn feed(&mut self, chunk: JsValue) -> Result<(), JsError> {
-        let chunk = string_arg(&chunk, "feed(chunk): chunk")?;
-        self.inner.feed(&chunk);
+        if let Some(text) = chunk.dyn_ref::<js_sys::JsString>() {
+            feed_js_string(&mut self.inner, text);
+        } else if chunk.is_instance_of::<js_sys::Uint8Array>() {
+            self.inner.feed_bytes(&js_sys::Uint8Array::from(chunk).to_vec());
+        } else {
+            return Err(error(format!(
+                "feed(chunk): chunk must be a string or a Uint8Array, got {}",
+                type_name(&chunk)
+            )));
+        }
         Ok(())
     }
 
@@ -228,14 +267,26 @@ impl Journal {
     }
 }
 
-/// A journal argument: the whole text, or an array of lines.
+/// A journal argument: the whole text, its bytes (a file as read, no
+/// decoding needed), or an array of lines.
 fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsError> {
-    if let Some(text) = journal.as_string() {
-        return Ok(journal::rebuild_state(&text));
+    if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
+        let mut replay = CoreJournal::default();
+        feed_js_string(&mut replay, text);
+        replay.finish();
+        return Ok(replay.into_state());
+    }
+    if journal.is_instance_of::<js_sys::Uint8Array>() {
+        let bytes = js_sys::Uint8Array::from(journal.clone()).to_vec();
+        let mut replay = CoreJournal::default();
+        replay.feed_bytes(&bytes);
+        drop(bytes);
+        replay.finish();
+        return Ok(replay.into_state());
     }
     if !js_sys::Array::is_array(journal) {
         return Err(error(format!(
-            "{what} must be a string or an array of lines, got {}",
+            "{what} must be a string, a Uint8Array or an array of lines, got {}",
             type_name(journal)
         )));
     }
@@ -244,12 +295,9 @@ fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsError> {
     let mut replay = CoreJournal::default();
     for i in 0..n {
         let line = lines.get(i);
-        let line = line.as_string().ok_or_else(|| {
-            error(format!(
-                "{what}[{i}] must be a string, got {}",
-                type_name(&line)
-            ))
-        })?;
+        let line = line
+            .as_string()
+            .ok_or_else(|| error(format!("{what}[{i}] must be a string, got {}", type_name(&line))))?;
         // Lines as from `text.split("\n")`: only the last one may be torn.
         if i + 1 == n {
             replay.read_last_line(&line);
@@ -302,10 +350,7 @@ pub fn format_cost(state: JsValue) -> Result<String, JsError> {
 #[wasm_bindgen(js_name = budgetNote, unchecked_return_type = "string | null")]
 pub fn budget_note(state: JsValue) -> Result<JsValue, JsError> {
     let v = cost_view(state, "budgetNote(state): state")?;
-    let pending = v
-        .child_debits
-        .values()
-        .fold(0u64, |a, b| a.saturating_add(*b));
+    let pending = v.child_debits.values().fold(0u64, |a, b| a.saturating_add(*b));
     let note = budget_note_parts(v.usage.tokens(), v.unreported_tokens, pending);
     Ok(note.map_or(JsValue::NULL, |n| JsValue::from_str(&n)))
 }
@@ -313,11 +358,7 @@ pub fn budget_note(state: JsValue) -> Result<JsValue, JsError> {
 // ---- Listing and ids -----------------------------------------------------
 
 #[wasm_bindgen(js_name = summariseSession, unchecked_return_type = "SessionRow")]
-pub fn summarise_session(
-    id: JsValue,
-    updated: JsValue,
-    journal: JsValue,
-) -> Result<JsValue, JsError> {
+pub fn summarise_session(id: JsValue, updated: JsValue, journal: JsValue) -> Result<JsValue, JsError> {
     let id = string_arg(&id, "summariseSession(id, updated, journal): id")?;
     let updated = if let Some(s) = updated.as_string() {
         s
@@ -347,10 +388,7 @@ pub fn new_session_id(now: JsValue) -> Result<String, JsError> {
     } else if now.is_instance_of::<js_sys::Date>() {
         js_sys::Date::from(now).get_time()
     } else {
-        return Err(error(format!(
-            "newSessionId(now): now must be a Date, got {}",
-            type_name(&now)
-        )));
+        return Err(error(format!("newSessionId(now): now must be a Date, got {}", type_name(&now))));
     };
     if !millis.is_finite() {
         return Err(error("newSessionId(now): now is an invalid Date"));

@@ -41,10 +41,7 @@ impl Redactor {
 
     pub fn redact_line<'a>(&self, line: &'a str) -> Result<LineRedaction<'a>, RedactorError> {
         check_object(line)?;
-        Ok(LineRedaction {
-            line: Cow::Borrowed(line),
-            changed: false,
-        })
+        Ok(LineRedaction { line: Cow::Borrowed(line), changed: false })
     }
 
     /// A record on its way to disk: one line, redacted.
@@ -57,8 +54,6 @@ fn check_object(line: &str) -> Result<(), RedactorError> {
     match serde_json::from_str::<serde_json::Value>(line) {
         Ok(serde_json::Value::Object(_)) => Ok(()),
         Ok(_) => Err(RedactorError("a journal line must be a JSON object".into())),
-        Err(e) => Err(RedactorError(format!(
-            "a journal line must be a JSON object: {e}"
-        ))),
+        Err(e) => Err(RedactorError(format!("a journal line must be a JSON object: {e}"))),
     }
 }

@@ -1,0 +1,133 @@
+// Replay benchmark: the wasm package against the plain-JS replay, in one run,
+// on 1, 10 and 100 MB journals from the deterministic generator. End to end:
+// text in, state out with the messages as JS objects.
+//
+//   node bench/replay.mjs            (after .ci/build; generates bench/data/)
+//   node bench/replay.mjs --rss MODE FILE   (internal: one replay, prints peak RSS)
+
+import { createRequire } from "node:module";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, openSync, readSync, closeSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { plainRebuildState } from "./plain-replay.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.join(here, "..");
+const require = createRequire(import.meta.url);
+const session = require(path.join(root, "pkg"));
+
+export function journalFile(mb) {
+  const dir = path.join(here, "data");
+  const file = path.join(dir, `${mb}mb.jsonl`);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    const out = execFileSync("cargo", ["run", "--release", "--quiet", "--example", "gen-journal", "--", String(mb)], {
+      cwd: root,
+      maxBuffer: 1 << 30,
+    });
+    writeFileSync(file, out);
+  }
+  return file;
+}
+
+/** Replays a file read in 4 MB chunks through Journal.feed: no whole-file string. */
+function streamReplay(file) {
+  const journal = new session.Journal();
+  const fd = openSync(file, "r");
+  const buf = Buffer.alloc(4 << 20);
+  const decoder = new TextDecoder();
+  let n;
+  while ((n = readSync(fd, buf, 0, buf.length, null)) > 0) {
+    journal.feed(decoder.decode(buf.subarray(0, n), { stream: true }));
+  }
+  closeSync(fd);
+  journal.finish();
+  const state = journal.state();
+  journal.free();
+  return state;
+}
+
+// Each mode takes the journal as the host has it: a string (text in) or the
+// file's bytes (a Buffer, as fs.readFile gives without an encoding).
+const modes = {
+  "wasm-string": (input) => session.rebuildState(input.text),
+  "wasm-bytes": (input) => session.rebuildState(input.bytes),
+  "plain-string": (input) => plainRebuildState(input.text),
+  "plain-bytes": (input) => plainRebuildState(input.bytes.toString("utf8")),
+};
+
+const load = (file) => {
+  const bytes = readFileSync(file);
+  return { bytes, text: bytes.toString("utf8") };
+};
+
+if (process.argv[2] === "--rss") {
+  const [, , , mode, file] = process.argv;
+  const state = mode === "wasm-stream" ? streamReplay(file) : modes[mode]({ bytes: readFileSync(file), get text() { return this.bytes.toString("utf8"); } });
+  if (state.messages.length < 0) throw new Error("unreachable");
+  console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS }));
+  process.exit(0);
+}
+
+function time(fn, runs) {
+  const times = [];
+  let result;
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    result = fn();
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[Math.floor(times.length / 2)], result };
+}
+
+function check(a, b, file) {
+  const same =
+    a.messages.length === b.messages.length &&
+    JSON.stringify(a.messages) === JSON.stringify(b.messages) &&
+    JSON.stringify(a.usage) === JSON.stringify(b.usage) &&
+    a.prompts === b.prompts &&
+    a.costIncomplete === b.costIncomplete &&
+    Math.abs((a.costUsd ?? -1) - (b.costUsd ?? -1)) < 1e-6;
+  if (!same) throw new Error(`wasm and plain-JS states differ for ${file}`);
+}
+
+const sizes = (process.env.BENCH_SIZES ?? "1,10,100").split(",").map(Number);
+console.log("replay: journal in, state out with messages as JS objects; median of runs; MB = 10^6 bytes");
+console.log("size   | input  | wasm ms (MB/s) | plain-JS ms (MB/s) | speed-up wasm/plain");
+for (const mb of sizes) {
+  const file = journalFile(mb);
+  const input = load(file);
+  const bytes = input.bytes.length;
+  const runs = mb >= 100 ? 5 : mb >= 10 ? 7 : 21;
+  const rate = (ms) => (bytes / 1e6 / (ms / 1000)).toFixed(0);
+  for (const kind of ["string", "bytes"]) {
+    const wasm = modes[`wasm-${kind}`];
+    const plain = modes[`plain-${kind}`];
+    // Warm both paths once so neither pays for compilation in the figures.
+    wasm(input);
+    plain(input);
+    const w = time(() => wasm(input), runs);
+    const p = time(() => plain(input), runs);
+    check(w.result, p.result, file);
+    console.log(
+      `${String(mb).padStart(3)} MB | ${kind.padEnd(6)} | ${w.ms.toFixed(0).padStart(5)} (${rate(w.ms).padStart(4)}) | ${p.ms
+        .toFixed(0)
+        .padStart(9)} (${rate(p.ms).padStart(4)})     | ${(p.ms / w.ms).toFixed(2)}x`,
+    );
+  }
+}
+
+const big = journalFile(sizes[sizes.length - 1]);
+const bigBytes = statSync(big).size;
+console.log(`\npeak RSS of one replay in a fresh node process (${(bigBytes / 1e6).toFixed(0)} MB journal):`);
+for (const mode of ["wasm-bytes", "wasm-string", "wasm-stream", "plain-string"]) {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--rss", mode, big], { encoding: "utf8" });
+  if (r.status !== 0) {
+    console.log(`  ${mode}: failed: ${r.stderr.trim().split("\n").pop()}`);
+    continue;
+  }
+  const kb = JSON.parse(r.stdout.trim().split("\n").pop()).maxRssKb;
+  console.log(`  ${mode.padEnd(12)} ${(kb / 1024).toFixed(0)} MiB = ${((kb * 1024) / bigBytes).toFixed(2)}x the journal`);
+}
