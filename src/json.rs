@@ -130,6 +130,10 @@ fn state_json(s: &SessionState) -> String {
         out.push_str(r#","title":"#);
         push_str_literal(&mut out, title);
     }
+    if let Some(prompt) = &s.first_prompt {
+        out.push_str(r#","firstPrompt":"#);
+        push_str_literal(&mut out, prompt);
+    }
     push_opt_raw(&mut out, "thinking", &s.thinking);
     push_opt_raw(&mut out, "ended", &s.ended);
     out.push_str(r#","undo":["#);

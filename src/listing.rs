@@ -3,8 +3,6 @@
 use crate::accounting::format_cost;
 use crate::journal::rebuild_state;
 use crate::state::SessionState;
-use serde::Deserialize;
-use serde_json::value::RawValue;
 
 /// One `/sessions` row.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,7 +49,7 @@ pub fn summarise_state(id: &str, updated: &str, state: &SessionState) -> Session
     SessionRow {
         id: id.to_owned(),
         updated: updated.to_owned(),
-        prompt: first_prompt(state).map(|p| first_line(&p, PROMPT_CHARS)).unwrap_or_default(),
+        prompt: state.first_prompt.as_deref().map(|p| first_line(p, PROMPT_CHARS)).unwrap_or_default(),
         prompts: state.prompts,
         model: state.model.clone(),
         title: state.title.clone(),
@@ -59,38 +57,6 @@ pub fn summarise_state(id: &str, updated: &str, state: &SessionState) -> Session
         cost_usd: state.accounts.cost_usd,
         cost_incomplete: state.cost_incomplete(),
     }
-}
-
-#[derive(Deserialize)]
-struct UserMessage<'a> {
-    role: &'a str,
-    #[serde(borrow)]
-    content: &'a RawValue,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Content {
-    Text(String),
-    Blocks(Vec<serde_json::Value>),
-}
-
-/// The prompt of the first user message that has one: its string content, or
-/// its first text block (notes and attachments come after it). Tool results
-/// are user messages too, but carry no prompt.
-fn first_prompt(state: &SessionState) -> Option<String> {
-    state.messages.iter().find_map(|m| {
-        let msg: UserMessage = serde_json::from_str(&m.json).ok()?;
-        if msg.role != "user" {
-            return None;
-        }
-        match serde_json::from_str::<Content>(msg.content.get()).ok()? {
-            Content::Text(s) => Some(s),
-            Content::Blocks(blocks) => blocks.iter().find_map(|b| {
-                (b.get("type")?.as_str()? == "text").then(|| b.get("text")?.as_str().map(str::to_owned))?
-            }),
-        }
-    })
 }
 
 /// The first non-blank line, cut to `max` characters (with an ellipsis).

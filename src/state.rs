@@ -88,6 +88,9 @@ pub struct SessionState {
     pub steps: u64,
     pub prompts: u64,
     pub title: Option<String>,
+    /// The prompt of the first `user` record (for `/sessions`), even after
+    /// compaction or undo took the message itself away.
+    pub first_prompt: Option<String>,
     pub thinking: Option<Box<str>>,
     /// `{stopReason, steps}` of the `end` record, as raw JSON.
     pub ended: Option<Box<str>>,
@@ -135,6 +138,9 @@ impl SessionState {
             }
             "user" => {
                 let message = message_json(r.message.as_ref())?;
+                if self.first_prompt.is_none() {
+                    self.first_prompt = prompt_text(&message);
+                }
                 self.push(message, origin);
                 self.prompts += 1;
             }
@@ -282,4 +288,29 @@ fn set_if(slot: &mut Option<Box<str>>, raw: Option<&RawValue>) {
 
 fn required<'a>(raw: Option<&'a RawValue>, name: &str) -> Result<&'a RawValue, String> {
     raw.ok_or_else(|| format!("the record needs `{name}`"))
+}
+
+#[derive(serde::Deserialize)]
+struct PromptMessage<'a> {
+    #[serde(borrow)]
+    content: &'a RawValue,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum PromptContent {
+    Text(String),
+    Blocks(Vec<serde_json::Value>),
+}
+
+/// The prompt of a user message: its string content, or its first text block
+/// (notes and attachments come after it).
+fn prompt_text(message_json: &str) -> Option<String> {
+    let message: PromptMessage = serde_json::from_str(message_json).ok()?;
+    match serde_json::from_str::<PromptContent>(message.content.get()).ok()? {
+        PromptContent::Text(s) => Some(s),
+        PromptContent::Blocks(blocks) => blocks.iter().find_map(|b| {
+            (b.get("type")?.as_str()? == "text").then(|| b.get("text")?.as_str().map(str::to_owned))?
+        }),
+    }
 }

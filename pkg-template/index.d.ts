@@ -1,0 +1,175 @@
+// Types of @garuda/session (JOURNAL.md §8). The same API in Node (CommonJS
+// and ESM) and in browsers (ESM; the module initialises its wasm on import).
+
+/** A JSON value, as journals hold them. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** Token usage of a model request (JOURNAL.md §2). Missing counts are 0. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+/** A content block of the Anthropic Messages API. Unknown blocks pass through. */
+export type ContentBlock =
+  | { type: "text"; text: string; citations?: Json[]; [key: string]: unknown }
+  | { type: "image"; source: { type: string; media_type?: string; data?: string; [key: string]: unknown }; [key: string]: unknown }
+  | { type: "thinking"; thinking: string; signature?: string; [key: string]: unknown }
+  | { type: "redacted_thinking"; data: string; [key: string]: unknown }
+  | { type: "tool_use"; id: string; name: string; input: Json; [key: string]: unknown }
+  | { type: "tool_result"; tool_use_id: string; content?: string | ContentBlock[]; is_error?: boolean; [key: string]: unknown }
+  | { type: string; [key: string]: unknown };
+
+/** A message as the API sees it. */
+export interface Message {
+  role: "user" | "assistant";
+  content: string | ContentBlock[];
+  [key: string]: unknown;
+}
+
+/** What resume needs to know about the record a message came from. */
+export interface MessageOrigin {
+  /** The record's strings were changed by the Redactor. */
+  redacted: boolean;
+  /** The number of model switches before the message. */
+  epoch: number;
+}
+
+export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo";
+
+/** A line the reader skipped or a record it could not apply; `line` is 1-based. */
+export interface Warning {
+  line: number;
+  kind: WarningKind;
+  message: string;
+}
+
+/** An undo snapshot: the file tree before a turn and the message count then. */
+export interface Snapshot {
+  tree?: Json;
+  messages: number;
+  prompt?: Json;
+}
+
+/** A turn taken out by undo, ready for redo. */
+export interface Undone {
+  snapshot: Snapshot;
+  after?: Json;
+  messages: Message[];
+  messageOrigins: MessageOrigin[];
+}
+
+/** The replayed session (JOURNAL.md §3). */
+export interface SessionState {
+  sessionId?: Json;
+  root?: Json;
+  version?: Json;
+  model?: string;
+  executor?: Json;
+  isolation?: Json;
+  limits?: { maxSteps?: number; tokenBudget?: number; contextWindow?: number; [key: string]: unknown };
+  /** The conversation as the API will see it (before resume repair). */
+  messages: Message[];
+  /** One per message, in the same order. */
+  messageOrigins: MessageOrigin[];
+  /** Reported usage only. */
+  usage: Usage;
+  unreportedTokens: number;
+  /** Pending subagent tokens by child session id. */
+  childDebits: Record<string, number>;
+  /** Known cost in USD; null when a price was missing. */
+  costUsd: number | null;
+  /** The cost is only a known minimum. */
+  costIncomplete: boolean;
+  contextTokens: number;
+  steps: number;
+  prompts: number;
+  /** The prompt of the first user record. */
+  firstPrompt?: string;
+  title?: string;
+  thinking?: Json;
+  ended?: { stopReason: Json; steps: number | null };
+  undo: Snapshot[];
+  redo: Undone[];
+  /** Model switches so far. */
+  epoch: number;
+  warnings: Warning[];
+  /** The last line was cut off by a crash mid-write, and ignored. */
+  tornTail: boolean;
+}
+
+/** One `/sessions` row (JOURNAL.md §7). */
+export interface SessionRow {
+  id: string;
+  updated: string;
+  /** The first line of the first prompt, 60 characters at most. */
+  prompt: string;
+  prompts: number;
+  model: string | null;
+  title: string | null;
+  /** As formatCost. */
+  cost: string;
+  costUsd: number | null;
+  costIncomplete: boolean;
+}
+
+/** A journal record (JOURNAL.md §2): `t`, `type`, and the type's fields. */
+export interface JournalRecord {
+  t?: string;
+  type: string;
+  redacted?: boolean;
+  [key: string]: unknown;
+}
+
+/** A journal: the whole text, the file's bytes, or its lines. */
+export type JournalInput = string | Uint8Array | string[];
+
+export interface RedactorOptions {
+  /** The environment; values of secret-named variables are removed wherever they appear. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Replaces secrets with `[REDACTED]` (JOURNAL.md §5). */
+export class Redactor {
+  constructor(options?: RedactorOptions);
+  /** The line to write; an unchanged line comes back byte-identical, a changed record gains `"redacted": true`. Throws when the line is not a JSON object. */
+  redactLine(line: string): { line: string; changed: boolean };
+  /** Redacts free text. */
+  redact(text: string): string;
+  /** Frees the wasm memory now rather than at garbage collection. */
+  free(): void;
+}
+
+export interface JournalOptions {
+  /** Defaults to a Redactor with no environment (known formats and assignments only). */
+  redactor?: Redactor;
+}
+
+/** The pure in-memory journal. After every write its state equals rebuildState of the lines written. */
+export class Journal {
+  constructor(options?: JournalOptions);
+  /** Redacts the record, applies it, and returns the line to append (without its newline). Throws when the record is not one JSON object. */
+  write(record: JournalRecord | string): string;
+  /** Feeds journal text read from disk (any chunking; chunks of bytes may split characters). No redaction. */
+  feed(chunk: string | Uint8Array): void;
+  /** Ends fed text: a last line without a newline is applied, or reported as a torn tail. */
+  finish(): void;
+  /** Lines read or written so far. */
+  readonly lineCount: number;
+  state(): SessionState;
+  messages(): Message[];
+  free(): void;
+}
+
+export function rebuildState(journal: JournalInput): SessionState;
+/** "unknown", "≥ $X (incomplete)" or "$X". */
+export function formatCost(state: SessionState): string;
+/** Null when the budget equals reported usage; else one line naming reported, unreported and pending tokens. */
+export function budgetNote(state: SessionState): string | null;
+export function summariseSession(id: string, updated: string | Date, journal: JournalInput): SessionRow;
+/** Letters, digits, "-" and "_" only, and not empty. */
+export function validateSessionId(id: string): boolean;
+/** `YYYYMMDD-HHMMSS-xxxx` in UTC. */
+export function newSessionId(now?: Date): string;

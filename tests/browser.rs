@@ -1,0 +1,7 @@
+//! The JS boundary in headless Chromium.
+#![cfg(target_arch = "wasm32")]
+
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+#[path = "common/boundary.rs"]
+mod boundary;

@@ -1,0 +1,151 @@
+//! Tests of the JS boundary, shared by `tests/node.rs` and `tests/browser.rs`
+//! (the same assertions in Node and in headless Chromium).
+
+use garuda_session::wasm;
+use js_sys::{Array, Object, Reflect, Uint8Array, JSON};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+const JOURNAL: &str = concat!(
+    r#"{"t":"2026-11-29T10:00:00.000Z","type":"start","sessionId":"s1","model":"m1"}"#,
+    "\n",
+    r#"{"t":"2026-11-29T10:00:01.000Z","type":"user","message":{"role":"user","content":"héllo 😀 wörld"}}"#,
+    "\n",
+    r#"{"t":"2026-11-29T10:00:02.000Z","type":"assistant","step":1,"response":{"content":[{"type":"text","text":"hi"}],"usage":{"inputTokens":10,"outputTokens":5}},"costUsd":0.25}"#,
+    "\n",
+    r#"{"t":"2026-11-29T10:00:03.000Z","type":"unreported","tokens":100}"#,
+    "\n",
+    "not json\n",
+    r#"{"t":"2026-11-29T10:00:04.000Z","type":"assis"#,
+);
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn json(v: &JsValue) -> String {
+    JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_default()
+}
+
+/// The thrown value is a real `Error` whose message says what was wrong.
+fn assert_error<T>(result: Result<T, wasm_bindgen::JsError>, needle: &str) {
+    let Err(err) = result else { panic!("should throw an Error mentioning {needle:?}") };
+    let err = JsValue::from(err);
+    let err: js_sys::Error = err.dyn_into().expect("a JS Error, not a bare string");
+    let message: String = err.message().into();
+    assert!(message.contains(needle), "message {message:?} should mention {needle:?}");
+}
+
+#[wasm_bindgen_test]
+fn rebuild_state_from_text_lines_and_bytes_agree() {
+    let from_text = wasm::rebuild_state(JOURNAL.into()).expect("text");
+    let lines: Array = JOURNAL.split('\n').map(JsValue::from).collect();
+    let from_lines = wasm::rebuild_state(lines.into()).expect("lines");
+    let from_bytes = wasm::rebuild_state(Uint8Array::from(JOURNAL.as_bytes()).into()).expect("bytes");
+    assert_eq!(json(&from_text), json(&from_lines));
+    assert_eq!(json(&from_text), json(&from_bytes));
+    assert_eq!(get(&from_text, "prompts").as_f64(), Some(1.0));
+    assert_eq!(get(&from_text, "tornTail").as_bool(), Some(true));
+    assert_eq!(get(&from_text, "costUsd").as_f64(), Some(0.25));
+    let warnings: Array = get(&from_text, "warnings").into();
+    assert_eq!(warnings.length(), 1);
+    assert_eq!(get(&warnings.get(0), "line").as_f64(), Some(5.0));
+    assert_eq!(get(&warnings.get(0), "kind").as_string().as_deref(), Some("bad-json"));
+    let messages: Array = get(&from_text, "messages").into();
+    let content = get(&messages.get(0), "content").as_string();
+    assert_eq!(content.as_deref(), Some("héllo 😀 wörld"));
+}
+
+#[wasm_bindgen_test]
+fn a_big_string_is_fed_in_chunks_without_splitting_characters() {
+    // Over the 1 Mi-unit chunk size, with surrogate pairs at every offset.
+    let filler = "😀".repeat(300_000) + "é";
+    let line = format!(r#"{{"t":"x","type":"user","message":{{"role":"user","content":"{filler}"}}}}"#);
+    let text = format!("{line}\n{line}\n{line}\n");
+    let state = wasm::rebuild_state(text.as_str().into()).expect("big text");
+    let messages: Array = get(&state, "messages").into();
+    assert_eq!(messages.length(), 3);
+    for i in 0..3 {
+        assert_eq!(get(&messages.get(i), "content").as_string().as_deref(), Some(filler.as_str()));
+    }
+    assert_eq!(Array::from(&get(&state, "warnings")).length(), 0);
+}
+
+#[wasm_bindgen_test]
+fn journal_write_matches_replay_and_takes_objects_or_text() {
+    let mut journal = wasm::Journal::new(JsValue::UNDEFINED).expect("journal");
+    let mut written = String::new();
+    for line in JOURNAL.lines().take(4) {
+        let record = JSON::parse(line).expect("record");
+        let out = journal.write(record).expect("write an object");
+        written.push_str(&out);
+        written.push('\n');
+    }
+    let live = journal.state().expect("state");
+    let replayed = wasm::rebuild_state(written.as_str().into()).expect("replay");
+    assert_eq!(json(&live), json(&replayed));
+    let out = journal.write(r#"{"type":"title","title":"T"}"#.into()).expect("write text");
+    assert_eq!(out, r#"{"type":"title","title":"T"}"#);
+    assert_eq!(get(&journal.state().expect("state"), "title").as_string().as_deref(), Some("T"));
+    assert_eq!(journal.line_count(), 5.0);
+}
+
+#[wasm_bindgen_test]
+fn bad_arguments_throw_errors_that_say_what_was_wrong() {
+    assert_error(wasm::rebuild_state(42.into()), "journal must be a string");
+    assert_error(wasm::rebuild_state(Array::of1(&7.into()).into()), "journal[0] must be a string");
+    let mut journal = wasm::Journal::new(JsValue::UNDEFINED).expect("journal");
+    assert_error(journal.write(42.into()), "record must be an object or a JSON string");
+    assert_error(journal.write("not json".into()), "JSON object");
+    assert_error(journal.write("[1]".into()), "JSON object");
+    assert_error(journal.feed(JsValue::NULL), "chunk must be a string or a Uint8Array");
+    assert_eq!(journal.line_count(), 0.0, "refused records change nothing");
+    let fake = Object::new();
+    let _ = Reflect::set(&fake, &"redactor".into(), &Object::new());
+    assert_error(wasm::Journal::new(fake.into()), "options.redactor must be a Redactor");
+    assert_error(wasm::Journal::new(5.into()), "options must be an object");
+    assert_error(wasm::format_cost("x".into()), "state must be a state object");
+    assert_error(wasm::validate_session_id(JsValue::UNDEFINED), "id must be a string");
+    assert_error(wasm::new_session_id("today".into()), "now must be a Date");
+    assert_error(wasm::summarise_session("a".into(), 5.into(), "".into()), "updated must be");
+}
+
+#[wasm_bindgen_test]
+fn journal_feed_takes_chunks_of_text_or_bytes() {
+    let mut journal = wasm::Journal::new(JsValue::UNDEFINED).expect("journal");
+    let bytes = JOURNAL.as_bytes();
+    // Split inside the multi-byte "😀" on purpose.
+    let cut = JOURNAL.find('😀').expect("emoji") + 2;
+    journal.feed(Uint8Array::from(&bytes[..cut]).into()).expect("bytes");
+    journal.feed(Uint8Array::from(&bytes[cut..200]).into()).expect("bytes");
+    let rest = std::str::from_utf8(&bytes[200..]).expect("boundary");
+    journal.feed(rest.into()).expect("text");
+    journal.finish();
+    let whole = wasm::rebuild_state(JOURNAL.into()).expect("whole");
+    assert_eq!(json(&journal.state().expect("state")), json(&whole));
+}
+
+#[wasm_bindgen_test]
+fn accounting_and_listing() {
+    let state = wasm::rebuild_state(JOURNAL.into()).expect("state");
+    assert_eq!(wasm::format_cost(state.clone()).expect("cost"), "≥ $0.2500 (incomplete)");
+    let note = wasm::budget_note(state.clone()).expect("note");
+    assert_eq!(
+        note.as_string().as_deref(),
+        Some("budget 115 tokens: 15 reported + 100 unreported + 0 pending (subagents)")
+    );
+    let empty = wasm::rebuild_state("".into()).expect("empty");
+    assert!(wasm::budget_note(empty).expect("note").is_null());
+    let row =
+        wasm::summarise_session("s1".into(), "2026-11-29T10:00:05.000Z".into(), JOURNAL.into()).expect("row");
+    assert_eq!(get(&row, "prompt").as_string().as_deref(), Some("héllo 😀 wörld"));
+    assert_eq!(get(&row, "model").as_string().as_deref(), Some("m1"));
+    assert_eq!(get(&row, "cost").as_string().as_deref(), Some("≥ $0.2500 (incomplete)"));
+    assert_eq!(wasm::validate_session_id("../x".into()).ok(), Some(false));
+    assert_eq!(wasm::validate_session_id("20261129-100000-ab12".into()).ok(), Some(true));
+    let date = js_sys::Date::new(&JsValue::from_f64(1_796_016_348_000.0));
+    let id = wasm::new_session_id(date.into()).expect("id");
+    assert!(id.starts_with("20261130-052548-"), "{id}");
+    assert_eq!(id.len(), 20);
+    assert!(id[16..].bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+}

@@ -1,0 +1,5 @@
+//! The JS boundary in Node (wasm-bindgen-test's default environment).
+#![cfg(target_arch = "wasm32")]
+
+#[path = "common/boundary.rs"]
+mod boundary;

@@ -1,0 +1,99 @@
+//! Property tests over generated journals (the bench generator's sessions,
+//! with random damage): live writes equal replay after every record, and
+//! any chunking of the text replays to the same state.
+
+#[path = "support/generator.rs"]
+mod generator;
+
+use garuda_session::{rebuild_state, Journal};
+use generator::Rng;
+
+const SEEDS: u64 = 24;
+
+fn small_journal(seed: u64) -> String {
+    generator::journal(seed, 40_000)
+}
+
+#[test]
+fn live_writes_equal_replay_after_every_record() {
+    for seed in 0..SEEDS {
+        let text = small_journal(seed);
+        let mut live = Journal::default();
+        let mut written = String::new();
+        for (i, line) in text.lines().enumerate() {
+            let out = live.write(line).unwrap_or_else(|e| panic!("seed {seed} line {}: {e}", i + 1));
+            written.push_str(&out);
+            written.push('\n');
+            assert_eq!(live.state(), &rebuild_state(&written), "seed {seed}, after line {}", i + 1);
+        }
+    }
+}
+
+/// Damage of the kinds a crash, an editor or an old bug leaves.
+fn damage(text: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    for _ in 0..1 + rng.below(6) {
+        if lines.is_empty() {
+            break;
+        }
+        let i = rng.below(lines.len() as u64) as usize;
+        match rng.below(6) {
+            0 => {
+                let cut = rng.below(lines[i].len() as u64 + 1) as usize;
+                let cut = (0..=cut).rev().find(|c| lines[i].is_char_boundary(*c)).unwrap_or(0);
+                lines[i].truncate(cut);
+            }
+            1 => {
+                lines.remove(i);
+            }
+            2 => lines.insert(i, "\u{0}garbage \u{1F600} {".to_owned()),
+            3 => lines.insert(i, r#"{"t":"x","type":"undo"}"#.to_owned()),
+            4 => lines.insert(i, r#"{"t":"x","type":"redo"}"#.to_owned()),
+            _ => lines.insert(i, r#"{"t":"x","type":"model","model":"claude-other"}"#.to_owned()),
+        }
+    }
+    let mut out = lines.join("\n");
+    if rng.chance(50) {
+        // A torn tail: the last write stopped part-way.
+        let cut = rng.below(out.len() as u64) as usize;
+        let cut = (0..=cut).rev().find(|c| out.is_char_boundary(*c)).unwrap_or(0);
+        out.truncate(cut);
+    } else {
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn damaged_journals_replay_the_same_in_any_chunking() {
+    let mut rng = Rng::new(99);
+    for seed in 0..SEEDS {
+        let text = damage(&small_journal(seed), &mut rng);
+        let whole = rebuild_state(&text);
+        let bytes = text.as_bytes();
+        for _ in 0..4 {
+            let mut journal = Journal::default();
+            let mut at = 0;
+            while at < bytes.len() {
+                let size = 1 + rng.below(4096) as usize;
+                let end = (at + size).min(bytes.len());
+                journal.feed_bytes(&bytes[at..end]);
+                at = end;
+            }
+            journal.finish();
+            assert_eq!(journal.state(), &whole, "seed {seed}");
+        }
+        // The state is always valid JSON, whatever the damage.
+        let json: serde_json::Value = serde_json::from_str(&whole.to_json()).expect("state JSON");
+        assert!(json["messages"].is_array());
+    }
+}
+
+#[test]
+fn generated_journals_replay_without_warnings() {
+    for seed in 0..SEEDS {
+        let state = rebuild_state(&small_journal(seed));
+        assert!(state.warnings.is_empty(), "seed {seed}: {:?}", state.warnings);
+        assert!(!state.messages.is_empty());
+    }
+}
