@@ -1,0 +1,237 @@
+//! Rule 2: secrets with a known shape (spec §5). Each detector starts at a
+//! prefilter hit and looks only forward (and one byte back for a boundary),
+//! with a cap on how far: a 10 MB run of `sk-sk-sk-…` costs linear time.
+
+use super::triggers::{Hit, Trigger};
+
+/// No token of these kinds is longer; longer runs are not matched at all.
+const MAX_TOKEN: usize = 1024;
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn is_token(b: u8) -> bool {
+    is_word(b) || b == b'-'
+}
+
+/// The text before `pos` does not continue a token of `class`.
+fn starts_token(text: &[u8], pos: usize, class: fn(u8) -> bool) -> bool {
+    pos == 0 || !class(text[pos - 1])
+}
+
+/// The end of the run of `class` bytes from `start`, or None when it is
+/// longer than `MAX_TOKEN`.
+fn run_end(text: &[u8], start: usize, class: fn(u8) -> bool) -> Option<usize> {
+    let limit = text.len().min(start + MAX_TOKEN + 1);
+    let end = text[start.min(limit)..limit].iter().position(|&b| !class(b)).map_or(limit, |i| start + i);
+    (end - start <= MAX_TOKEN).then_some(end)
+}
+
+/// A placeholder such as `ghp_xxxx…` or `xoxb-xxxxxxxxx-xxxx`: at most two
+/// distinct characters besides separators.
+fn is_placeholder(body: &[u8]) -> bool {
+    let mut seen: Vec<u8> = Vec::new();
+    for &b in body.iter().filter(|b| !matches!(b, b'-' | b'_' | b'.')) {
+        if !seen.contains(&b) {
+            seen.push(b);
+            if seen.len() > 2 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// A run of 8 or more consecutive characters (`abcdefgh`, `01234567`): an
+/// alphabet in code, not a key.
+pub fn has_sequence(value: &[u8]) -> bool {
+    let mut run = 1;
+    for w in value.windows(2) {
+        if w[0].is_ascii_alphanumeric() && w[1] == w[0].wrapping_add(1) {
+            run += 1;
+            if run >= 8 {
+                return true;
+            }
+        } else {
+            run = 1;
+        }
+    }
+    false
+}
+
+/// The span a known-format secret starting at `hit` covers.
+pub fn detect(text: &[u8], hit: &Hit) -> Option<(usize, usize)> {
+    let pos = hit.pos;
+    match hit.trigger {
+        Trigger::Sk => sk_key(text, pos),
+        Trigger::Aws => aws_key_id(text, pos),
+        Trigger::GitHub => github_token(text, pos),
+        Trigger::Slack => slack_token(text, pos),
+        Trigger::SlackHook => slack_webhook(text, pos),
+        Trigger::Google => google_key(text, pos),
+        Trigger::Jwt => jwt(text, pos),
+        Trigger::PrivateKey => private_key(text, pos),
+        _ => None,
+    }
+}
+
+/// Anthropic (`sk-ant-api03-…AA`, `sk-ant-admin01-…`) and OpenAI keys (every
+/// current kind, and the legacy ones, carries the `T3BlbkFJ` marker).
+fn sk_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    if !text[pos..].starts_with(b"sk-") || !starts_token(text, pos, is_token) {
+        return None;
+    }
+    let end = run_end(text, pos, is_token)?;
+    let token = &text[pos..end];
+    for prefix in [&b"sk-ant-api03-"[..], b"sk-ant-admin01-"] {
+        if let Some(body) = token.strip_prefix(prefix) {
+            // The documented shape is 93 characters and "AA"; other lengths
+            // of at least 80 are taken too (a new format must not leak), but
+            // not a 95-character body without the suffix.
+            let ok = body.len() >= 80 && (body.ends_with(b"AA") || body.len() != 95);
+            return ok.then_some((pos, end));
+        }
+    }
+    let marker = token.windows(8).any(|w| w == b"T3BlbkFJ");
+    (marker && token.len() >= 20).then_some((pos, end))
+}
+
+/// AKIA/ASIA/ABIA/ACCA/A3T? and 16 more: 20 upper-case letters and digits.
+fn aws_key_id(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let rest = &text[pos..];
+    let prefix = [&b"AKIA"[..], b"ASIA", b"ABIA", b"ACCA"].iter().any(|p| rest.starts_with(p))
+        || (rest.starts_with(b"A3T")
+            && rest.get(3).is_some_and(|b| b.is_ascii_uppercase() || b.is_ascii_digit()));
+    if !prefix || !starts_token(text, pos, |b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let end = pos + 20;
+    let id = text.get(pos..end)?;
+    let shaped = id.iter().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
+    let bounded = text.get(end).is_none_or(|b| !b.is_ascii_alphanumeric());
+    // AWS's documentation placeholder (AKIAIOSFODNN7EXAMPLE) is not a key.
+    (shaped && bounded && !id.ends_with(b"EXAMPLE")).then_some((pos, end))
+}
+
+/// GitHub tokens: the whole token goes, even past the documented length.
+fn github_token(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let rest = &text[pos..];
+    let (prefix, min) = if rest.starts_with(b"github_pat_") {
+        (11, 22)
+    } else if [&b"ghp_"[..], b"gho_", b"ghu_", b"ghs_", b"ghr_"].iter().any(|p| rest.starts_with(p)) {
+        (4, 36)
+    } else {
+        return None;
+    };
+    if !starts_token(text, pos, is_word) {
+        return None;
+    }
+    let end = run_end(text, pos, is_word)?;
+    let body = &text[pos + prefix..end];
+    (body.len() >= min && !is_placeholder(body)).then_some((pos, end))
+}
+
+/// Slack tokens: `xox[abeoprs]-` or `xapp-`, then a numeric first segment
+/// and at least one more, 20 characters or more.
+fn slack_token(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let rest = &text[pos..];
+    let prefix = if rest.starts_with(b"xapp-") {
+        5
+    } else if rest.len() > 4 && rest.starts_with(b"xox") && b"abeoprs".contains(&rest[3]) && rest[4] == b'-' {
+        5
+    } else {
+        return None;
+    };
+    if !starts_token(text, pos, |b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let end = run_end(text, pos + prefix, |b| b.is_ascii_alphanumeric() || b == b'-')?;
+    let body = &text[pos + prefix..end];
+    let mut segments = body.split(|&b| b == b'-');
+    let first_numeric = segments.next().is_some_and(|s| !s.is_empty() && s.iter().all(u8::is_ascii_digit));
+    let more = segments.next().is_some_and(|s| !s.is_empty());
+    (first_numeric && more && body.len() >= 20 && !is_placeholder(body)).then_some((pos, end))
+}
+
+/// `https://hooks.slack.com/services/…` (and workflows, triggers): the whole URL.
+fn slack_webhook(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let after = pos + b"hooks.slack.com".len();
+    let path = &text[after..];
+    let kind =
+        [&b"/services/"[..], b"/workflows/", b"/triggers/"].into_iter().find(|k| path.starts_with(k))?;
+    let end = run_end(text, after + kind.len(), |b| is_word(b) || b == b'/')?;
+    if end - after - kind.len() < 8 {
+        return None;
+    }
+    let start = [&b"https://"[..], b"http://"]
+        .iter()
+        .find(|s| pos >= s.len() && text[pos - s.len()..pos].eq_ignore_ascii_case(s))
+        .map_or(pos, |s| pos - s.len());
+    Some((start, end))
+}
+
+/// `AIza` and exactly 35 more characters.
+fn google_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    if !text[pos..].starts_with(b"AIza") || !starts_token(text, pos, is_token) {
+        return None;
+    }
+    let end = pos + 39;
+    let key = text.get(pos..end)?;
+    let shaped = key.iter().all(|&b| is_token(b));
+    let bounded = text.get(end).is_none_or(|&b| !is_token(b));
+    (shaped && bounded && !has_sequence(key)).then_some((pos, end))
+}
+
+/// A JWT: `eyJ…` header, `eyJ…` claims, and a signature that may be empty.
+fn jwt(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    if !text[pos..].starts_with(b"eyJ") || !starts_token(text, pos, is_token) {
+        return None;
+    }
+    let header_end = run_end(text, pos, is_token)?;
+    if header_end - pos < 10 || text.get(header_end) != Some(&b'.') {
+        return None;
+    }
+    let claims = header_end + 1;
+    if !text[claims..].starts_with(b"eyJ") {
+        return None;
+    }
+    let claims_end = run_end(text, claims, is_token)?;
+    if claims_end - claims < 10 || text.get(claims_end) != Some(&b'.') {
+        return None;
+    }
+    let end = run_end(text, claims_end + 1, is_token)?;
+    Some((pos, end))
+}
+
+/// `-----BEGIN … PRIVATE KEY-----` to its END line, the whole block; with no
+/// END line (truncated output), to the end of the text.
+fn private_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let header_start = pos + b"-----BEGIN".len();
+    let header_len = text[header_start..].iter().take(80).position(|&b| b == b'-')?;
+    let label = &text[header_start..header_start + header_len];
+    let label_ok = label.ends_with(b"PRIVATE KEY") || label.ends_with(b"PRIVATE KEY BLOCK");
+    if !label_ok || !text[header_start + header_len..].starts_with(b"-----") {
+        return None;
+    }
+    let body_start = header_start + header_len + 5;
+    let Some(end_at) = find(&text[body_start..], b"-----END").map(|i| body_start + i) else {
+        return Some((pos, text.len()));
+    };
+    // An END marker: the block ends after its closing dashes.
+    let marker_end = text[end_at + 8..]
+        .iter()
+        .take(80)
+        .position(|&b| b == b'-')
+        .map(|i| end_at + 8 + i)
+        .and_then(|i| text[i..].starts_with(b"-----").then_some(i + 5))
+        .unwrap_or(end_at + 8);
+    // A body too small to be a key (an empty block, a one-word example)
+    // stays: at least 16 letters and digits.
+    let body = text[body_start..end_at].iter().filter(|b| b.is_ascii_alphanumeric()).count();
+    (body >= 16).then_some((pos, marker_end))
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}

@@ -1,0 +1,270 @@
+//! A journal line as the Redactor sees it: the string and number tokens of
+//! one JSON object, each with the key it sits under and the `type` of the
+//! object around it. Replacements are made in the line's own bytes, so an
+//! unchanged line stays byte-identical and a changed one changes only where
+//! a secret was.
+//!
+//! The line has been validated as JSON before it gets here; this walker
+//! still never indexes past the end, whatever it is given.
+
+/// A string token: `start..end` is the text between the quotes, raw.
+#[derive(Debug, Clone, Copy)]
+pub struct Str {
+    pub start: usize,
+    pub end: usize,
+    /// Contains a backslash escape: decode before reading.
+    pub escaped: bool,
+    pub is_key: bool,
+    /// For a value: the key token it sits under (directly or in an array).
+    pub key: Option<usize>,
+    /// The object or array it sits in.
+    pub container: usize,
+}
+
+/// A number token under a key.
+#[derive(Debug, Clone, Copy)]
+pub struct Num {
+    pub start: usize,
+    pub end: usize,
+    pub key: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Container {
+    pub is_object: bool,
+    /// The key this container is the value of (inherited by array items).
+    pub key: Option<usize>,
+    /// The string token of this object's `type` value.
+    pub type_value: Option<usize>,
+}
+
+#[derive(Debug, Default)]
+pub struct Tokens {
+    pub strings: Vec<Str>,
+    pub numbers: Vec<Num>,
+    pub containers: Vec<Container>,
+    /// The value span of a top-level `redacted` key, if there is one.
+    pub top_redacted: Option<(usize, usize)>,
+}
+
+/// Index of the next `"` or `\` from `i` (eight bytes at a time).
+fn next_quote_or_escape(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while i + 8 <= b.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&b[i..i + 8]);
+        let w = u64::from_le_bytes(word);
+        let q = w ^ (ONES * u64::from(b'"'));
+        let e = w ^ (ONES * u64::from(b'\\'));
+        let found = (q.wrapping_sub(ONES) & !q | e.wrapping_sub(ONES) & !e) & HIGHS;
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b'"' && b[i] != b'\\' {
+        i += 1;
+    }
+    i
+}
+
+pub fn tokenize(line: &str) -> Tokens {
+    let b = line.as_bytes();
+    let mut t = Tokens::default();
+    // (container index, the key token waiting for its value)
+    let mut stack: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut expect_key = false;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'{' | b'[' => {
+                let key = match stack.last() {
+                    Some(&(c, pending)) if t.containers[c].is_object => pending,
+                    Some(&(c, _)) => t.containers[c].key,
+                    None => None,
+                };
+                t.containers.push(Container { is_object: b[i] == b'{', key, type_value: None });
+                stack.push((t.containers.len() - 1, None));
+                expect_key = b[i] == b'{';
+                i += 1;
+            }
+            b'}' | b']' => {
+                stack.pop();
+                expect_key = false;
+                i += 1;
+            }
+            b',' => {
+                expect_key = stack.last().is_some_and(|&(c, _)| t.containers[c].is_object);
+                i += 1;
+            }
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                let mut escaped = false;
+                loop {
+                    j = next_quote_or_escape(b, j);
+                    if j < b.len() && b[j] == b'\\' {
+                        escaped = true;
+                        j += 2;
+                        continue;
+                    }
+                    break;
+                }
+                let end = j.min(b.len());
+                let Some(&(container, pending)) = stack.last() else { break };
+                let in_object = t.containers[container].is_object;
+                let key = if in_object { pending } else { t.containers[container].key };
+                let index = t.strings.len();
+                t.strings.push(Str {
+                    start,
+                    end,
+                    escaped,
+                    is_key: expect_key,
+                    key: if expect_key { None } else { key },
+                    container,
+                });
+                if expect_key {
+                    if let Some(top) = stack.last_mut() {
+                        top.1 = Some(index);
+                    }
+                    expect_key = false;
+                } else if in_object {
+                    if let Some(k) = pending {
+                        let key_text = &b[t.strings[k].start..t.strings[k].end];
+                        if key_text == b"type" {
+                            t.containers[container].type_value = Some(index);
+                        }
+                        if key_text == b"redacted" && stack.len() == 1 {
+                            t.top_redacted = Some((start - 1, end + 1));
+                        }
+                    }
+                }
+                i = end + 1;
+            }
+            b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => {
+                let start = i;
+                while i < b.len() && !matches!(b[i], b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n') {
+                    i += 1;
+                }
+                if let Some(&(container, pending)) = stack.last() {
+                    let in_object = t.containers[container].is_object;
+                    let key = if in_object { pending } else { t.containers[container].key };
+                    if in_object
+                        && stack.len() == 1
+                        && pending.is_some_and(|k| &b[t.strings[k].start..t.strings[k].end] == b"redacted")
+                    {
+                        t.top_redacted = Some((start, i));
+                    }
+                    if b[start] != b't' && b[start] != b'f' && b[start] != b'n' {
+                        t.numbers.push(Num { start, end: i, key });
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    t
+}
+
+impl Tokens {
+    /// The raw text of a string token (between its quotes).
+    pub fn raw<'a>(&self, line: &'a str, s: &Str) -> &'a str {
+        line.get(s.start..s.end).unwrap_or("")
+    }
+}
+
+/// A decoded string and, for each decoded byte, the raw offset it came from
+/// (plus one entry for the end), to map spans found in decoded text back to
+/// the line.
+pub struct Decoded {
+    pub text: String,
+    pub raw_at: Vec<usize>,
+}
+
+/// Decodes a JSON string's raw inner text that starts at `base` in the line.
+pub fn decode(raw: &str, base: usize) -> Decoded {
+    let b = raw.as_bytes();
+    let mut text = String::with_capacity(b.len());
+    let mut raw_at = Vec::with_capacity(b.len() + 1);
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            // Not a character boundary only if an escape was malformed: skip a byte.
+            let Some(c) = raw.get(i..).and_then(|r| r.chars().next()) else {
+                i += 1;
+                continue;
+            };
+            text.push(c);
+            raw_at.extend((0..c.len_utf8()).map(|_| base + i));
+            i += c.len_utf8();
+            continue;
+        }
+        let (c, len) = match b.get(i + 1) {
+            Some(b'n') => ('\n', 2),
+            Some(b't') => ('\t', 2),
+            Some(b'r') => ('\r', 2),
+            Some(b'b') => ('\u{8}', 2),
+            Some(b'f') => ('\u{c}', 2),
+            Some(b'u') => unicode_escape(b, i),
+            Some(&other) => (char::from(other), 2),
+            None => ('\\', 1),
+        };
+        let mut buf = [0u8; 4];
+        let s = c.encode_utf8(&mut buf);
+        text.push_str(s);
+        raw_at.extend((0..s.len()).map(|_| base + i));
+        i += len;
+    }
+    raw_at.push(base + b.len());
+    Decoded { text, raw_at }
+}
+
+fn hex4(b: &[u8], at: usize) -> Option<u32> {
+    let digits = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
+    u32::from_str_radix(digits, 16).ok()
+}
+
+/// `\uXXXX`, with a surrogate pair when one follows.
+fn unicode_escape(b: &[u8], i: usize) -> (char, usize) {
+    let Some(hi) = hex4(b, i + 2) else { return ('\u{fffd}', 2) };
+    if (0xD800..0xDC00).contains(&hi) && b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
+        if let Some(lo) = hex4(b, i + 8).filter(|lo| (0xDC00..0xE000).contains(lo)) {
+            let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+            return (char::from_u32(c).unwrap_or('\u{fffd}'), 12);
+        }
+    }
+    (char::from_u32(hi).unwrap_or('\u{fffd}'), 6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_know_their_keys_and_types() {
+        let line = r#"{"type":"x","a":[{"type":"thinking","signature":"s1","n":12}],"password":"p\"w","redacted":false}"#;
+        let t = tokenize(line);
+        let text = |s: &Str| &line[s.start..s.end];
+        let sig = t.strings.iter().find(|s| text(s) == "s1").expect("sig");
+        let key = &t.strings[sig.key.expect("key")];
+        assert_eq!(text(key), "signature");
+        let obj = t.containers[sig.container];
+        assert_eq!(obj.type_value.map(|v| text(&t.strings[v])), Some("thinking"));
+        let pw = t.strings.iter().find(|s| text(s) == r#"p\"w"#).expect("pw");
+        assert!(pw.escaped);
+        assert_eq!(t.numbers.len(), 1);
+        assert_eq!(t.top_redacted.map(|(s, e)| &line[s..e]), Some("false"));
+    }
+
+    #[test]
+    fn decode_maps_back_to_raw_offsets() {
+        let raw = r#"a\nb\u00e9\ud83d\ude00c"#;
+        let d = decode(raw, 10);
+        assert_eq!(d.text, "a\nbé😀c");
+        assert_eq!(d.raw_at[0], 10);
+        assert_eq!(d.raw_at[1], 11); // the \n escape
+        assert_eq!(d.raw_at[d.text.len() - 1], 10 + raw.len() - 1);
+        assert_eq!(*d.raw_at.last().expect("end"), 10 + raw.len());
+    }
+}

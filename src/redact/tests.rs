@@ -1,0 +1,220 @@
+//! The Redactor's own cases: every format in the places a journal puts it,
+//! code that must come out untouched, the exemptions, and the guarantees.
+
+use super::*;
+
+fn redactor() -> Redactor {
+    Redactor::default()
+}
+
+fn gone(out: &str, secret: &str) {
+    assert!(!out.contains(secret), "{secret:?} survived in {out:?}");
+}
+
+const ANTHROPIC: &str = "sk-ant-api03-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzAA";
+const OPENAI: &str = "sk-proj-SevzWEV_NmNnMndQ5gn6PjFcX_9ay5SEKse8AL0EuYAB0cIgFW7Equ3vCbUbYShvii6L3rBw3WT3BlbkFJdD9FqO9Z3BoBu9F";
+const AWS: &str = "AKIALALEMEL33243OLIB";
+const GITHUB: &str = "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";
+const SLACK: &str = "xoxb-781236542736-2364535789652-GkwFDQoHqzXDVsC6GzqYUypD";
+const GOOGLE: &str = "AIzaSyDW1PXXav-TxriHUIrj1djZfHKIuInr7Aw";
+const JWT: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+const KEY_BLOCK: &str = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpQIBAAKCAQEAn6/O8li+SX4m98LLYt/PKSzEmQ++ZBD7Loh9P13f4yQ92EF3\n-----END RSA PRIVATE KEY-----";
+
+const FORMATS: &[&str] = &[ANTHROPIC, OPENAI, AWS, GITHUB, SLACK, GOOGLE, JWT, KEY_BLOCK];
+
+fn record(kind: &str, body: &str) -> String {
+    format!(r#"{{"t":"2026-11-29T10:00:00.000Z","type":"{kind}",{body}}}"#)
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).expect("string")
+}
+
+#[test]
+fn every_format_goes_in_every_place_a_journal_puts_it() {
+    let r = redactor();
+    for secret in FORMATS {
+        let places = [
+            // a JSON string in a user prompt
+            record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(&format!("use {secret} please")))),
+            // a tool_use input
+            record("assistant", &format!(r#""step":1,"response":{{"content":[{{"type":"tool_use","id":"t1","name":"bash","input":{{"command":{}}}}}]}}"#, json_str(&format!("curl -H 'x: {secret}' x")))),
+            // thinking text
+            record("assistant", &format!(r#""step":1,"response":{{"content":[{{"type":"thinking","thinking":{},"signature":"c2ln"}}]}}"#, json_str(&format!("the key is {secret}")))),
+            // multi-line tool output: a log, an .env dump, git diff, curl -v
+            record("tool_results", &format!(r#""message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":{}}}]}},"calls":[]"#, json_str(&format!(
+                "2026-11-29 INFO start\nSERVICE_CREDENTIAL={secret}\n+++ b/config.ts\n+  const k = \"{secret}\";\n> Authorization: Bearer {secret}\n< HTTP/1.1 200 OK\n"
+            )))),
+        ];
+        for line in places {
+            let out = r.redact_line(&line).expect("object");
+            assert!(out.changed, "{secret} in {line}");
+            gone(&out.line, secret.split('\n').nth(1).unwrap_or(secret));
+            gone(&out.line, secret.lines().next().unwrap_or(secret));
+            let value: serde_json::Value = serde_json::from_str(&out.line).expect("still JSON");
+            assert_eq!(value["redacted"], serde_json::Value::Bool(true));
+        }
+    }
+}
+
+#[test]
+fn the_agents_own_typescript_comes_out_untouched() {
+    let source = r#"export interface Limits { maxSteps: number; tokenBudget: number; contextWindow: number }
+const defaults = { tokenBudget: 20000000, maxTokens: 8192, contextWindow: 200000 };
+export const options = z.object({ apiKey: z.string().min(8), tokenBudget: z.number().int() });
+const client = new Anthropic({ apiKey: options.apiKey });
+const token = await getToken();
+const secret = process.env.GARUDA_SECRET;
+headers["x-api-key"] = apiKey;
+if (!apiKey) throw new Error("set ANTHROPIC_API_KEY or pass --api-key");
+const password: string | undefined = undefined;
+let privateKey: P256.Signing.PrivateKey;
+for (const key of Object.keys(map)) { console.log(key); }
+const inputTokens = usage.inputTokens ?? 0;
+cacheReadTokens: 1200, cacheWriteTokens: 0, outputTokens: 300,
+url: `${API_URL}/v1/messages?key=${API_KEY}`,
+"#;
+    let r = redactor();
+    assert_eq!(r.redact(source), source);
+    let line = record(
+        "tool_results",
+        &format!(
+            r#""message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":{}}}]}},"calls":[]"#,
+            json_str(source)
+        ),
+    );
+    let out = r.redact_line(&line).expect("object");
+    assert!(!out.changed, "{}", out.line);
+    assert_eq!(out.line, line);
+}
+
+#[test]
+fn assignments_lose_their_values_and_keep_their_names() {
+    let r = redactor();
+    let cases = [
+        ("password = \"hunter2hunter\"", "password = \"[REDACTED]\""),
+        ("export API_TOKEN=abc123def456", "export API_TOKEN=[REDACTED]"),
+        ("db:\n  password: s3cr3t-pass\n", "db:\n  password: [REDACTED]\n"),
+        ("curl --password Sup3rS3cret https://x", "curl --password [REDACTED] https://x"),
+        ("Authorization: Bearer abcDEF1234xyz987", "Authorization: Bearer [REDACTED]"),
+        ("postgres://app:pa55word@db:5432/app", "postgres://app:[REDACTED]@db:5432/app"),
+        ("pin: 4921", "pin: [REDACTED]"),
+        ("PuttyPassword=0", "PuttyPassword=0"),
+        ("tokenBudget: 20000000", "tokenBudget: 20000000"),
+        ("password := \"x9y8z7w6\"", "password := \"[REDACTED]\""),
+        ("secret => 'abc12345'", "secret => '[REDACTED]'"),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(r.redact(input), expected, "{input}");
+    }
+}
+
+#[test]
+fn record_fields_under_secret_names_go_and_numbers_stay() {
+    let r = redactor();
+    let line = r#"{"type":"tool_results","input":{"password":"hunter2hunter","pin":48213,"apiKey":"options.apiKey","tokenBudget":20000000,"maxTokens":4096,"key":"ArrowDown","authToken":"${TOKEN}"}}"#;
+    let out = r.redact_line(line).expect("object");
+    assert_eq!(
+        out.line,
+        r#"{"type":"tool_results","input":{"password":"[REDACTED]","pin":"[REDACTED]","apiKey":"options.apiKey","tokenBudget":20000000,"maxTokens":4096,"key":"ArrowDown","authToken":"${TOKEN}"},"redacted":true}"#
+    );
+}
+
+#[test]
+fn exemptions_are_byte_for_byte() {
+    let r = redactor();
+    // Ciphertext, signatures and base64 data that happen to look like secrets.
+    let line = format!(
+        r#"{{"type":"assistant","response":{{"content":[{{"type":"thinking","thinking":"ok","signature":"{GITHUB}"}},{{"type":"redacted_thinking","data":"{JWT}"}},{{"type":"web_search_tool_result","content":[{{"type":"web_search_result","encrypted_content":"{AWS}"}}]}},{{"type":"text","text":"x","citations":[{{"encrypted_index":"{GOOGLE}"}}]}},{{"type":"image","source":{{"type":"base64","media_type":"image/png","data":"{AWS}"}}}}]}}}}"#
+    );
+    let out = r.redact_line(&line).expect("object");
+    assert!(!out.changed, "{}", out.line);
+    // The same value outside an exempt place goes.
+    let line = format!(r#"{{"type":"x","data":"{AWS}","signature":"{GITHUB}"}}"#);
+    let out = r.redact_line(&line).expect("object");
+    gone(&out.line, AWS);
+    gone(&out.line, GITHUB);
+}
+
+#[test]
+fn thinking_text_is_redacted_but_its_signature_is_not() {
+    let r = redactor();
+    let line = format!(
+        r#"{{"type":"assistant","response":{{"content":[{{"type":"thinking","thinking":"use {GITHUB}","signature":"Zm9vYmFy"}}]}}}}"#
+    );
+    let out = r.redact_line(&line).expect("object");
+    assert!(out.line.contains(r#""thinking":"use [REDACTED]","signature":"Zm9vYmFy""#), "{}", out.line);
+}
+
+#[test]
+fn env_values_go_in_every_spelling() {
+    let r = Redactor::new([("MY_SERVICE_TOKEN", "p@ss w/rd\"x1"), ("HOME", "/home/someone/long")]);
+    let text =
+        "raw p@ss w/rd\"x1, url p%40ss%20w%2Frd%22x1, form p%40ss+w%2Frd%22x1, home /home/someone/long";
+    let out = r.redact(text);
+    assert_eq!(out, "raw [REDACTED], url [REDACTED], form [REDACTED], home /home/someone/long");
+    let line = format!(
+        r#"{{"type":"user","message":{{"role":"user","content":{}}}}}"#,
+        json_str("token p@ss w/rd\"x1 here")
+    );
+    let out = r.redact_line(&line).expect("object");
+    assert!(out.line.contains("token [REDACTED] here"), "{}", out.line);
+    // Longest value first when values overlap.
+    let r = Redactor::new([("A_KEY", "abcdefgh"), ("B_KEY", "abcdefgh-ijkl")]);
+    assert_eq!(r.redact("abcdefgh-ijkl abcdefgh"), "[REDACTED] [REDACTED]");
+}
+
+#[test]
+fn redaction_is_idempotent_and_unchanged_lines_are_identical() {
+    let r = Redactor::new([("API_KEY", "verysecretvalue")]);
+    let inputs = [
+        format!("{ANTHROPIC} and password=hunter2hunter and verysecretvalue"),
+        "tokenBudget: 20000000".to_owned(),
+        format!("{KEY_BLOCK}\nmore"),
+        "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC".to_owned(),
+    ];
+    for input in inputs {
+        let once = r.redact(&input).into_owned();
+        assert_eq!(r.redact(&once), once, "{input}");
+        let line = format!(r#"{{"type":"user","message":{{"role":"user","content":{}}}}}"#, json_str(&input));
+        let first = r.redact_line(&line).expect("object");
+        let second = r.redact_line(&first.line).expect("object");
+        assert!(!second.changed);
+        assert_eq!(second.line, first.line);
+    }
+    let line = r#"{ "type" : "title",  "title": "spaces kept" }"#;
+    assert_eq!(r.redact_line(line).expect("object").line, line);
+}
+
+#[test]
+fn the_marker_replaces_an_existing_redacted_field() {
+    let r = redactor();
+    let line =
+        format!(r#"{{"redacted":false,"type":"user","message":{{"role":"user","content":"{GITHUB}"}}}}"#);
+    let out = r.redact_line(&line).expect("object");
+    assert_eq!(
+        out.line,
+        r#"{"redacted":true,"type":"user","message":{"role":"user","content":"[REDACTED]"}}"#
+    );
+}
+
+#[test]
+fn lines_that_are_not_objects_are_refused() {
+    let r = redactor();
+    for bad in ["", "[1]", "\"x\"", "{", "{\"a\":1} trailing", "null"] {
+        assert!(r.redact_line(bad).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn adversarial_input_stays_linear() {
+    let r = redactor();
+    for unit in ["password=", "sk-", "eyJ", "ghp_", "-----BEGIN PRIVATE KEY-----", "key ", "xoxb-1", "a://b:"]
+    {
+        let text = unit.repeat(200_000 / unit.len());
+        let start = std::time::Instant::now();
+        let _ = r.redact(&text);
+        // Not a timing test: a quadratic rule would take minutes here.
+        assert!(start.elapsed().as_secs() < 20, "{unit}");
+    }
+}
