@@ -6,30 +6,17 @@
 //   node bench/replay.mjs --rss MODE FILE   (internal: one replay, prints peak RSS)
 
 import { createRequire } from "node:module";
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, openSync, readSync, closeSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { openSync, readSync, closeSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { plainRebuildState } from "./plain-replay.mjs";
+import { journalFile } from "./data.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
 const require = createRequire(import.meta.url);
 const session = require(path.join(root, "pkg"));
-
-export function journalFile(mb) {
-  const dir = path.join(here, "data");
-  const file = path.join(dir, `${mb}mb.jsonl`);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    const out = execFileSync("cargo", ["run", "--release", "--quiet", "--example", "gen-journal", "--", String(mb)], {
-      cwd: root,
-      maxBuffer: 1 << 30,
-    });
-    writeFileSync(file, out);
-  }
-  return file;
-}
 
 /** Replays a file read in 4 MB chunks through Journal.feed: no whole-file string. */
 function streamReplay(file) {

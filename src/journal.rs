@@ -185,10 +185,29 @@ impl Journal {
     /// `write`: redacts a record, applies it, and returns the line to append
     /// (without its newline). A record that is not one JSON object is
     /// refused and nothing changes.
-    pub fn write(&mut self, record: &str) -> Result<String, WriteError> {
-        let redacted = self.redactor.redact_record(record)?;
+    /// An unchanged record comes back borrowed: the caller's own text.
+    pub fn write<'a>(&mut self, record: &'a str) -> Result<std::borrow::Cow<'a, str>, WriteError> {
+        let redacted = self.redactor.redact_record_lazily(record)?;
+        // Parsing to apply is also the check that the record is one JSON
+        // object: a bad one is refused and nothing changes.
+        let state = &mut self.state;
+        let outcome = with_fields(&redacted, |fields| state.apply(fields));
         self.lines += 1;
-        self.apply_line(&redacted, false);
+        let (kind, message) = match outcome {
+            Ok(None) => return Ok(redacted),
+            Ok(Some(warning)) => warning,
+            Err(LineError::BadJson(m) | LineError::BadRecord(m)) => {
+                self.lines -= 1;
+                return Err(WriteError(format!(
+                    "a record must be one JSON object with a string `type`: {m}"
+                )));
+            }
+            Err(LineError::UnknownType(t)) => {
+                (WarningKind::UnknownType, format!("unknown record type `{t}`, skipped"))
+            }
+            Err(LineError::BadField(m)) => (WarningKind::BadField, m),
+        };
+        self.state.warnings.push(Warning { line: self.lines, kind, message });
         Ok(redacted)
     }
 
@@ -217,19 +236,24 @@ impl Journal {
     }
 }
 
-/// The index of the first `\n`. Eight bytes at a time: on wasm32 the
+/// The index of the first `\n`.
+pub(crate) fn find_newline(bytes: &[u8]) -> Option<usize> {
+    find_byte(bytes, b'\n')
+}
+
+/// The index of the first `needle`. Eight bytes at a time: on wasm32 the
 /// standard library's memchr works in 32-bit words, and finding line ends
 /// is a tenth of replay's time.
-pub(crate) fn find_newline(bytes: &[u8]) -> Option<usize> {
+pub(crate) fn find_byte(bytes: &[u8], needle: u8) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const NEWLINES: u64 = ONES * b'\n' as u64;
+    let pattern: u64 = ONES * u64::from(needle);
     let mut chunks = bytes.chunks_exact(8);
     let mut offset = 0;
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word) ^ NEWLINES;
+        let x = u64::from_le_bytes(word) ^ pattern;
         // A zero byte in x is a newline in the input.
         let found = x.wrapping_sub(ONES) & !x & HIGHS;
         if found != 0 {
@@ -237,7 +261,7 @@ pub(crate) fn find_newline(bytes: &[u8]) -> Option<usize> {
         }
         offset += 8;
     }
-    chunks.remainder().iter().position(|&b| b == b'\n').map(|i| offset + i)
+    chunks.remainder().iter().position(|&b| b == needle).map(|i| offset + i)
 }
 
 #[cfg(test)]

@@ -22,18 +22,22 @@ pub struct SessionRow {
 impl SessionRow {
     /// The row as a JSON object (camelCase).
     pub fn to_json(&self) -> String {
-        let row = serde_json::json!({
-            "id": self.id,
-            "updated": self.updated,
-            "prompt": self.prompt,
-            "prompts": self.prompts,
-            "model": self.model,
-            "title": self.title,
-            "cost": self.cost,
-            "costUsd": self.cost_usd,
-            "costIncomplete": self.cost_incomplete,
-        });
-        row.to_string()
+        use crate::json::str_literal as lit;
+        let opt = |s: &Option<String>| s.as_deref().map_or_else(|| "null".to_owned(), lit);
+        let cost_usd =
+            self.cost_usd.and_then(serde_json::Number::from_f64).map_or("null".to_owned(), |n| n.to_string());
+        format!(
+            r#"{{"id":{},"updated":{},"prompt":{},"prompts":{},"model":{},"title":{},"cost":{},"costUsd":{},"costIncomplete":{}}}"#,
+            lit(&self.id),
+            lit(&self.updated),
+            lit(&self.prompt),
+            self.prompts,
+            opt(&self.model),
+            opt(&self.title),
+            lit(&self.cost),
+            cost_usd,
+            self.cost_incomplete
+        )
     }
 }
 

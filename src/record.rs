@@ -8,9 +8,9 @@
 //! types pass through unharmed.
 
 use crate::accounting::{Report, Usage};
+use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::Value;
 use std::borrow::Cow;
 
 /// Every field any known record type uses. Which ones a type needs is
@@ -150,16 +150,15 @@ fn slow_path<R>(
     fast_error: serde_json::Error,
     f: impl FnOnce(&Fields) -> Result<R, String>,
 ) -> Result<R, LineError> {
-    let value: Value = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => return Err(LineError::BadJson(format!("not JSON: {}", clean_serde_message(&e)))),
-    };
-    let Value::Object(mut map) = value else {
+    if let Err(e) = serde_json::from_str::<IgnoredAny>(line) {
+        return Err(LineError::BadJson(format!("not JSON: {}", clean_serde_message(&e))));
+    }
+    let Ok(record) = serde_json::from_str::<MessageParts>(line) else {
         return Err(LineError::BadRecord("a record must be a JSON object".into()));
     };
-    let kind = match map.get("type") {
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(LineError::BadRecord("`type` must be a string".into())),
+    let kind: String = match record.get("type").map(|raw| serde_json::from_str(raw.get())) {
+        Some(Ok(kind)) => kind,
+        Some(Err(_)) => return Err(LineError::BadRecord("`type` must be a string".into())),
         None => return Err(LineError::BadRecord("the record has no `type`".into())),
     };
     let Some(own) = fields_of(&kind) else {
@@ -167,12 +166,11 @@ fn slow_path<R>(
     };
     // Keep only this type's fields, then parse again: an unrelated field that
     // happens to share a name with another type's field passes through.
-    let before = map.len();
-    map.retain(|k, _| k == "type" || k == "redacted" || own.contains(&k.as_str()));
-    if map.len() == before {
+    let kept = record.keeping(|k| k == "type" || k == "redacted" || own.contains(&k));
+    if kept.len() == record.len() {
         return Err(LineError::BadField(clean_serde_message(&fast_error)));
     }
-    let cleaned = Value::Object(map).to_string();
+    let cleaned = kept.to_json();
     match serde_json::from_str::<Fields>(&cleaned) {
         Ok(fields) => f(&fields).map_err(LineError::BadField),
         Err(e) => Err(LineError::BadField(clean_serde_message(&e))),
@@ -270,6 +268,19 @@ impl<'a> MessageParts<'a> {
             Some(content) => check_content(content, &format!("`{what}.content`"))?,
             None => return Err(format!("`{what}` has no `content`")),
         }
+        Ok(self.to_json())
+    }
+
+    fn len(&self) -> usize {
+        self.fields.len()
+    }
+
+    fn keeping(&self, keep: impl Fn(&str) -> bool) -> MessageParts<'a> {
+        MessageParts { fields: self.fields.iter().filter(|(k, _)| keep(k)).cloned().collect() }
+    }
+
+    /// The object as compact JSON text, its fields in their order.
+    fn to_json(&self) -> String {
         // Exact capacity: the text becomes a `Box<str>` without a copy.
         let keys: Vec<String> = self.fields.iter().map(|(k, _)| crate::json::str_literal(k)).collect();
         let size =
@@ -285,7 +296,7 @@ impl<'a> MessageParts<'a> {
             out.push_str(value.get());
         }
         out.push('}');
-        Ok(out)
+        out
     }
 }
 

@@ -300,7 +300,14 @@ struct PromptMessage<'a> {
 #[serde(untagged)]
 enum PromptContent {
     Text(String),
-    Blocks(Vec<serde_json::Value>),
+    Blocks(Vec<PromptBlock>),
+}
+
+#[derive(serde::Deserialize)]
+struct PromptBlock {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    text: Option<String>,
 }
 
 /// The prompt of a user message: its string content, or its first text block
@@ -309,8 +316,8 @@ fn prompt_text(message_json: &str) -> Option<String> {
     let message: PromptMessage = serde_json::from_str(message_json).ok()?;
     match serde_json::from_str::<PromptContent>(message.content.get()).ok()? {
         PromptContent::Text(s) => Some(s),
-        PromptContent::Blocks(blocks) => blocks.iter().find_map(|b| {
-            (b.get("type")?.as_str()? == "text").then(|| b.get("text")?.as_str().map(str::to_owned))?
-        }),
+        PromptContent::Blocks(blocks) => {
+            blocks.into_iter().find(|b| b.kind.as_deref() == Some("text")).and_then(|b| b.text)
+        }
     }
 }

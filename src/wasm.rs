@@ -62,6 +62,23 @@ extern "C" {
     fn written(this: &EncodeResult) -> f64;
 }
 
+thread_local! {
+    /// One encoder for the instance: creating one costs more than a short
+    /// record's whole write.
+    static ENCODER: TextEncoder = TextEncoder::new();
+}
+
+/// Encodes `text` into `buf` (which must hold 3 bytes per UTF-16 unit) and
+/// returns the bytes written.
+fn encode_into(text: &js_sys::JsString, buf: &mut [u8]) -> usize {
+    // SAFETY: the view is used at once and dropped, and nothing allocates in
+    // wasm memory (which could move it) between its creation and its use.
+    let view = unsafe { js_sys::Uint8Array::view_mut_raw(buf.as_mut_ptr(), buf.len()) };
+    let written = ENCODER.with(|e| e.encode_into(text, &view).written() as usize);
+    drop(view);
+    written.min(buf.len())
+}
+
 /// UTF-16 units per chunk: large enough that the per-call cost vanishes,
 /// small enough that no second copy of a big journal exists at once.
 const CHUNK_UNITS: u32 = 1 << 20;
@@ -70,7 +87,6 @@ const CHUNK_UNITS: u32 = 1 << 20;
 /// in wasm memory. A chunk never ends between the halves of a surrogate pair.
 fn feed_js_string(journal: &mut CoreJournal, text: &js_sys::JsString) {
     let len = text.length();
-    let encoder = TextEncoder::new();
     // A UTF-16 unit becomes at most 3 UTF-8 bytes.
     let mut buf = vec![0u8; 3 * CHUNK_UNITS.min(len) as usize];
     let mut start = 0;
@@ -79,15 +95,28 @@ fn feed_js_string(journal: &mut CoreJournal, text: &js_sys::JsString) {
         if end < len && (0xD800..0xDC00).contains(&(text.char_code_at(end - 1) as u32)) {
             end -= 1;
         }
-        let chunk = text.slice(start, end);
-        // SAFETY: the view lives only for this call, and nothing allocates in
-        // wasm memory (which could move it) between its creation and its use.
-        let view = unsafe { js_sys::Uint8Array::view_mut_raw(buf.as_mut_ptr(), buf.len()) };
-        let written = (encoder.encode_into(&chunk, &view).written() as usize).min(buf.len());
-        drop(view);
+        let written = encode_into(&text.slice(start, end), &mut buf);
         journal.feed_bytes(&buf[..written]);
         start = end;
     }
+}
+
+/// A JS string as Rust text. Long strings go through `encodeInto` (one
+/// native copy); short ones through the glue (less per-call set-up).
+fn js_text(value: &JsValue) -> Option<String> {
+    let text = value.dyn_ref::<js_sys::JsString>()?;
+    let len = text.length();
+    if len < 256 {
+        return text.as_string();
+    }
+    let mut buf = vec![0u8; 3 * len as usize];
+    let written = encode_into(text, &mut buf);
+    buf.truncate(written);
+    String::from_utf8(buf).ok()
+}
+
+fn text_arg(v: &JsValue, what: &str) -> Result<String, JsError> {
+    js_text(v).ok_or_else(|| error(format!("{what} must be a string, got {}", type_name(v))))
 }
 
 // ---- Redactor -------------------------------------------------------------
@@ -148,18 +177,47 @@ impl Redactor {
     /// byte-identical; a changed record gains `"redacted": true`.
     #[wasm_bindgen(js_name = redactLine, unchecked_return_type = "{ line: string; changed: boolean }")]
     pub fn redact_line(&self, line: JsValue) -> Result<JsValue, JsError> {
-        let line = string_arg(&line, "redactLine(line): line")?;
-        let out = self.inner.redact_line(&line).map_err(|e| error(format!("redactLine(line): {e}")))?;
+        let text = text_arg(&line, "redactLine(line): line")?;
+        let out = self.inner.redact_line(&text).map_err(|e| error(format!("redactLine(line): {e}")))?;
+        // An unchanged line is the caller's own string: nothing to copy back.
+        let result_line = if out.changed { JsValue::from_str(&out.line) } else { line };
         let result = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&result, &"line".into(), &JsValue::from_str(&out.line));
+        let _ = js_sys::Reflect::set(&result, &"line".into(), &result_line);
         let _ = js_sys::Reflect::set(&result, &"changed".into(), &JsValue::from_bool(out.changed));
         Ok(result.into())
     }
 
     /// Redacts free text (not a journal line).
-    pub fn redact(&self, text: JsValue) -> Result<String, JsError> {
-        let text = string_arg(&text, "redact(text): text")?;
-        Ok(self.inner.redact(&text).into_owned())
+    pub fn redact(&self, text: JsValue) -> Result<JsValue, JsError> {
+        let input = text_arg(&text, "redact(text): text")?;
+        Ok(match self.inner.redact(&input) {
+            std::borrow::Cow::Borrowed(_) => text,
+            std::borrow::Cow::Owned(out) => JsValue::from_str(&out),
+        })
+    }
+
+    /// Redacts a whole journal (text or the file's bytes): records as
+    /// `redactLine` does, other lines as free text.
+    #[wasm_bindgen(
+        js_name = redactJournal,
+        unchecked_return_type = "{ text: string; lines: number; changed: number; notRecords: number }"
+    )]
+    pub fn redact_journal(&self, journal: JsValue) -> Result<JsValue, JsError> {
+        let text = if journal.is_instance_of::<js_sys::Uint8Array>() {
+            String::from_utf8(js_sys::Uint8Array::from(journal).to_vec())
+                .map_err(|_| error("redactJournal(journal): the bytes are not UTF-8"))?
+        } else {
+            text_arg(&journal, "redactJournal(journal): journal (a string or a Uint8Array)")?
+        };
+        let out = self.inner.redact_journal(&text);
+        drop(text);
+        let result = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&result, &"text".into(), &JsValue::from_str(&out.text));
+        let _ = js_sys::Reflect::set(&result, &"lines".into(), &JsValue::from_f64(out.lines as f64));
+        let _ = js_sys::Reflect::set(&result, &"changed".into(), &JsValue::from_f64(out.changed as f64));
+        let _ =
+            js_sys::Reflect::set(&result, &"notRecords".into(), &JsValue::from_f64(out.not_records as f64));
+        Ok(result.into())
     }
 }
 
@@ -212,21 +270,27 @@ impl Journal {
 
     /// Takes a record (an object, or its JSON text), redacts it, applies it,
     /// and returns the line to append (without its newline).
-    pub fn write(&mut self, record: JsValue) -> Result<String, JsError> {
-        let text = if let Some(s) = record.as_string() {
-            s
+    #[wasm_bindgen(unchecked_return_type = "string")]
+    pub fn write(&mut self, record: JsValue) -> Result<JsValue, JsError> {
+        let line = if record.is_string() {
+            record
         } else if record.is_object() && !js_sys::Array::is_array(&record) {
             js_sys::JSON::stringify(&record)
-                .ok()
-                .and_then(|s| s.as_string())
-                .ok_or_else(|| error("write(record): record could not be turned into JSON"))?
+                .map(JsValue::from)
+                .map_err(|_| error("write(record): record could not be turned into JSON"))?
         } else {
             return Err(error(format!(
                 "write(record): record must be an object or a JSON string, got {}",
                 type_name(&record)
             )));
         };
-        self.inner.write(&text).map_err(|e| error(format!("write(record): {e}")))
+        let text =
+            js_text(&line).ok_or_else(|| error("write(record): record could not be turned into JSON"))?;
+        match self.inner.write(&text).map_err(|e| error(format!("write(record): {e}")))? {
+            // Unchanged: hand back the caller's own string, no copy.
+            std::borrow::Cow::Borrowed(_) => Ok(line),
+            std::borrow::Cow::Owned(out) => Ok(JsValue::from_str(&out)),
+        }
     }
 
     /// Feeds journal text read from disk (a string, or bytes as read from

@@ -26,8 +26,23 @@ pub struct NameClass {
 }
 
 /// Words that make a name a secret's name, matched as whole words.
-const SECRET_WORDS: &[&str] =
-    &["key", "keys", "auth", "authorization", "pin", "pwd", "pass", "passwd", "cred", "creds", "bearer"];
+fn is_secret_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"key"
+            | b"keys"
+            | b"auth"
+            | b"authorization"
+            | b"pin"
+            | b"pwd"
+            | b"pass"
+            | b"passwd"
+            | b"cred"
+            | b"creds"
+            | b"bearer"
+    )
+}
+
 /// Word parts that make a name a secret's name wherever they appear in a word
 /// (`apikey`, `authtoken`, `dbpassword`, `clientsecret`).
 const SECRET_PARTS: &[&str] = &[
@@ -43,137 +58,169 @@ const SECRET_PARTS: &[&str] = &[
     "secretkey",
     "authkey",
 ];
+
 /// Words that say the value is metadata about a secret, not the secret.
-const METADATA_WORDS: &[&str] = &[
-    "length",
-    "len",
-    "count",
-    "id",
-    "ids",
-    "uuid",
-    "url",
-    "urls",
-    "uri",
-    "name",
-    "names",
-    "type",
-    "types",
-    "kind",
-    "budget",
-    "max",
-    "min",
-    "input",
-    "output",
-    "size",
-    "limit",
-    "limits",
-    "ttl",
-    "expiry",
-    "expires",
-    "expiration",
-    "timeout",
-    "file",
-    "files",
-    "path",
-    "dir",
-    "prefix",
-    "suffix",
-    "format",
-    "field",
-    "fields",
-    "hint",
-    "version",
-    "index",
-    "idx",
-    "usage",
-    "cache",
-    "reported",
-    "unreported",
-    "public",
-    "pub",
-    "label",
-    "title",
-    "description",
-    "placeholder",
-    "pattern",
-    "regex",
-    "policy",
-    "rotation",
-    "algorithm",
-    "alg",
-    "mode",
-    "required",
-    "tokenizer",
-    "tokenize",
-    "tokenizers",
-    "tokenized",
-    "endpoint",
-    "header",
-    "headers",
-    "location",
-    "store",
-    "manager",
-    "provider",
-    "source",
-    "helper",
-    "validator",
-    "schema",
-    "chars",
-];
+fn is_metadata_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"length"
+            | b"len"
+            | b"count"
+            | b"id"
+            | b"ids"
+            | b"uuid"
+            | b"url"
+            | b"urls"
+            | b"uri"
+            | b"name"
+            | b"names"
+            | b"type"
+            | b"types"
+            | b"kind"
+            | b"budget"
+            | b"max"
+            | b"min"
+            | b"input"
+            | b"output"
+            | b"size"
+            | b"limit"
+            | b"limits"
+            | b"ttl"
+            | b"expiry"
+            | b"expires"
+            | b"expiration"
+            | b"timeout"
+            | b"file"
+            | b"files"
+            | b"path"
+            | b"dir"
+            | b"prefix"
+            | b"suffix"
+            | b"format"
+            | b"field"
+            | b"fields"
+            | b"hint"
+            | b"version"
+            | b"index"
+            | b"idx"
+            | b"usage"
+            | b"cache"
+            | b"reported"
+            | b"unreported"
+            | b"public"
+            | b"pub"
+            | b"label"
+            | b"title"
+            | b"description"
+            | b"placeholder"
+            | b"pattern"
+            | b"regex"
+            | b"policy"
+            | b"rotation"
+            | b"algorithm"
+            | b"alg"
+            | b"mode"
+            | b"required"
+            | b"tokenizer"
+            | b"tokenize"
+            | b"tokenizers"
+            | b"tokenized"
+            | b"endpoint"
+            | b"header"
+            | b"headers"
+            | b"location"
+            | b"store"
+            | b"manager"
+            | b"provider"
+            | b"source"
+            | b"helper"
+            | b"validator"
+            | b"schema"
+            | b"chars"
+    )
+}
+
+/// Words that make a `key` strong: `api key`, `access key`, `private key`.
+fn is_strong_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"api"
+            | b"access"
+            | b"private"
+            | b"secret"
+            | b"client"
+            | b"master"
+            | b"signing"
+            | b"encryption"
+            | b"license"
+    )
+}
+
 /// Numbers under these names go (a PIN), when they have 4 digits or more.
 const NUMERIC_PARTS: &[&str] = &["password", "passwd", "passphrase", "secret"];
 
-/// Splits `apiKey`, `API_KEY`, `x-api-key`, `APIKey2` into lowercase words.
-fn words(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+/// Calls `f` with each word of a name, lowercased: `apiKey`, `API_KEY`,
+/// `x-api-key`, `APIKey2` all give `api`, `key` (and `2`). No allocation:
+/// this runs for every name the prefilter finds.
+fn for_each_word(name: &[u8], mut f: impl FnMut(&[u8])) {
+    let mut buf = [0u8; MAX_NAME];
+    let mut len = 0;
+    for (i, &c) in name.iter().enumerate() {
         if !c.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
+            if len > 0 {
+                f(&buf[..len]);
+                len = 0;
             }
             continue;
         }
-        if let (false, Some(&p)) = (cur.is_empty(), i.checked_sub(1).and_then(|j| chars.get(j))) {
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+        if len > 0 {
+            let p = name[i - 1];
+            let next_lower = name.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
             let boundary = (p.is_ascii_lowercase() && c.is_ascii_uppercase())
                 || (p.is_ascii_uppercase() && c.is_ascii_uppercase() && next_lower)
                 || (p.is_ascii_digit() != c.is_ascii_digit());
             if boundary {
-                out.push(std::mem::take(&mut cur));
+                f(&buf[..len]);
+                len = 0;
             }
         }
-        cur.push(c.to_ascii_lowercase());
+        if len < buf.len() {
+            buf[len] = c.to_ascii_lowercase();
+            len += 1;
+        }
     }
-    if !cur.is_empty() {
-        out.push(cur);
+    if len > 0 {
+        f(&buf[..len]);
     }
-    out
+}
+
+fn contains(word: &[u8], part: &str) -> bool {
+    word.windows(part.len()).any(|w| w == part.as_bytes())
 }
 
 /// Classifies a name such as `OPENAI_API_KEY`, `passwordMinLength` or `pin`.
 pub fn classify_name(name: &str) -> NameClass {
+    let name = name.as_bytes();
     if name.is_empty() || name.len() > MAX_NAME {
         return NameClass::default();
     }
-    let words = words(name);
-    if words.iter().any(|w| METADATA_WORDS.contains(&w.as_str())) {
+    let (mut metadata, mut secret, mut numeric, mut only_key, mut strong) =
+        (false, false, false, true, false);
+    for_each_word(name, |w| {
+        metadata |= is_metadata_word(w);
+        let exact = is_secret_word(w);
+        let part = SECRET_PARTS.iter().any(|p| contains(w, p));
+        secret |= exact || part;
+        numeric |= w == b"pin" || w == b"pass" || NUMERIC_PARTS.iter().any(|p| contains(w, p));
+        only_key &= !part && (!exact || w == b"key" || w == b"keys");
+        strong |= is_strong_word(w);
+    });
+    if metadata || !secret {
         return NameClass::default();
     }
-    let exact = |w: &String| SECRET_WORDS.contains(&w.as_str());
-    let part = |w: &String| SECRET_PARTS.iter().any(|p| w.contains(p));
-    let secret = words.iter().any(|w| exact(w) || part(w));
-    let numeric =
-        words.iter().any(|w| w == "pin" || w == "pass" || NUMERIC_PARTS.iter().any(|p| w.contains(p)));
     // `key` alone (a map key, a React key, a keyboard key) is weak; `api
     // key`, `access key`, `private key` are not.
-    let strong =
-        ["api", "access", "private", "secret", "client", "master", "signing", "encryption", "license"];
-    let generic_key = secret
-        && words.iter().all(|w| !part(w) && (!exact(w) || w == "key" || w == "keys"))
-        && !words.iter().any(|w| strong.contains(&w.as_str()));
-    NameClass { secret, numeric, generic_key }
+    NameClass { secret, numeric, generic_key: only_key && !strong }
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -410,6 +457,29 @@ fn after_scheme(text: &[u8], (start, end): (usize, usize)) -> (usize, usize) {
     (start, end)
 }
 
+/// Whether a name hit in a raw journal line can be ignored without looking
+/// at the line's structure: its name is not a secret's, or nothing around
+/// it assigns a value (and no escape hides what follows it).
+pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
+    let mut start = pos;
+    while start > 0 && is_name_byte(text[start - 1]) && pos - start < MAX_NAME {
+        start -= 1;
+    }
+    let mut end = pos;
+    while end < text.len() && is_name_byte(text[end]) && end - start < MAX_NAME {
+        end += 1;
+    }
+    let name = &text[start..end];
+    let name = name.strip_prefix(b"--").unwrap_or(name);
+    let Ok(name) = std::str::from_utf8(name) else { return false };
+    if !classify_name(name).secret {
+        return true;
+    }
+    let escaped_around = text.get(end) == Some(&b'\\')
+        || (start > 0 && text[start - 1] == b'"' && start > 1 && text[start - 2] == b'\\');
+    !escaped_around && !looks_assigned(text, start, end)
+}
+
 /// The assignment whose name contains the prefilter hit at `pos`, if any:
 /// returns the name's end (to skip other hits in it) and the value's span.
 pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
@@ -420,6 +490,9 @@ pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
     let mut end = pos;
     while end < text.len() && is_name_byte(text[end]) && end - start < MAX_NAME {
         end += 1;
+    }
+    if !looks_assigned(text, start, end) {
+        return (end, None);
     }
     let raw = &text[start..end];
     let cli = raw.starts_with(b"--");
@@ -432,6 +505,32 @@ pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
     }
     let span = find_value(text, start, end, cli, class);
     (end, span)
+}
+
+/// Cheap test before classifying the name: is there assignment syntax
+/// around it at all? Most names in prose and code have none.
+fn looks_assigned(text: &[u8], start: usize, end: usize) -> bool {
+    let mut i = end;
+    if matches!(text.get(i), Some(b'"' | b'\'' | b'`')) {
+        i += 1;
+    }
+    if text.get(i) == Some(&b']') {
+        i += 1;
+    }
+    let i = skip_blanks(text, i);
+    let next = text.get(i).copied().unwrap_or(b'\n');
+    if matches!(next, b'=' | b':' | b'!' | b'?' | b',' | b'(') {
+        return true;
+    }
+    // `--password value`, and `"value" == name` on the left.
+    let mut j = start;
+    if j > 0 && matches!(text[j - 1], b'"' | b'\'') {
+        j -= 1;
+    }
+    while j > 0 && matches!(text[j - 1], b' ' | b'\t') {
+        j -= 1;
+    }
+    text[start..].starts_with(b"--") || (j > 0 && text[j - 1] == b'=')
 }
 
 fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass) -> Option<(usize, usize)> {

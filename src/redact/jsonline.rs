@@ -174,31 +174,42 @@ impl Tokens {
     }
 }
 
-/// A decoded string and, for each decoded byte, the raw offset it came from
-/// (plus one entry for the end), to map spans found in decoded text back to
-/// the line.
+/// A decoded string, and where its escapes were, to map spans found in the
+/// decoded text back to the line.
 pub struct Decoded {
     pub text: String,
-    pub raw_at: Vec<usize>,
+    /// One entry per escape: (decoded start, decoded end, raw start, raw
+    /// minus decoded offset after it). Sparse: most bytes are not escapes.
+    escapes: Vec<(usize, usize, usize, usize)>,
+    base: usize,
+}
+
+impl Decoded {
+    /// The raw offset in the line of decoded offset `at` (a character
+    /// boundary: the start of an escape maps to its backslash).
+    pub fn raw_offset(&self, at: usize) -> usize {
+        let i = self.escapes.partition_point(|e| e.0 <= at);
+        match i.checked_sub(1).and_then(|i| self.escapes.get(i)) {
+            None => self.base + at,
+            Some(&(start, end, raw_start, _)) if at >= start && at < end => raw_start,
+            Some(&(start, _, raw_start, _)) if at == start => raw_start,
+            Some(&(_, _, _, shift)) => self.base + at + shift,
+        }
+    }
 }
 
 /// Decodes a JSON string's raw inner text that starts at `base` in the line.
 pub fn decode(raw: &str, base: usize) -> Decoded {
     let b = raw.as_bytes();
     let mut text = String::with_capacity(b.len());
-    let mut raw_at = Vec::with_capacity(b.len() + 1);
+    let mut escapes = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        if b[i] != b'\\' {
-            // Not a character boundary only if an escape was malformed: skip a byte.
-            let Some(c) = raw.get(i..).and_then(|r| r.chars().next()) else {
-                i += 1;
-                continue;
-            };
-            text.push(c);
-            raw_at.extend((0..c.len_utf8()).map(|_| base + i));
-            i += c.len_utf8();
-            continue;
+        let run_end = b[i..].iter().position(|&c| c == b'\\').map_or(b.len(), |k| i + k);
+        text.push_str(raw.get(i..run_end).unwrap_or(""));
+        i = run_end;
+        if i >= b.len() {
+            break;
         }
         let (c, len) = match b.get(i + 1) {
             Some(b'n') => ('\n', 2),
@@ -207,17 +218,21 @@ pub fn decode(raw: &str, base: usize) -> Decoded {
             Some(b'b') => ('\u{8}', 2),
             Some(b'f') => ('\u{c}', 2),
             Some(b'u') => unicode_escape(b, i),
-            Some(&other) => (char::from(other), 2),
-            None => ('\\', 1),
+            Some(&other) if other.is_ascii() => (char::from(other), 2),
+            // A malformed escape (the line was validated, so never): skip it.
+            _ => ('\u{fffd}', 1),
         };
-        let mut buf = [0u8; 4];
-        let s = c.encode_utf8(&mut buf);
-        text.push_str(s);
-        raw_at.extend((0..s.len()).map(|_| base + i));
-        i += len;
+        let start = text.len();
+        text.push(c);
+        // Stay on a character boundary of `raw`.
+        let mut next = i + len;
+        while next < b.len() && !raw.is_char_boundary(next) {
+            next += 1;
+        }
+        escapes.push((start, text.len(), base + i, next - text.len()));
+        i = next;
     }
-    raw_at.push(base + b.len());
-    Decoded { text, raw_at }
+    Decoded { text, escapes, base }
 }
 
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
@@ -259,12 +274,15 @@ mod tests {
 
     #[test]
     fn decode_maps_back_to_raw_offsets() {
-        let raw = r#"a\nb\u00e9\ud83d\ude00c"#;
+        let raw = r#"a\nb\u00e9\ud83d\ude00cd"#;
         let d = decode(raw, 10);
-        assert_eq!(d.text, "a\nbé😀c");
-        assert_eq!(d.raw_at[0], 10);
-        assert_eq!(d.raw_at[1], 11); // the \n escape
-        assert_eq!(d.raw_at[d.text.len() - 1], 10 + raw.len() - 1);
-        assert_eq!(*d.raw_at.last().expect("end"), 10 + raw.len());
+        assert_eq!(d.text, "a\nbé😀cd");
+        assert_eq!(d.raw_offset(0), 10);
+        assert_eq!(d.raw_offset(1), 11); // the \n escape
+        assert_eq!(d.raw_offset(2), 13); // b
+        assert_eq!(d.raw_offset(3), 14); // \u00e9
+        assert_eq!(d.raw_offset(5), 20); // the surrogate pair
+        assert_eq!(d.raw_offset(9), 10 + raw.len() - 2); // c
+        assert_eq!(d.raw_offset(d.text.len()), 10 + raw.len());
     }
 }

@@ -13,6 +13,7 @@ mod formats;
 mod jsonline;
 mod triggers;
 
+use crate::journal::find_byte;
 use serde::de::IgnoredAny;
 use std::borrow::Cow;
 use std::fmt;
@@ -31,6 +32,17 @@ const MIN_ENV_VALUE: usize = 8;
 pub struct LineRedaction<'a> {
     pub line: Cow<'a, str>,
     pub changed: bool,
+}
+
+/// A redacted journal and what changed in it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct JournalRedaction {
+    pub text: String,
+    pub lines: usize,
+    /// Lines that changed.
+    pub changed: usize,
+    /// Lines that are not JSON objects (redacted as free text).
+    pub not_records: usize,
 }
 
 /// A line the Redactor cannot take: it is not one JSON object.
@@ -154,51 +166,73 @@ impl Redactor {
     /// start and end on character boundaries (every rule starts and stops at
     /// ASCII bytes, or at the ends of an environment value).
     fn text_spans(&self, text: &[u8]) -> Vec<(usize, usize)> {
-        let mut spans = Vec::new();
-        // Hits inside a secret already found are skipped: that keeps inputs
-        // such as `password=password=…` or BEGIN lines without END linear.
-        // A value found by rule 3 does not hide a known format inside it.
-        let mut format_end = 0;
-        let mut value_end = 0;
-        let mut name_end = 0;
-        for hit in self.triggers.scan(text) {
-            let span = match hit.trigger {
-                Trigger::Env(_) => Some((hit.pos, hit.pos + hit.len)),
-                Trigger::Name | Trigger::Url | Trigger::Scheme if hit.pos < value_end.max(format_end) => {
-                    continue
-                }
-                Trigger::Name if hit.pos < name_end => continue,
-                Trigger::Name => {
-                    let (end, span) = assign::assignment(text, hit.pos);
-                    name_end = end;
-                    span
-                }
-                Trigger::Url => assign::url_credentials(text, hit.pos),
-                Trigger::Scheme => assign::scheme_credentials(text, hit.pos, hit.len),
-                _ if hit.pos < format_end => continue,
-                _ => formats::detect(text, &hit),
-            };
-            let Some((s, e)) = span.filter(|(s, e)| e > s) else { continue };
-            spans.push((s, e));
-            match hit.trigger {
-                Trigger::Name | Trigger::Url | Trigger::Scheme => value_end = value_end.max(e),
-                _ => format_end = format_end.max(e),
-            }
-        }
-        merge(spans)
+        spans_at_hits(text, self.triggers.scan(text).into_iter())
     }
 
+    // Hits inside a secret already found are skipped: that keeps inputs
+    // such as `password=password=…` or BEGIN lines without END linear.
+    // A value found by rule 3 does not hide a known format inside it.
+}
+
+/// The secret spans of `text`, given its prefilter hits (in order).
+fn spans_at_hits(text: &[u8], hits: impl Iterator<Item = triggers::Hit>) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut format_end = 0;
+    let mut value_end = 0;
+    let mut name_end = 0;
+    for hit in hits {
+        let span = match hit.trigger {
+            Trigger::Env(_) => Some((hit.pos, hit.pos + hit.len)),
+            Trigger::Name | Trigger::Url | Trigger::Scheme if hit.pos < value_end.max(format_end) => continue,
+            Trigger::Name if hit.pos < name_end => continue,
+            Trigger::Name => {
+                let (end, span) = assign::assignment(text, hit.pos);
+                name_end = end;
+                span
+            }
+            Trigger::Url => assign::url_credentials(text, hit.pos),
+            Trigger::Scheme => assign::scheme_credentials(text, hit.pos, hit.len),
+            _ if hit.pos < format_end => continue,
+            _ => formats::detect(text, &hit),
+        };
+        let Some((s, e)) = span.filter(|(s, e)| e > s) else { continue };
+        spans.push((s, e));
+        match hit.trigger {
+            Trigger::Name | Trigger::Url | Trigger::Scheme => value_end = value_end.max(e),
+            _ => format_end = format_end.max(e),
+        }
+    }
+    merge(spans)
+}
+
+impl Redactor {
     /// `redactLine`: redacts one journal line. An unchanged line comes back
     /// byte-identical (borrowed); a changed record gains `"redacted": true`.
     pub fn redact_line<'a>(&self, line: &'a str) -> Result<LineRedaction<'a>, RedactorError> {
         check_object(line)?;
+        self.redact_line_lazily(line)
+    }
+
+    /// `redact_line` that validates the line only when it must look inside
+    /// it; an unchanged line may be invalid, and the caller (`Journal::write`,
+    /// which parses every line anyway) checks it. Saves a parse per write.
+    pub(crate) fn redact_line_lazily<'a>(&self, line: &'a str) -> Result<LineRedaction<'a>, RedactorError> {
         let unchanged = LineRedaction { line: Cow::Borrowed(line), changed: false };
+        let hits = self.triggers.scan(line.as_bytes());
         // `\u` escapes could spell a trigger the prefilter cannot see.
-        if !self.triggers.any(line.as_bytes()) && !line.contains("\\u") {
+        if has_unicode_escape(line.as_bytes()) {
+            // Decode and look at every string: the slow, rare path below.
+        } else if hits
+            .iter()
+            .all(|h| h.trigger == Trigger::Name && assign::name_is_inert(line.as_bytes(), h.pos))
+        {
+            // The common case: `inputTokens`, "the token budget": names that
+            // are metadata or assign nothing. No need for the line's structure.
             return Ok(unchanged);
         }
+        check_object(line)?;
         let t = jsonline::tokenize(line);
-        let mut edits = self.line_edits(line, &t);
+        let mut edits = self.line_edits(line, &t, &hits);
         if edits.is_empty() {
             return Ok(unchanged);
         }
@@ -212,28 +246,78 @@ impl Redactor {
         if t.top_redacted.is_none() {
             add_marker(&mut out);
         }
-        if serde_json::from_str::<IgnoredAny>(&out).is_ok() {
-            return Ok(LineRedaction { line: Cow::Owned(out), changed: true });
+        // Edits replace whole string contents or whole numbers, so the line
+        // stays JSON; checked anyway, since a broken line would be worse than
+        // a refused one.
+        serde_json::from_str::<IgnoredAny>(&out)
+            .map_err(|e| RedactorError(format!("internal error: redaction broke the line ({e})")))?;
+        Ok(LineRedaction { line: Cow::Owned(out), changed: true })
+    }
+
+    /// Redacts a whole journal text line by line: records through
+    /// `redact_line`, and lines that are not records (a torn tail, a bad
+    /// edit) as free text, so no secret survives in them either.
+    pub fn redact_journal(&self, text: &str) -> JournalRedaction {
+        let mut out = String::with_capacity(text.len());
+        let mut stats = JournalRedaction::default();
+        for piece in text.split_inclusive('\n') {
+            let (line, newline) = match piece.strip_suffix('\n') {
+                Some(l) => (l, "\n"),
+                None => (piece, ""),
+            };
+            let (line, cr) = match line.strip_suffix('\r') {
+                Some(l) => (l, "\r"),
+                None => (line, ""),
+            };
+            stats.lines += 1;
+            match self.redact_line(line) {
+                Ok(r) => {
+                    stats.changed += usize::from(r.changed);
+                    out.push_str(&r.line);
+                }
+                Err(_) if line.trim().is_empty() => out.push_str(line),
+                Err(_) => {
+                    stats.not_records += 1;
+                    let r = self.redact(line);
+                    stats.changed += usize::from(matches!(r, Cow::Owned(_)));
+                    out.push_str(&r);
+                }
+            }
+            out.push_str(cr);
+            out.push_str(newline);
         }
-        // Cannot happen for valid input; if it ever did, redacting through a
-        // parsed value is slower but cannot produce invalid JSON.
-        Ok(LineRedaction { line: Cow::Owned(self.redact_value_line(line)?), changed: true })
+        stats.text = out;
+        stats
     }
 
     /// A record on its way to disk: one line (a record spread over several
     /// lines is compacted first), redacted.
-    pub fn redact_record(&self, record: &str) -> Result<String, RedactorError> {
-        if record.contains(['\n', '\r']) {
-            let value: serde_json::Value = serde_json::from_str(record).map_err(not_an_object)?;
-            return Ok(self.redact_line(&value.to_string())?.line.into_owned());
+    pub fn redact_record<'a>(&self, record: &'a str) -> Result<Cow<'a, str>, RedactorError> {
+        check_object(record)?;
+        self.redact_record_lazily(record)
+    }
+
+    /// `redact_record` that leaves validating an unchanged line to the caller.
+    pub(crate) fn redact_record_lazily<'a>(&self, record: &'a str) -> Result<Cow<'a, str>, RedactorError> {
+        let bytes = record.as_bytes();
+        if find_byte(bytes, b'\n').is_some() || find_byte(bytes, b'\r').is_some() {
+            // Pretty-printed JSON: raw line breaks can only be white space
+            // between tokens (inside strings they are escaped), so blanks
+            // serve as well and the record becomes one line.
+            let one_line = record.replace(['\n', '\r'], " ");
+            return Ok(Cow::Owned(self.redact_line(&one_line)?.line.into_owned()));
         }
-        Ok(self.redact_line(record)?.line.into_owned())
+        Ok(self.redact_line_lazily(record)?.line)
     }
 
     /// The replacements a line needs: (start, end, replacement).
-    fn line_edits(&self, line: &str, t: &jsonline::Tokens) -> Vec<(usize, usize, &'static str)> {
+    fn line_edits(
+        &self,
+        line: &str,
+        t: &jsonline::Tokens,
+        hits: &[triggers::Hit],
+    ) -> Vec<(usize, usize, &'static str)> {
         let bytes = line.as_bytes();
-        let hits = self.triggers.scan(bytes);
         // Which string tokens hold a hit (both are in order of position).
         let mut hot = vec![false; t.strings.len()];
         let mut h = 0;
@@ -275,13 +359,19 @@ impl Redactor {
             if s.escaped {
                 let decoded = jsonline::decode(t.raw(line, s), s.start);
                 for (a, b) in self.text_spans(decoded.text.as_bytes()) {
-                    let start = decoded.raw_at.get(a).copied().unwrap_or(s.end);
-                    let end = decoded.raw_at.get(b).copied().unwrap_or(s.end);
+                    let start = decoded.raw_offset(a).min(s.end);
+                    let end = decoded.raw_offset(b).min(s.end);
                     edits.push((start, end, MARKER));
                 }
             } else {
+                // The line's own hits serve: no second scan.
                 let raw = t.raw(line, s);
-                for (a, b) in self.text_spans(raw.as_bytes()) {
+                let first = hits.partition_point(|h| h.pos < s.start);
+                let inside = hits[first..]
+                    .iter()
+                    .take_while(|h| h.pos + h.len <= s.end)
+                    .map(|h| triggers::Hit { pos: h.pos - s.start, ..*h });
+                for (a, b) in spans_at_hits(raw.as_bytes(), inside) {
                     edits.push((s.start + a, s.start + b, MARKER));
                 }
             }
@@ -296,40 +386,6 @@ impl Redactor {
         }
         edits.sort_by_key(|e| (e.0, e.1));
         edits
-    }
-
-    /// The slow, simple path: parse, redact every string, serialise.
-    fn redact_value_line(&self, line: &str) -> Result<String, RedactorError> {
-        let mut value: serde_json::Value = serde_json::from_str(line).map_err(not_an_object)?;
-        self.redact_value(&mut value, None);
-        if let Some(obj) = value.as_object_mut() {
-            obj.insert("redacted".into(), serde_json::Value::Bool(true));
-        }
-        Ok(value.to_string())
-    }
-
-    fn redact_value(&self, value: &mut serde_json::Value, key: Option<&str>) {
-        use serde_json::Value;
-        match value {
-            Value::String(s) => {
-                let class = key.map(classify_name).unwrap_or_default();
-                if class.secret && structural_secret(s, class) {
-                    *s = MARKER.to_owned();
-                } else if let Cow::Owned(r) = self.redact(s) {
-                    *s = r;
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(|v| self.redact_value(v, key)),
-            Value::Object(map) => {
-                let kind = map.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
-                for (k, v) in map.iter_mut() {
-                    if !exempt_key(k, &kind) {
-                        self.redact_value(v, Some(k));
-                    }
-                }
-            }
-            _ => {}
-        }
     }
 }
 
@@ -406,6 +462,21 @@ fn add_marker(out: &mut String) {
     out.truncate(head_len);
     out.push_str(if out.ends_with('{') { r#""redacted":true"# } else { r#","redacted":true"# });
     out.push_str(&tail);
+}
+
+/// A `\u` escape anywhere in the line.
+fn has_unicode_escape(bytes: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(i) = find_byte(&bytes[at..], b'\\') {
+        if bytes.get(at + i + 1) == Some(&b'u') {
+            return true;
+        }
+        at += i + 2;
+        if at >= bytes.len() {
+            return false;
+        }
+    }
+    false
 }
 
 fn not_an_object(e: serde_json::Error) -> RedactorError {

@@ -3,8 +3,10 @@
 //! gitleaks and trufflehog use keywords). regex-lite has no literal
 //! optimisations, so scanning whole texts with patterns would be slow.
 //!
-//! Each trigger literal is indexed by its first two bytes (ASCII-folded) in a
-//! 64 Ki-bit table: most positions of a text cost one table lookup.
+//! Each trigger literal is indexed by a hash of its first three bytes
+//! (ASCII-folded) in a 64 Ki-bit table: most positions of a text cost one
+//! multiply and one table lookup. Three bytes, not two: pairs such as "to",
+//! "se" or "pa" start a word every few bytes of English.
 
 /// What a hit may be the start of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +38,8 @@ pub enum Trigger {
 }
 
 struct Literal {
-    /// The folded first two bytes, to skip the others quickly.
-    pair: usize,
+    /// The folded first three bytes.
+    prefix: u32,
     /// Lowercase unless `exact`.
     bytes: Box<[u8]>,
     exact: bool,
@@ -63,9 +65,16 @@ pub struct Hit {
 }
 
 pub struct Triggers {
-    /// Bit `pair` is set when some literal starts with that folded pair.
+    /// Bit `(a << 8 | b)` is set when some literal starts with the folded
+    /// pair a, b: the cheap first test, no multiply.
     pairs: Box<[u64; 1024]>,
+    /// Bit `bit(prefix)` is set when some literal starts with that prefix.
+    bits: Box<[u64; 1024]>,
+    /// Sorted by prefix.
     literals: Vec<Literal>,
+    /// (prefix, first literal, end): the literals of each prefix, for a
+    /// binary search on the rare positions whose bit is set.
+    buckets: Vec<(u32, usize, usize)>,
 }
 
 const FIXED: &[(&str, Trigger)] = &[
@@ -100,8 +109,19 @@ const FIXED: &[(&str, Trigger)] = &[
     ("pin", Trigger::Name),
 ];
 
-fn pair(a: u8, b: u8) -> usize {
-    (usize::from(a.to_ascii_lowercase()) << 8) | usize::from(b.to_ascii_lowercase())
+/// Folds ASCII letters to lowercase for the table. Other bytes may fold
+/// together (`@` and a backquote), which only costs a literal compare.
+fn fold(b: u8) -> u32 {
+    u32::from(b | 0x20)
+}
+
+fn prefix(bytes: &[u8]) -> u32 {
+    bytes.iter().take(3).fold(0u32, |w, &b| (w << 8) | fold(b))
+}
+
+/// The table bit of a folded three-byte prefix.
+fn bit(prefix: u32) -> usize {
+    (prefix.wrapping_mul(0x9E37_79B1) >> 16) as usize
 }
 
 impl Triggers {
@@ -111,70 +131,69 @@ impl Triggers {
         let mut literals: Vec<Literal> = FIXED
             .iter()
             .map(|(lit, trigger)| Literal {
-                pair: pair(lit.as_bytes()[0], lit.as_bytes()[1]),
+                prefix: prefix(lit.as_bytes()),
                 bytes: lit.as_bytes().into(),
                 exact: false,
                 trigger: *trigger,
             })
             .collect();
         for (i, value) in env_values.iter().enumerate() {
-            if let [a, b, ..] = value[..] {
+            if value.len() >= 3 {
                 literals.push(Literal {
-                    pair: pair(a, b),
+                    prefix: prefix(value),
                     bytes: value.clone().into(),
                     exact: true,
                     trigger: Trigger::Env(i as u32),
                 });
             }
         }
+        // Longer literals first within a prefix: an env value before a shorter one.
+        literals.sort_by(|a, b| a.prefix.cmp(&b.prefix).then(b.bytes.len().cmp(&a.bytes.len())));
+        let mut bits = Box::new([0u64; 1024]);
         let mut pairs = Box::new([0u64; 1024]);
-        for lit in &literals {
-            pairs[lit.pair / 64] |= 1 << (lit.pair % 64);
+        let mut buckets: Vec<(u32, usize, usize)> = Vec::new();
+        for (i, lit) in literals.iter().enumerate() {
+            let b = bit(lit.prefix);
+            bits[b / 64] |= 1 << (b % 64);
+            let p = (lit.prefix >> 8) as usize & 0xFFFF;
+            pairs[p / 64] |= 1 << (p % 64);
+            match buckets.last_mut() {
+                Some(last) if last.0 == lit.prefix => last.2 = i + 1,
+                _ => buckets.push((lit.prefix, i, i + 1)),
+            }
         }
-        Triggers { pairs, literals }
+        Triggers { pairs, bits, literals, buckets }
     }
 
     /// Every hit in `text`, in order of position.
     pub fn scan(&self, text: &[u8]) -> Vec<Hit> {
         let mut hits = Vec::new();
-        if text.len() < 2 {
+        if text.len() < 3 {
             return hits;
         }
-        let mut prev = text[0];
-        for (i, &b) in text.iter().enumerate().skip(1) {
-            let p = pair(prev, b);
-            prev = b;
-            if self.pairs[p / 64] & (1 << (p % 64)) == 0 {
+        let pairs: &[u64; 1024] = &self.pairs;
+        let triples = text.iter().zip(&text[1..]).zip(&text[2..]);
+        for (at, ((&first, &second), &third)) in triples.enumerate() {
+            // No value carried from one byte to the next: the iterations
+            // overlap in the processor instead of waiting on each other.
+            let pair = ((fold(first) << 8) | fold(second)) as usize;
+            if pairs[pair >> 6] & (1 << (pair & 63)) == 0 {
                 continue;
             }
-            let at = i - 1;
-            let rest = &text[at..];
-            for lit in self.literals.iter().filter(|l| l.pair == p) {
-                if lit.matches(rest) {
+            let prefix = ((pair as u32) << 8) | fold(third);
+            let k = bit(prefix);
+            if self.bits[k >> 6] & (1 << (k & 63)) == 0 {
+                continue;
+            }
+            let Ok(found) = self.buckets.binary_search_by_key(&prefix, |b| b.0) else { continue };
+            let (_, first, end) = self.buckets[found];
+            for lit in &self.literals[first..end] {
+                if lit.matches(&text[at..]) {
                     hits.push(Hit { pos: at, len: lit.bytes.len(), trigger: lit.trigger });
                 }
             }
         }
         hits
-    }
-
-    /// Whether `text` holds any trigger at all (the common answer is no).
-    pub fn any(&self, text: &[u8]) -> bool {
-        if text.len() < 2 {
-            return false;
-        }
-        let mut prev = text[0];
-        for (i, &b) in text.iter().enumerate().skip(1) {
-            let p = pair(prev, b);
-            prev = b;
-            if self.pairs[p / 64] & (1 << (p % 64)) != 0 {
-                let rest = &text[i - 1..];
-                if self.literals.iter().any(|l| l.pair == p && l.matches(rest)) {
-                    return true;
-                }
-            }
-        }
-        false
     }
 }
 
@@ -188,7 +207,35 @@ mod tests {
         let hits = t.scan(b"my PASSWORD is Hunter2Hunter2, not hunter2hunter2");
         let kinds: Vec<_> = hits.iter().map(|h| (h.pos, h.trigger)).collect();
         assert_eq!(kinds, vec![(3, Trigger::Name), (15, Trigger::Env(0))]);
-        assert!(!t.any(b"nothing to see here"));
-        assert!(t.any(b"an eyJ header"));
+        assert!(t.scan(b"nothing to see here").is_empty());
+        assert_eq!(t.scan(b"an eyJ header").len(), 1);
     }
+}
+#[cfg(test)]
+#[test]
+#[ignore]
+fn scan_speed() {
+    let t = Triggers::new(&[]);
+    let text = "I will read the parser and fix the off-by-one in the token budget check. ".repeat(1000);
+    let start = std::time::Instant::now();
+    let mut n = 0;
+    for _ in 0..100 {
+        n += t.scan(text.as_bytes()).len();
+    }
+    let el = start.elapsed();
+    let mut cand = 0;
+    let mut window = 0u32;
+    for &b in text.as_bytes() {
+        window = ((window << 8) | fold(b)) & 0x00FF_FFFF;
+        let k = (window >> 8) as usize & 0xFFFF;
+        if t.pairs[k / 64] & (1 << (k % 64)) != 0 {
+            cand += 1;
+        }
+    }
+    eprintln!(
+        "{} MB/s, hits {}, candidates per KB {}",
+        (text.len() * 100) as f64 / el.as_secs_f64() / 1e6,
+        n / 100,
+        cand * 1000 / text.len()
+    );
 }

@@ -1,0 +1,144 @@
+// Redaction benchmark: the wasm Redactor against the plain-JS one
+// (bench/plain-redact.mjs), in one run, on generated journals; the live
+// write latency of Journal.write; and adversarial single lines.
+//
+//   node bench/redact.mjs      (after .ci/build)
+
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PlainRedactor } from "./plain-redact.mjs";
+import { journalFile } from "./data.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const session = require(path.join(here, "..", "pkg"));
+
+const env = {
+  PATH: "/usr/bin:/bin",
+  GARUDA_API_KEY: "gk_live_7d41c0a9e2b84f6f9a3c",
+  DATABASE_PASSWORD: "correct-horse-battery-staple-42",
+  GITHUB_TOKEN: "not-in-these-journals-0123abcd",
+};
+
+function median(times) {
+  const s = [...times].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function timeIt(fn, runs) {
+  const times = [];
+  let result;
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    result = fn();
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return { ms: median(times), result };
+}
+
+const wasm = new session.Redactor({ env });
+const plain = new PlainRedactor(env);
+
+console.log("throughput: redaction of generated journals (median of runs; MB = 10^6 bytes)");
+console.log("size   | wasm redactLine ms (MB/s) | wasm redactJournal ms (MB/s) | plain-JS ms (MB/s) | speed-up (per line, bulk)");
+for (const mb of (process.env.BENCH_SIZES ?? "10,100").split(",").map(Number)) {
+  const text = readFileSync(journalFile(mb), "utf8");
+  const bytes = Buffer.byteLength(text);
+  const lines = text.split("\n").filter(Boolean);
+  const runs = mb >= 100 ? 3 : 5;
+  const perLine = () => {
+    let changed = 0;
+    for (const l of lines) changed += wasm.redactLine(l).changed ? 1 : 0;
+    return changed;
+  };
+  const bulk = () => wasm.redactJournal(text);
+  const baseline = () => {
+    let changed = 0;
+    for (const l of lines) changed += plain.redactLine(l).changed ? 1 : 0;
+    return changed;
+  };
+  perLine();
+  baseline();
+  const w = timeIt(perLine, runs);
+  const b = timeIt(bulk, runs);
+  const p = timeIt(baseline, runs);
+  const rate = (ms) => (bytes / 1e6 / (ms / 1000)).toFixed(0).padStart(4);
+  console.log(
+    `${String(mb).padStart(3)} MB | ${w.ms.toFixed(0).padStart(18)} (${rate(w.ms)}) | ${b.ms.toFixed(0).padStart(21)} (${rate(
+      b.ms,
+    )}) | ${p.ms.toFixed(0).padStart(11)} (${rate(p.ms)}) | ${(p.ms / w.ms).toFixed(2)}x, ${(p.ms / b.ms).toFixed(2)}x`,
+  );
+  console.log(`       lines changed: wasm ${w.result} of ${lines.length}, plain-JS ${p.result}`);
+  const leaks = ["sk-ant-api03-", "ghp_"].filter((s) => b.result.text.includes(s));
+  if (leaks.length) throw new Error(`secrets survived the wasm Redactor: ${leaks}`);
+}
+
+// Live write: Journal.write of a typical 1 KB record, redaction and apply.
+const record = {
+  t: "2026-11-29T10:00:00.000Z",
+  type: "assistant",
+  step: 3,
+  response: {
+    id: "msg_01",
+    content: [
+      { type: "text", text: "I will read the parser and fix the off-by-one in the token budget check. ".repeat(6) },
+      { type: "tool_use", id: "toolu_01", name: "read_file", input: { path: "src/session/parser.ts" } },
+    ],
+    usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 40000, cacheWriteTokens: 0 },
+  },
+  costUsd: 0.0123,
+};
+const size = JSON.stringify(record).length;
+const journal = new session.Journal({ redactor: wasm });
+const times = [];
+for (let i = 0; i < 20000; i++) {
+  const t0 = process.hrtime.bigint();
+  journal.write(record);
+  times.push(Number(process.hrtime.bigint() - t0) / 1e3);
+}
+const textRecord = JSON.stringify(record);
+const textTimes = [];
+for (let i = 0; i < 20000; i++) {
+  const t0 = process.hrtime.bigint();
+  journal.write(textRecord);
+  textTimes.push(Number(process.hrtime.bigint() - t0) / 1e3);
+}
+const plainTimes = [];
+for (let i = 0; i < 20000; i++) {
+  const t0 = process.hrtime.bigint();
+  plain.redactLine(JSON.stringify(record));
+  plainTimes.push(Number(process.hrtime.bigint() - t0) / 1e3);
+}
+console.log(
+  `\nlive write of a ${size}-byte record (median of 20,000): Journal.write(object) ${median(times).toFixed(2)} µs, ` +
+    `Journal.write(string) ${median(textTimes).toFixed(2)} µs; plain-JS redactLine alone ${median(plainTimes).toFixed(2)} µs`,
+);
+journal.free();
+
+// Worst cases: one long line of adversarial text, at 1 MB and 10 MB (linear
+// means the 10 MB time is about ten times the 1 MB time).
+console.log("\nworst case: one line of adversarial text through redact()");
+const units = {
+  "password= repeated": "password=",
+  "sk- repeated": "sk-",
+  "eyJ repeated": "eyJ",
+  "ghp_ repeated": "ghp_",
+  "BEGIN without END": "-----BEGIN PRIVATE KEY-----\n",
+  "one base64 run": null,
+};
+for (const [name, unit] of Object.entries(units)) {
+  const make = (n) => {
+    if (unit) return unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    let s = "";
+    const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (let i = 0; i < n; i++) s += b64[(i * 7919) % 64];
+    return s;
+  };
+  const small = make(1e6);
+  const big = make(1e7);
+  const t1 = timeIt(() => wasm.redact(small), 3).ms;
+  const t10 = timeIt(() => wasm.redact(big), 3).ms;
+  console.log(`  ${name.padEnd(20)} 1 MB ${t1.toFixed(1).padStart(7)} ms, 10 MB ${t10.toFixed(1).padStart(7)} ms (x${(t10 / t1).toFixed(1)})`);
+}
