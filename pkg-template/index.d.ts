@@ -138,6 +138,8 @@ export class Redactor {
   redactLine(line: string): { line: string; changed: boolean };
   /** Redacts free text. */
   redact(text: string): string;
+  /** Redacts a whole journal (its text or the file's bytes): records as redactLine does, other lines as free text. */
+  redactJournal(journal: string | Uint8Array): { text: string; lines: number; changed: number; notRecords: number };
   /** Frees the wasm memory now rather than at garbage collection. */
   free(): void;
 }

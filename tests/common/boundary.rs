@@ -149,3 +149,54 @@ fn accounting_and_listing() {
     assert_eq!(id.len(), 20);
     assert!(id[16..].bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
 }
+
+fn redactor_with_env(name: &str, value: &str) -> wasm::Redactor {
+    let env = Object::new();
+    let _ = Reflect::set(&env, &name.into(), &value.into());
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"env".into(), &env);
+    wasm::Redactor::new(options.into()).expect("redactor")
+}
+
+#[wasm_bindgen_test]
+fn redactor_redacts_lines_text_and_journals() {
+    let r = redactor_with_env("SERVICE_TOKEN", "tok-1234567890abcdef");
+    let clean = r#"{"type":"title","title":"tokenBudget: 20000000"}"#;
+    let out = r.redact_line(clean.into()).expect("clean line");
+    assert_eq!(get(&out, "changed").as_bool(), Some(false));
+    assert_eq!(get(&out, "line").as_string().as_deref(), Some(clean));
+    let dirty = r#"{"type":"user","message":{"role":"user","content":"use tok-1234567890abcdef and 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"}}"#;
+    let out = r.redact_line(dirty.into()).expect("dirty line");
+    assert_eq!(get(&out, "changed").as_bool(), Some(true));
+    assert_eq!(
+        get(&out, "line").as_string().as_deref(),
+        Some(r#"{"type":"user","message":{"role":"user","content":"use [REDACTED] and [REDACTED]"},"redacted":true}"#)
+    );
+    let text = r.redact("password = \"hunter2hunter\"".into()).expect("text");
+    assert_eq!(text.as_string().as_deref(), Some("password = \"[REDACTED]\""));
+    let journal = format!("{clean}\n{dirty}\nnot json with tok-1234567890abcdef\n");
+    let out = r.redact_journal(journal.as_str().into()).expect("journal");
+    assert_eq!(get(&out, "lines").as_f64(), Some(3.0));
+    assert_eq!(get(&out, "changed").as_f64(), Some(2.0));
+    assert_eq!(get(&out, "notRecords").as_f64(), Some(1.0));
+    assert!(!get(&out, "text").as_string().unwrap_or_default().contains("tok-1234567890abcdef"));
+    assert_error(r.redact_line(5.into()), "line must be a string");
+    assert_error(r.redact_line("[1]".into()), "JSON object");
+    assert_error(r.redact(JsValue::NULL), "text must be a string");
+    assert_error(wasm::Redactor::new("env".into()), "options must be an object");
+}
+
+#[wasm_bindgen_test]
+fn journal_write_redacts_with_its_redactor_and_marks_the_record() {
+    let r = redactor_with_env("DB_PASSWORD", "correct-horse-battery");
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"redactor".into(), &JsValue::from(r));
+    let mut journal = wasm::Journal::new(options.into()).expect("journal");
+    let record = JSON::parse(r#"{"type":"user","message":{"role":"user","content":"db pw is correct-horse-battery"}}"#)
+        .expect("record");
+    let line = journal.write(record).expect("write").as_string().expect("line");
+    assert_eq!(line, r#"{"type":"user","message":{"role":"user","content":"db pw is [REDACTED]"},"redacted":true}"#);
+    let state = journal.state().expect("state");
+    let origins: Array = get(&state, "messageOrigins").into();
+    assert_eq!(get(&origins.get(0), "redacted").as_bool(), Some(true));
+}
