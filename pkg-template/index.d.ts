@@ -175,3 +175,66 @@ export function summariseSession(id: string, updated: string | Date, journal: Jo
 export function validateSessionId(id: string): boolean;
 /** `YYYYMMDD-HHMMSS-xxxx` in UTC. */
 export function newSessionId(now?: Date): string;
+
+export interface ResumeOptions {
+  /** The model the session resumes with (default: the session's last model). A different model drops all thinking. */
+  model?: string;
+  /** Whether the next request enables thinking. `false` drops all thinking; `true` also repairs an unfinished tool loop that lacks thinking. */
+  thinking?: boolean;
+}
+
+export type ThinkingDropReason =
+  | "model-switch"
+  | "thinking-off"
+  | "redacted-record"
+  | "legacy-redacted"
+  | "unsigned"
+  | "thinking-only"
+  | "after-repair";
+
+/** What resume changed (JOURNAL.md §6). */
+export interface RepairReport {
+  thinkingDropped: Record<ThinkingDropReason, number>;
+  /** Each thinking block left out: the index of its message in state.messages, its block index, why. */
+  dropped: { message: number; block: number; reason: ThinkingDropReason }[];
+  /** Tool calls answered with "[Interrupted before result was recorded]". */
+  toolCallsAnswered: string[];
+  messagesRemoved: number;
+  messagesMerged: number;
+  orphanResultsToText: number;
+  resultsMovedFirst: number;
+  blankTextRemoved: number;
+  toolUseIdsRenamed: number;
+  leadingNoteAdded: boolean;
+  toolLoopToText: boolean;
+  /** Rules the result still breaks: always empty unless there is a bug. */
+  remaining: MessageProblem[];
+}
+
+export type MessageProblemKind =
+  | "no-messages"
+  | "not-a-message"
+  | "first-not-user"
+  | "tool-use-unanswered"
+  | "tool-result-orphan"
+  | "tool-result-not-first"
+  | "empty-content"
+  | "empty-text"
+  | "thinking-unsigned"
+  | "thinking-missing";
+
+/** A rule of the Messages API that a history breaks (the API would answer 400). */
+export interface MessageProblem {
+  index: number;
+  kind: MessageProblemKind;
+  message: string;
+}
+
+/** The messages to send after a resume, repaired so the API accepts them. */
+export function resumeMessages(state: SessionState, options?: ResumeOptions): Message[];
+/** resumeMessages with its repair report. */
+export function resumeSession(state: SessionState, options?: ResumeOptions): { messages: Message[]; report: RepairReport };
+/** The synthetic tool_results record for the open tool calls of the last assistant message, or null. Write it before the next user message. */
+export function closeOpenToolCalls(state: SessionState): JournalRecord | null;
+/** The problems for which the Messages API answers 400. */
+export function checkMessages(messages: Message[], options?: { thinking?: boolean }): MessageProblem[];

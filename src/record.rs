@@ -252,7 +252,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for MessageParts<'a> {
 }
 
 impl<'a> MessageParts<'a> {
-    fn get(&self, key: &str) -> Option<&'a RawValue> {
+    pub(crate) fn fields(&self) -> &[(Cow<'a, str>, &'a RawValue)] {
+        &self.fields
+    }
+
+    pub(crate) fn get(&self, key: &str) -> Option<&'a RawValue> {
         self.fields.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
     }
 
@@ -279,8 +283,37 @@ impl<'a> MessageParts<'a> {
         MessageParts { fields: self.fields.iter().filter(|(k, _)| keep(k)).cloned().collect() }
     }
 
+    /// The object as JSON text with one field's value replaced (or added).
+    pub(crate) fn replacing(&self, key: &str, value_json: &str) -> String {
+        let mut out = String::from("{");
+        let mut found = false;
+        for (i, (k, v)) in self.fields.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&crate::json::str_literal(k));
+            out.push(':');
+            if k == key && !found {
+                found = true;
+                out.push_str(value_json);
+            } else {
+                out.push_str(v.get());
+            }
+        }
+        if !found {
+            if !self.fields.is_empty() {
+                out.push(',');
+            }
+            out.push_str(&crate::json::str_literal(key));
+            out.push(':');
+            out.push_str(value_json);
+        }
+        out.push('}');
+        out
+    }
+
     /// The object as compact JSON text, its fields in their order.
-    fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         // Exact capacity: the text becomes a `Box<str>` without a copy.
         let keys: Vec<String> = self.fields.iter().map(|(k, _)| crate::json::str_literal(k)).collect();
         let size =

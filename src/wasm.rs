@@ -461,6 +461,147 @@ pub fn new_session_id(now: JsValue) -> Result<String, JsError> {
     Ok(listing::new_session_id(millis as i64, random))
 }
 
-// Resume lives in resume.rs; its bindings come with it.
-#[allow(unused_imports)]
-use resume as _;
+// ---- Resume ---------------------------------------------------------------
+
+#[derive(Deserialize, Default)]
+struct OriginView {
+    #[serde(default)]
+    redacted: bool,
+    #[serde(default)]
+    epoch: u32,
+}
+
+/// The parts of a JS state object resume reads: its messages (with their
+/// origins), model and model epoch.
+fn state_messages(
+    state: &JsValue,
+    what: &str,
+) -> Result<(Vec<crate::state::Message>, Option<String>, u32), JsError> {
+    if !state.is_object() {
+        return Err(error(format!(
+            "{what} must be a state object from rebuildState, got {}",
+            type_name(state)
+        )));
+    }
+    let field = |name: &str| js_sys::Reflect::get(state, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let messages = field("messages");
+    if !js_sys::Array::is_array(&messages) {
+        return Err(error(format!("{what}.messages must be an array of messages")));
+    }
+    let json = js_sys::JSON::stringify(&messages)
+        .ok()
+        .and_then(|s| js_text(&s))
+        .ok_or_else(|| error(format!("{what}.messages could not be turned into JSON")))?;
+    let raw: Vec<&serde_json::value::RawValue> =
+        serde_json::from_str(&json).map_err(|e| error(format!("{what}.messages: {e}")))?;
+    let origins: Vec<OriginView> = match field("messageOrigins") {
+        v if js_sys::Array::is_array(&v) => from_js(v, &format!("{what}.messageOrigins"))?,
+        _ => Vec::new(),
+    };
+    let epoch = field("epoch").as_f64().map_or(0, |e| e as u32);
+    let messages = raw
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let o = origins.get(i);
+            crate::state::Message {
+                json: m.get().into(),
+                origin: crate::state::Origin {
+                    redacted: o.is_some_and(|o| o.redacted),
+                    epoch: o.map_or(epoch, |o| o.epoch),
+                },
+            }
+        })
+        .collect();
+    Ok((messages, field("model").as_string(), epoch))
+}
+
+#[derive(Deserialize, Default)]
+struct ResumeArgs {
+    model: Option<String>,
+    thinking: Option<bool>,
+}
+
+fn resume_args(options: JsValue, what: &str) -> Result<resume::ResumeOptions, JsError> {
+    let args: ResumeArgs = if options.is_undefined() || options.is_null() {
+        ResumeArgs::default()
+    } else if options.is_object() {
+        from_js(options, what)?
+    } else {
+        return Err(error(format!(
+            "{what} must be an object like {{ model: \"…\" }}, got {}",
+            type_name(&options)
+        )));
+    };
+    Ok(resume::ResumeOptions { model: args.model, thinking: args.thinking })
+}
+
+fn resumed(state: JsValue, options: JsValue, name: &str) -> Result<resume::Resumed, JsError> {
+    let (messages, model, epoch) = state_messages(&state, &format!("{name}(state, options): state"))?;
+    let mut options = resume_args(options, &format!("{name}(state, options): options"))?;
+    if options.model.is_none() {
+        options.model = model.clone();
+    }
+    Ok(resume::resume_messages(&messages, model.as_deref(), epoch, &options))
+}
+
+/// The messages to send after a resume (spec §6).
+#[wasm_bindgen(js_name = resumeMessages, unchecked_return_type = "Message[]")]
+pub fn resume_messages(state: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    let r = resumed(state, options, "resumeMessages")?;
+    parse_json(&format!("[{}]", r.messages_json().join(",")))
+}
+
+/// `resumeMessages` with the repair report.
+#[wasm_bindgen(js_name = resumeSession, unchecked_return_type = "{ messages: Message[]; report: RepairReport }")]
+pub fn resume_session(state: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    parse_json(&resumed(state, options, "resumeSession")?.to_json())
+}
+
+/// The synthetic `tool_results` record for the last assistant message's
+/// open tool calls, or null.
+#[wasm_bindgen(js_name = closeOpenToolCalls, unchecked_return_type = "JournalRecord | null")]
+pub fn close_open_tool_calls(state: JsValue) -> Result<JsValue, JsError> {
+    let (messages, _, _) = state_messages(&state, "closeOpenToolCalls(state): state")?;
+    let state = crate::state::SessionState { messages, ..Default::default() };
+    let now: String = js_sys::Date::new_0().to_iso_string().into();
+    match resume::close_open_tool_calls(&state, &now) {
+        Some(record) => parse_json(&record),
+        None => Ok(JsValue::NULL),
+    }
+}
+
+/// The problems for which the API would answer 400.
+#[wasm_bindgen(js_name = checkMessages, unchecked_return_type = "MessageProblem[]")]
+pub fn check_messages(messages: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    if !js_sys::Array::is_array(&messages) {
+        return Err(error(format!(
+            "checkMessages(messages, options): messages must be an array, got {}",
+            type_name(&messages)
+        )));
+    }
+    let thinking = if options.is_object() {
+        js_sys::Reflect::get(&options, &"thinking".into()).ok().and_then(|t| t.as_bool()).unwrap_or(false)
+    } else {
+        false
+    };
+    let json = js_sys::JSON::stringify(&messages)
+        .ok()
+        .and_then(|s| js_text(&s))
+        .ok_or_else(|| error("checkMessages(messages, options): messages could not be turned into JSON"))?;
+    let raw: Vec<&serde_json::value::RawValue> =
+        serde_json::from_str(&json).map_err(|e| error(format!("checkMessages(messages, options): {e}")))?;
+    let texts: Vec<String> = raw.iter().map(|m| m.get().to_owned()).collect();
+    let problems: Vec<String> = resume::check_messages(&texts, thinking)
+        .iter()
+        .map(|p| {
+            format!(
+                r#"{{"index":{},"kind":"{}","message":{}}}"#,
+                p.index,
+                p.kind,
+                crate::json::str_literal(&p.message)
+            )
+        })
+        .collect();
+    parse_json(&format!("[{}]", problems.join(",")))
+}

@@ -97,3 +97,34 @@ fn generated_journals_replay_without_warnings() {
         assert!(!state.messages.is_empty());
     }
 }
+
+/// Resume output passes checkMessages for every generated journal, whole,
+/// cut at random lines (a crash), with damage, and resumed with another
+/// model, with thinking on and off.
+#[test]
+fn resumed_histories_are_always_acceptable() {
+    use garuda_session::resume::{check_messages, resume, ResumeOptions};
+    let mut rng = Rng::new(7);
+    for seed in 0..SEEDS {
+        let text = small_journal(seed);
+        let lines: Vec<&str> = text.lines().collect();
+        let mut variants = vec![text.clone(), damage(&text, &mut rng)];
+        for _ in 0..6 {
+            let cut = 1 + rng.below(lines.len() as u64) as usize;
+            variants.push(lines[..cut].join("\n"));
+        }
+        for variant in variants {
+            let state = rebuild_state(&variant);
+            for (model, thinking) in
+                [(None, Some(true)), (Some("claude-other"), Some(true)), (None, Some(false)), (None, None)]
+            {
+                let options =
+                    ResumeOptions { model: model.map(str::to_owned).or(state.model.clone()), thinking };
+                let resumed = resume(&state, &options);
+                assert!(resumed.report.remaining.is_empty(), "seed {seed}: {:?}", resumed.report.remaining);
+                let problems = check_messages(&resumed.messages_json(), thinking == Some(true));
+                assert!(problems.is_empty() || state.messages.is_empty(), "seed {seed}: {problems:?}");
+            }
+        }
+    }
+}

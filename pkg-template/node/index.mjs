@@ -10,4 +10,8 @@ export const {
   summariseSession,
   validateSessionId,
   newSessionId,
+  resumeMessages,
+  resumeSession,
+  closeOpenToolCalls,
+  checkMessages,
 } = pkg;

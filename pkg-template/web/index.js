@@ -13,4 +13,8 @@ export {
   summariseSession,
   validateSessionId,
   newSessionId,
+  resumeMessages,
+  resumeSession,
+  closeOpenToolCalls,
+  checkMessages,
 } from "./garuda_session.js";

@@ -170,7 +170,9 @@ fn redactor_redacts_lines_text_and_journals() {
     assert_eq!(get(&out, "changed").as_bool(), Some(true));
     assert_eq!(
         get(&out, "line").as_string().as_deref(),
-        Some(r#"{"type":"user","message":{"role":"user","content":"use [REDACTED] and [REDACTED]"},"redacted":true}"#)
+        Some(
+            r#"{"type":"user","message":{"role":"user","content":"use [REDACTED] and [REDACTED]"},"redacted":true}"#
+        )
     );
     let text = r.redact("password = \"hunter2hunter\"".into()).expect("text");
     assert_eq!(text.as_string().as_deref(), Some("password = \"[REDACTED]\""));
@@ -192,11 +194,50 @@ fn journal_write_redacts_with_its_redactor_and_marks_the_record() {
     let options = Object::new();
     let _ = Reflect::set(&options, &"redactor".into(), &JsValue::from(r));
     let mut journal = wasm::Journal::new(options.into()).expect("journal");
-    let record = JSON::parse(r#"{"type":"user","message":{"role":"user","content":"db pw is correct-horse-battery"}}"#)
-        .expect("record");
+    let record = JSON::parse(
+        r#"{"type":"user","message":{"role":"user","content":"db pw is correct-horse-battery"}}"#,
+    )
+    .expect("record");
     let line = journal.write(record).expect("write").as_string().expect("line");
-    assert_eq!(line, r#"{"type":"user","message":{"role":"user","content":"db pw is [REDACTED]"},"redacted":true}"#);
+    assert_eq!(
+        line,
+        r#"{"type":"user","message":{"role":"user","content":"db pw is [REDACTED]"},"redacted":true}"#
+    );
     let state = journal.state().expect("state");
     let origins: Array = get(&state, "messageOrigins").into();
     assert_eq!(get(&origins.get(0), "redacted").as_bool(), Some(true));
+}
+
+#[wasm_bindgen_test]
+fn resume_closes_open_calls_and_reports() {
+    let journal = concat!(
+        r#"{"type":"start","model":"m1"}"#,
+        "\n",
+        r#"{"type":"user","message":{"role":"user","content":"go"}}"#,
+        "\n",
+        r#"{"type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"t","signature":"c2ln"},{"type":"tool_use","id":"t1","name":"bash","input":{}}],"usage":{}},"costUsd":0}"#,
+        "\n",
+    );
+    let state = wasm::rebuild_state(journal.into()).expect("state");
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"model".into(), &"m2".into());
+    let out = wasm::resume_session(state.clone(), options.into()).expect("resume");
+    let report = get(&out, "report");
+    assert_eq!(json(&get(&report, "toolCallsAnswered")), r#"["t1"]"#);
+    assert_eq!(get(&get(&report, "thinkingDropped"), "model-switch").as_f64(), Some(1.0));
+    let messages = get(&out, "messages");
+    assert_eq!(Array::from(&messages).length(), 3);
+    let problems = wasm::check_messages(messages, JsValue::UNDEFINED).expect("check");
+    assert_eq!(Array::from(&problems).length(), 0);
+    let record = wasm::close_open_tool_calls(state).expect("close");
+    assert_eq!(get(&record, "synthetic").as_bool(), Some(true));
+    let mut j = wasm::Journal::new(JsValue::UNDEFINED).expect("journal");
+    j.feed(journal.into()).expect("feed");
+    j.write(record).expect("write the synthetic record");
+    assert!(wasm::close_open_tool_calls(j.state().expect("state")).expect("close").is_null());
+    let bad = Array::of1(&"not a message".into());
+    let problems = wasm::check_messages(bad.into(), JsValue::UNDEFINED).expect("check");
+    assert_eq!(get(&Array::from(&problems).get(0), "kind").as_string().as_deref(), Some("not-a-message"));
+    assert_error(wasm::resume_messages(5.into(), JsValue::UNDEFINED), "state must be a state object");
+    assert_error(wasm::check_messages("x".into(), JsValue::UNDEFINED), "messages must be an array");
 }

@@ -1,5 +1,5 @@
 // Uses every export with its declared types; tsc --strict must accept it.
-import { Journal, Redactor, rebuildState, formatCost, budgetNote, summariseSession, validateSessionId, newSessionId, type SessionState, type Message } from "@garuda/session";
+import { resumeMessages, resumeSession, closeOpenToolCalls, checkMessages, type RepairReport, Journal, Redactor, rebuildState, formatCost, budgetNote, summariseSession, validateSessionId, newSessionId, type SessionState, type Message } from "@garuda/session";
 const r = new Redactor({ env: { API_KEY: "x" } });
 const j = new Journal({ redactor: r });
 const line: string = j.write({ type: "user", message: { role: "user", content: "hi" } });
@@ -12,3 +12,9 @@ const ok: boolean = validateSessionId(row.id);
 const id: string = newSessionId();
 const out: { line: string; changed: boolean } = r.redactLine(line);
 console.log(m, c, n, ok, id, out, j.lineCount, s.costUsd ?? 0);
+const resumed: Message[] = resumeMessages(s, { model: "m" });
+const { report }: { report: RepairReport } = resumeSession(s, { thinking: true });
+const record = closeOpenToolCalls(s);
+if (record !== null) j.write(record);
+const problems = checkMessages(resumed, { thinking: false });
+console.log(report.thinkingDropped["model-switch"], problems.map((p) => p.kind));

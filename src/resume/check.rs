@@ -1,0 +1,122 @@
+//! `checkMessages`: the history rules for which the Anthropic Messages API
+//! answers 400, checked before a request is sent (spec §6 rule 5).
+
+use super::message::{Kind, Msg, Role};
+
+/// One rule a history breaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Index of the message in the checked list.
+    pub index: usize,
+    pub kind: &'static str,
+    pub message: String,
+}
+
+fn problem(index: usize, kind: &'static str, message: String) -> Problem {
+    Problem { index, kind, message }
+}
+
+/// Checks a history. `thinking`: whether the request enables thinking.
+pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
+    let mut out = Vec::new();
+    match messages.first() {
+        None => out.push(problem(0, "no-messages", "there are no messages".into())),
+        Some(m) if m.role != Role::User => {
+            out.push(problem(0, "first-not-user", "the first message must be from the user".into()))
+        }
+        _ => {}
+    }
+    let last = messages.len().saturating_sub(1);
+    for (i, m) in messages.iter().enumerate() {
+        if m.blocks.is_empty() && !(i == last && m.role == Role::Assistant) {
+            out.push(problem(i, "empty-content", format!("message {i} has empty content")));
+        }
+        for (j, b) in m.blocks.iter().enumerate() {
+            if b.kind == Kind::Text && b.blank {
+                out.push(problem(i, "empty-text", format!("message {i}, block {j}: a text block is empty")));
+            }
+            if b.kind == Kind::Thinking && !b.signed {
+                out.push(problem(
+                    i,
+                    "thinking-unsigned",
+                    format!("message {i}, block {j}: a thinking block has no signature"),
+                ));
+            }
+        }
+        match m.role {
+            Role::Assistant => {
+                let uses: Vec<&str> = m.tool_use_ids().collect();
+                if uses.is_empty() {
+                    continue;
+                }
+                let answered: Vec<&str> = match messages.get(i + 1) {
+                    Some(next) if next.role == Role::User => next.tool_result_ids().collect(),
+                    _ => Vec::new(),
+                };
+                for id in uses {
+                    if !answered.contains(&id) {
+                        out.push(problem(
+                            i,
+                            "tool-use-unanswered",
+                            format!("message {i}: tool_use {id} has no tool_result in the next message"),
+                        ));
+                    }
+                }
+            }
+            Role::User => {
+                let asked: Vec<&str> = match i.checked_sub(1).and_then(|p| messages.get(p)) {
+                    Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().collect(),
+                    _ => Vec::new(),
+                };
+                let mut seen_other = false;
+                for b in &m.blocks {
+                    if b.kind != Kind::ToolResult {
+                        seen_other = true;
+                        continue;
+                    }
+                    let id = b.id.as_deref().unwrap_or("");
+                    if !asked.contains(&id) {
+                        out.push(problem(
+                            i,
+                            "tool-result-orphan",
+                            format!("message {i}: tool_result for {id:?} answers no tool_use of the previous message"),
+                        ));
+                    }
+                    if seen_other {
+                        out.push(problem(
+                            i,
+                            "tool-result-not-first",
+                            format!("message {i}: tool_result blocks must come before other content"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if thinking {
+        if let Some(i) = open_tool_loop(messages) {
+            let starts = messages[i].blocks.first().is_some_and(|b| b.is_thinking());
+            if !starts {
+                out.push(problem(
+                    i,
+                    "thinking-missing",
+                    format!("message {i}: with thinking on, the assistant message of the unfinished tool loop must start with a thinking block"),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The assistant message of a tool loop the next request continues: the
+/// history ends with tool results answering it.
+pub fn open_tool_loop(messages: &[Msg]) -> Option<usize> {
+    let last = messages.last()?;
+    let i = messages.len().checked_sub(2)?;
+    let prev = &messages[i];
+    let loop_open = last.role == Role::User
+        && last.blocks.first().is_some_and(|b| b.kind == Kind::ToolResult)
+        && prev.role == Role::Assistant
+        && prev.tool_use_ids().next().is_some();
+    loop_open.then_some(i)
+}

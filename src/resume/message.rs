@@ -1,0 +1,260 @@
+//! Messages as resume works on them: a role and a list of blocks, each block
+//! kept as its exact JSON text plus the few facts the rules read (its type,
+//! ids, whether its text is empty, whether it is signed).
+
+use crate::json::str_literal;
+use crate::record::MessageParts;
+use crate::state::Origin;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Thinking,
+    RedactedThinking,
+    ToolUse,
+    ToolResult,
+    Other,
+}
+
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// The block's JSON text, unchanged unless a repair changed it.
+    pub json: String,
+    pub kind: Kind,
+    /// `id` of a tool_use, `tool_use_id` of a tool_result.
+    pub id: Option<String>,
+    /// The tool's name (tool_use).
+    pub name: Option<String>,
+    /// A text block whose text is empty or only white space.
+    pub blank: bool,
+    /// A thinking block with a non-empty signature.
+    pub signed: bool,
+    /// Thinking text that holds `[REDACTED]` (a journal from before the marker).
+    pub legacy_redacted: bool,
+    /// Position in its message as written (None for blocks resume made).
+    pub at: Option<usize>,
+}
+
+#[derive(Deserialize)]
+struct BlockHead<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    id: Option<String>,
+    tool_use_id: Option<String>,
+    name: Option<String>,
+    #[serde(borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    thinking: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    signature: Option<Cow<'a, str>>,
+}
+
+impl Block {
+    pub fn parse(json: &str) -> Block {
+        let head: Option<BlockHead> = serde_json::from_str(json).ok();
+        let kind = match head.as_ref().and_then(|h| h.kind.as_deref()) {
+            Some("text") => Kind::Text,
+            Some("thinking") => Kind::Thinking,
+            Some("redacted_thinking") => Kind::RedactedThinking,
+            Some("tool_use") => Kind::ToolUse,
+            Some("tool_result") => Kind::ToolResult,
+            _ => Kind::Other,
+        };
+        let head = head.as_ref();
+        let id = match kind {
+            Kind::ToolUse => head.and_then(|h| h.id.clone()),
+            Kind::ToolResult => head.and_then(|h| h.tool_use_id.clone()),
+            _ => None,
+        };
+        let blank =
+            kind == Kind::Text && head.and_then(|h| h.text.as_deref()).is_none_or(|t| t.trim().is_empty());
+        let signed = head.and_then(|h| h.signature.as_deref()).is_some_and(|s| !s.is_empty());
+        let legacy_redacted = kind == Kind::Thinking
+            && head.and_then(|h| h.thinking.as_deref()).is_some_and(|t| t.contains("[REDACTED]"));
+        Block {
+            json: json.to_owned(),
+            kind,
+            id,
+            name: head.and_then(|h| h.name.clone()),
+            blank,
+            signed,
+            legacy_redacted,
+            at: None,
+        }
+    }
+
+    pub fn text(text: &str) -> Block {
+        Block::parse(&format!(r#"{{"type":"text","text":{}}}"#, str_literal(text)))
+    }
+
+    pub fn is_thinking(&self) -> bool {
+        matches!(self.kind, Kind::Thinking | Kind::RedactedThinking)
+    }
+
+    /// A field of the block, parsed.
+    pub fn field<T: for<'de> Deserialize<'de>>(&self, key: &str) -> Option<T> {
+        let parts: MessageParts = serde_json::from_str(&self.json).ok()?;
+        serde_json::from_str(parts.get(key)?.get()).ok()
+    }
+
+    /// The block with one field's value replaced.
+    pub fn with_field(&self, key: &str, value_json: &str) -> Block {
+        match serde_json::from_str::<MessageParts>(&self.json) {
+            Ok(parts) => Block::parse(&parts.replacing(key, value_json)),
+            Err(_) => self.clone(),
+        }
+    }
+
+    /// A tool result's content as plain text (for turning an orphan result
+    /// into a text block without losing what it said).
+    pub fn result_text(&self) -> String {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Content {
+            Text(String),
+            Blocks(Vec<Part>),
+        }
+        #[derive(Deserialize)]
+        struct Part {
+            #[serde(rename = "type")]
+            kind: Option<String>,
+            text: Option<String>,
+        }
+        match self.field::<Content>("content") {
+            Some(Content::Text(t)) => t,
+            Some(Content::Blocks(parts)) => parts
+                .into_iter()
+                .map(|p| match (p.kind.as_deref(), p.text) {
+                    (Some("text"), Some(t)) => t,
+                    (kind, _) => format!("[{} block]", kind.unwrap_or("unknown")),
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            None => String::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone)]
+pub struct Msg {
+    pub role: Role,
+    pub blocks: Vec<Block>,
+    /// The content was a plain string (kept as one when nothing changed).
+    pub string_content: Option<String>,
+    /// Other fields of the message object, kept as raw JSON.
+    pub extra: Vec<(String, String)>,
+    pub origin: Origin,
+    /// Index in the state's messages (None for messages resume added).
+    pub source: Option<usize>,
+    /// Blocks were removed, added or changed: write the blocks, not the
+    /// original string content.
+    pub changed: bool,
+    /// A repair (not a thinking rule) changed this message or removed one
+    /// before it: thinking blocks from here on no longer match their
+    /// signatures.
+    pub repaired: bool,
+}
+
+impl Msg {
+    /// Parses a message; None when it is not one (no known role, no content).
+    pub fn parse(json: &str, origin: Origin, source: Option<usize>) -> Option<Msg> {
+        let parts: MessageParts = serde_json::from_str(json).ok()?;
+        let role: String = serde_json::from_str(parts.get("role")?.get()).ok()?;
+        let role = match role.as_str() {
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            _ => return None,
+        };
+        // Not an untagged enum: serde buffers those, and a buffered value
+        // cannot give back raw JSON text.
+        let content = parts.get("content")?;
+        let (blocks, string_content) = match crate::record::raw_kind(content) {
+            b'"' => {
+                let s: String = serde_json::from_str(content.get()).ok()?;
+                if s.trim().is_empty() {
+                    (Vec::new(), None)
+                } else {
+                    (vec![Block { at: Some(0), ..Block::text(&s) }], Some(s))
+                }
+            }
+            b'[' => {
+                let raw: Vec<&RawValue> = serde_json::from_str(content.get()).ok()?;
+                (
+                    raw.iter()
+                        .enumerate()
+                        .map(|(i, b)| Block { at: Some(i), ..Block::parse(b.get()) })
+                        .collect(),
+                    None,
+                )
+            }
+            _ => return None,
+        };
+        let extra = parts
+            .fields()
+            .iter()
+            .filter(|(k, _)| k != "role" && k != "content")
+            .map(|(k, v)| (k.to_string(), v.get().to_owned()))
+            .collect();
+        Some(Msg { role, blocks, string_content, extra, origin, source, changed: false, repaired: false })
+    }
+
+    pub fn new(role: Role, blocks: Vec<Block>) -> Msg {
+        Msg {
+            role,
+            blocks,
+            string_content: None,
+            extra: Vec::new(),
+            origin: Origin::default(),
+            source: None,
+            changed: true,
+            repaired: true,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        let role = match self.role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        };
+        let mut out = format!(r#"{{"role":"{role}","content":"#);
+        match &self.string_content {
+            Some(s) if !self.changed => out.push_str(&str_literal(s)),
+            _ => {
+                out.push('[');
+                for (i, b) in self.blocks.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&b.json);
+                }
+                out.push(']');
+            }
+        }
+        for (k, v) in &self.extra {
+            out.push(',');
+            out.push_str(&str_literal(k));
+            out.push(':');
+            out.push_str(v);
+        }
+        out.push('}');
+        out
+    }
+
+    pub fn tool_use_ids(&self) -> impl Iterator<Item = &str> {
+        self.blocks.iter().filter(|b| b.kind == Kind::ToolUse).filter_map(|b| b.id.as_deref())
+    }
+
+    pub fn tool_result_ids(&self) -> impl Iterator<Item = &str> {
+        self.blocks.iter().filter(|b| b.kind == Kind::ToolResult).filter_map(|b| b.id.as_deref())
+    }
+}

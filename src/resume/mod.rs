@@ -1,0 +1,552 @@
+//! Resume (spec §6): the messages to send after a resume, repaired so the
+//! API accepts them, and a report of every repair.
+//!
+//! The rules, in order:
+//! 1. thinking: a model switch drops the thinking before it (all of it when
+//!    resuming with another model); thinking `off` drops all; from the first
+//!    redacted record on, thinking goes (dropThinkingAfterRedaction); a
+//!    thinking text with a legacy `[REDACTED]` goes with every later one
+//!    (repairThinking); a thinking block without a signature goes;
+//! 2. shape: blank text blocks, empty messages and thinking-only assistant
+//!    messages in mid-history go; adjacent messages of one role merge; a
+//!    history that starts with the assistant gets a short user note first;
+//!    a reused tool_use id is renamed (with its result);
+//! 3. open tool calls get an error result (`closeOpenToolCalls`' content);
+//!    a tool_result that answers nothing becomes a text block saying what
+//!    it held; tool results move before other content;
+//! 4. a repair changes the content that later signatures were made over, so
+//!    thinking from the first repaired message on goes too;
+//! 5. with thinking on, an unfinished tool loop whose assistant message does
+//!    not start with thinking is written out as text (it cannot be signed).
+
+mod check;
+mod message;
+
+use crate::json::str_literal;
+use crate::state::{Message, SessionState};
+pub use check::Problem;
+use message::{Block, Kind, Msg, Role};
+
+/// The content of a result for a call that never finished.
+pub const INTERRUPTED: &str = "[Interrupted before result was recorded]";
+/// The note before a history that starts with the assistant.
+pub const LOST_START: &str = "[The start of this conversation was lost; it continues from here.]";
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResumeOptions {
+    /// The model the session resumes with.
+    pub model: Option<String>,
+    /// Whether the next request enables thinking; None: unknown.
+    pub thinking: Option<bool>,
+}
+
+/// A thinking block resume left out, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dropped {
+    /// Index of the message in the state.
+    pub message: usize,
+    /// Index of the block in that message.
+    pub block: usize,
+    pub reason: &'static str,
+}
+
+/// What resume changed, for the agent's log and the viewer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RepairReport {
+    /// Thinking blocks left out (also counted by reason below).
+    pub dropped: Vec<Dropped>,
+    /// Tool calls answered with an interrupted result.
+    pub tool_calls_answered: Vec<String>,
+    pub messages_removed: usize,
+    pub messages_merged: usize,
+    pub orphan_results_to_text: usize,
+    pub results_moved_first: usize,
+    pub blank_text_removed: usize,
+    pub tool_use_ids_renamed: usize,
+    pub leading_note_added: bool,
+    pub tool_loop_to_text: bool,
+    /// Rules the result still breaks: empty unless resume has a bug.
+    pub remaining: Vec<Problem>,
+}
+
+impl RepairReport {
+    pub fn dropped_for(&self, reason: &str) -> usize {
+        self.dropped.iter().filter(|d| d.reason == reason).count()
+    }
+
+    pub fn to_json(&self) -> String {
+        let reasons = [
+            "model-switch",
+            "thinking-off",
+            "redacted-record",
+            "legacy-redacted",
+            "unsigned",
+            "thinking-only",
+            "after-repair",
+        ];
+        let counts: Vec<String> =
+            reasons.iter().map(|r| format!(r#""{r}":{}"#, self.dropped_for(r))).collect();
+        let dropped: Vec<String> = self
+            .dropped
+            .iter()
+            .map(|d| format!(r#"{{"message":{},"block":{},"reason":"{}"}}"#, d.message, d.block, d.reason))
+            .collect();
+        let answered: Vec<String> = self.tool_calls_answered.iter().map(|id| str_literal(id)).collect();
+        let remaining: Vec<String> = self
+            .remaining
+            .iter()
+            .map(|p| {
+                format!(
+                    r#"{{"index":{},"kind":"{}","message":{}}}"#,
+                    p.index,
+                    p.kind,
+                    str_literal(&p.message)
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"thinkingDropped":{{{}}},"dropped":[{}],"toolCallsAnswered":[{}],"messagesRemoved":{},"messagesMerged":{},"orphanResultsToText":{},"resultsMovedFirst":{},"blankTextRemoved":{},"toolUseIdsRenamed":{},"leadingNoteAdded":{},"toolLoopToText":{},"remaining":[{}]}}"#,
+            counts.join(","),
+            dropped.join(","),
+            answered.join(","),
+            self.messages_removed,
+            self.messages_merged,
+            self.orphan_results_to_text,
+            self.results_moved_first,
+            self.blank_text_removed,
+            self.tool_use_ids_renamed,
+            self.leading_note_added,
+            self.tool_loop_to_text,
+            remaining.join(",")
+        )
+    }
+}
+
+/// The resumed history and its report.
+#[derive(Debug, Clone)]
+pub struct Resumed {
+    messages: Vec<Msg>,
+    pub report: RepairReport,
+}
+
+impl Resumed {
+    pub fn messages_json(&self) -> Vec<String> {
+        self.messages.iter().map(Msg::to_json).collect()
+    }
+
+    pub fn to_json(&self) -> String {
+        format!(r#"{{"messages":[{}],"report":{}}}"#, self.messages_json().join(","), self.report.to_json())
+    }
+}
+
+/// `resumeMessages` for a replayed state.
+pub fn resume(state: &SessionState, options: &ResumeOptions) -> Resumed {
+    resume_messages(&state.messages, state.model.as_deref(), state.epoch, options)
+}
+
+/// `resumeMessages` from the parts of a state (what the JS side hands in).
+pub fn resume_messages(
+    messages: &[Message],
+    model: Option<&str>,
+    epoch: u32,
+    options: &ResumeOptions,
+) -> Resumed {
+    let mut report = RepairReport::default();
+    let mut msgs: Vec<Msg> = Vec::with_capacity(messages.len() + 1);
+    for (i, m) in messages.iter().enumerate() {
+        match Msg::parse(&m.json, m.origin, Some(i)) {
+            Some(msg) => msgs.push(msg),
+            None => {
+                // Not a user or assistant message with content: nothing the
+                // API could take. Reported, and later thinking is unbound.
+                report.messages_removed += 1;
+                if let Some(next) = msgs.last_mut() {
+                    next.repaired = true;
+                }
+            }
+        }
+    }
+    thinking_rules(&mut msgs, model, epoch, options, &mut report);
+    shape(&mut msgs, &mut report);
+    rename_duplicate_ids(&mut msgs, &mut report);
+    answer_open_calls(&mut msgs, &mut report);
+    fix_results(&mut msgs, &mut report);
+    shape(&mut msgs, &mut report);
+    // Rule 4: thinking after a repair.
+    if let Some(first) = msgs.iter().position(|m| m.repaired) {
+        for m in &mut msgs[first..] {
+            drop_thinking(m, "after-repair", &mut report);
+        }
+        shape(&mut msgs, &mut report);
+    }
+    if options.thinking == Some(true) {
+        tool_loop_to_text(&mut msgs, &mut report);
+    }
+    // An empty history stays empty: the agent's next prompt starts it.
+    if !msgs.is_empty() {
+        report.remaining = check::check(&msgs, options.thinking == Some(true));
+    }
+    Resumed { messages: msgs, report }
+}
+
+fn drop_thinking(m: &mut Msg, reason: &'static str, report: &mut RepairReport) {
+    drop_blocks(m, |b| b.is_thinking(), reason, report);
+}
+
+fn drop_blocks(m: &mut Msg, which: impl Fn(&Block) -> bool, reason: &'static str, report: &mut RepairReport) {
+    let before = m.blocks.len();
+    let source = m.source;
+    m.blocks.retain(|b| {
+        if !which(b) {
+            return true;
+        }
+        if let (Some(message), Some(block)) = (source, b.at) {
+            report.dropped.push(Dropped { message, block, reason });
+        }
+        false
+    });
+    if m.blocks.len() != before {
+        m.changed = true;
+    }
+}
+
+fn thinking_rules(
+    msgs: &mut [Msg],
+    model: Option<&str>,
+    epoch: u32,
+    options: &ResumeOptions,
+    report: &mut RepairReport,
+) {
+    let other_model = options.model.as_deref().is_some_and(|m| Some(m) != model);
+    for m in msgs.iter_mut() {
+        if other_model || m.origin.epoch < epoch {
+            drop_thinking(m, "model-switch", report);
+        }
+        if options.thinking == Some(false) {
+            drop_thinking(m, "thinking-off", report);
+        }
+    }
+    if let Some(first) = msgs.iter().position(|m| m.origin.redacted) {
+        for m in &mut msgs[first..] {
+            drop_thinking(m, "redacted-record", report);
+        }
+    }
+    if let Some(first) = msgs.iter().position(|m| m.blocks.iter().any(|b| b.legacy_redacted)) {
+        if let Some(block) = msgs[first].blocks.iter().position(|b| b.legacy_redacted) {
+            // The block and every thinking block after it.
+            let source = msgs[first].source;
+            let mut i = 0;
+            msgs[first].blocks.retain(|b| {
+                let drop = i >= block && b.is_thinking();
+                if drop {
+                    if let (Some(message), Some(at)) = (source, b.at) {
+                        report.dropped.push(Dropped { message, block: at, reason: "legacy-redacted" });
+                    }
+                }
+                i += 1;
+                !drop
+            });
+            msgs[first].changed = true;
+            for m in &mut msgs[first + 1..] {
+                drop_thinking(m, "legacy-redacted", report);
+            }
+        }
+    }
+    for m in msgs.iter_mut() {
+        if m.blocks.iter().any(|b| b.kind == Kind::Thinking && !b.signed) {
+            drop_blocks(m, |b| b.kind == Kind::Thinking && !b.signed, "unsigned", report);
+            m.repaired = true;
+        }
+    }
+}
+
+/// Blank text blocks, empty messages, thinking-only messages in mid-history,
+/// adjacent messages of one role, and a start that is not the user's.
+fn shape(msgs: &mut Vec<Msg>, report: &mut RepairReport) {
+    for m in msgs.iter_mut() {
+        let before = m.blocks.len();
+        m.blocks.retain(|b| !(b.kind == Kind::Text && b.blank));
+        if m.blocks.len() != before {
+            report.blank_text_removed += before - m.blocks.len();
+            m.changed = true;
+            m.repaired = true;
+        }
+    }
+    let last = msgs.len().saturating_sub(1);
+    for (i, m) in msgs.iter_mut().enumerate() {
+        let thinking_only = !m.blocks.is_empty() && m.blocks.iter().all(Block::is_thinking);
+        if m.role == Role::Assistant && thinking_only && i != last {
+            // A response cut off while thinking: its thinking cannot stand
+            // alone before the next user turn.
+            drop_thinking(m, "thinking-only", report);
+            m.repaired = true;
+        }
+    }
+    let mut out: Vec<Msg> = Vec::with_capacity(msgs.len());
+    let mut repair_next = false;
+    for mut m in msgs.drain(..) {
+        if m.blocks.is_empty() {
+            report.messages_removed += 1;
+            repair_next = true;
+            continue;
+        }
+        if repair_next {
+            m.repaired = true;
+            repair_next = false;
+        }
+        match out.last_mut() {
+            Some(prev) if prev.role == m.role => {
+                report.messages_merged += 1;
+                if m.role == Role::Assistant {
+                    // The second response's thinking was signed without the first.
+                    drop_thinking(&mut m, "after-repair", report);
+                }
+                prev.blocks.append(&mut m.blocks);
+                prev.changed = true;
+                prev.repaired = true;
+            }
+            _ => out.push(m),
+        }
+    }
+    if out.first().is_some_and(|m| m.role == Role::Assistant) {
+        out.insert(0, Msg::new(Role::User, vec![Block::text(LOST_START)]));
+        report.leading_note_added = true;
+    }
+    *msgs = out;
+}
+
+/// A tool_use id used twice gets a new one, and so does the result that
+/// answers the second use.
+fn rename_duplicate_ids(msgs: &mut [Msg], report: &mut RepairReport) {
+    let mut seen: Vec<String> = Vec::new();
+    for i in 0..msgs.len() {
+        if msgs[i].role != Role::Assistant {
+            continue;
+        }
+        let mut renames: Vec<(String, String, bool)> = Vec::new();
+        let mut here: Vec<String> = Vec::new();
+        for b in msgs[i].blocks.iter_mut().filter(|b| b.kind == Kind::ToolUse) {
+            let Some(id) = b.id.clone() else { continue };
+            if seen.contains(&id) || here.contains(&id) {
+                let mut n = 2;
+                let fresh = loop {
+                    let candidate = format!("{id}_dup{n}");
+                    if !seen.contains(&candidate) && !here.contains(&candidate) {
+                        break candidate;
+                    }
+                    n += 1;
+                };
+                renames.push((id.clone(), fresh.clone(), here.contains(&id)));
+                *b = Block { at: b.at, ..b.with_field("id", &str_literal(&fresh)) };
+                here.push(fresh);
+            } else {
+                here.push(id);
+            }
+        }
+        if renames.is_empty() {
+            seen.extend(here);
+            continue;
+        }
+        report.tool_use_ids_renamed += renames.len();
+        msgs[i].changed = true;
+        msgs[i].repaired = true;
+        if let Some(next) = msgs.get_mut(i + 1).filter(|n| n.role == Role::User) {
+            for (old, fresh, same_message) in renames {
+                // With both uses in one message, the second result is the
+                // duplicate's; otherwise the first result here is.
+                let skip = usize::from(same_message);
+                let target = next
+                    .blocks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| b.kind == Kind::ToolResult && b.id.as_deref() == Some(old.as_str()))
+                    .nth(skip)
+                    .map(|(k, _)| k);
+                if let Some(k) = target {
+                    let b = &next.blocks[k];
+                    next.blocks[k] = Block { at: b.at, ..b.with_field("tool_use_id", &str_literal(&fresh)) };
+                    next.changed = true;
+                }
+            }
+        }
+        seen.extend(here);
+    }
+}
+
+fn interrupted_result(id: &str) -> Block {
+    Block::parse(&format!(
+        r#"{{"type":"tool_result","tool_use_id":{},"content":{},"is_error":true}}"#,
+        str_literal(id),
+        str_literal(INTERRUPTED)
+    ))
+}
+
+/// Rule 1: every tool_use is answered in the next message.
+fn answer_open_calls(msgs: &mut Vec<Msg>, report: &mut RepairReport) {
+    let mut i = 0;
+    while i < msgs.len() {
+        if msgs[i].role != Role::Assistant {
+            i += 1;
+            continue;
+        }
+        let uses: Vec<String> = msgs[i].tool_use_ids().map(str::to_owned).collect();
+        let answered: Vec<String> = match msgs.get(i + 1) {
+            Some(next) if next.role == Role::User => next.tool_result_ids().map(str::to_owned).collect(),
+            _ => Vec::new(),
+        };
+        let open: Vec<String> = uses.into_iter().filter(|id| !answered.contains(id)).collect();
+        if !open.is_empty() {
+            let results: Vec<Block> = open.iter().map(|id| interrupted_result(id)).collect();
+            report.tool_calls_answered.extend(open);
+            match msgs.get_mut(i + 1) {
+                Some(next) if next.role == Role::User => {
+                    let at = next
+                        .blocks
+                        .iter()
+                        .position(|b| b.kind != Kind::ToolResult)
+                        .unwrap_or(next.blocks.len());
+                    next.blocks.splice(at..at, results);
+                    next.changed = true;
+                    next.repaired = true;
+                }
+                _ => msgs.insert(i + 1, Msg::new(Role::User, results)),
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Orphan results become text; results move before other content.
+fn fix_results(msgs: &mut [Msg], report: &mut RepairReport) {
+    for i in 0..msgs.len() {
+        if msgs[i].role != Role::User {
+            continue;
+        }
+        let asked: Vec<String> = match i.checked_sub(1).map(|p| &msgs[p]) {
+            Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().map(str::to_owned).collect(),
+            _ => Vec::new(),
+        };
+        let m = &mut msgs[i];
+        let mut answered: Vec<String> = Vec::new();
+        for b in m.blocks.iter_mut().filter(|b| b.kind == Kind::ToolResult) {
+            let id = b.id.clone().unwrap_or_default();
+            // An answer to no call here (after a compaction, a lost line), or
+            // a second answer to the same call.
+            if !asked.contains(&id) || answered.contains(&id) {
+                let text = format!(
+                    "[Result of tool call {id}, whose call is no longer in the conversation:]\n{}",
+                    b.result_text()
+                );
+                *b = Block { at: b.at, ..Block::text(&text) };
+                report.orphan_results_to_text += 1;
+                m.changed = true;
+                m.repaired = true;
+            } else {
+                answered.push(id);
+            }
+        }
+        let first_other = m.blocks.iter().position(|b| b.kind != Kind::ToolResult);
+        let result_after =
+            first_other.is_some_and(|k| m.blocks[k..].iter().any(|b| b.kind == Kind::ToolResult));
+        if result_after {
+            let (results, others): (Vec<Block>, Vec<Block>) =
+                m.blocks.drain(..).partition(|b| b.kind == Kind::ToolResult);
+            report.results_moved_first += 1;
+            m.blocks = results;
+            m.blocks.extend(others);
+            m.changed = true;
+            m.repaired = true;
+        }
+    }
+}
+
+/// With thinking on, a tool loop that the next request continues must start
+/// with signed thinking; when its thinking is gone, the loop is written out
+/// as text so what was called and learned stays in the conversation.
+fn tool_loop_to_text(msgs: &mut [Msg], report: &mut RepairReport) {
+    let Some(i) = check::open_tool_loop(msgs) else { return };
+    if msgs[i].blocks.first().is_some_and(Block::is_thinking) {
+        return;
+    }
+    for b in msgs[i].blocks.iter_mut().filter(|b| b.kind == Kind::ToolUse) {
+        let input = b.field::<Box<serde_json::value::RawValue>>("input");
+        let text = format!(
+            "[Called tool {} ({}) with input {}]",
+            b.name.as_deref().unwrap_or("?"),
+            b.id.as_deref().unwrap_or("?"),
+            input.as_ref().map_or("{}", |r| r.get())
+        );
+        *b = Block { at: b.at, ..Block::text(&text) };
+    }
+    for b in msgs[i + 1].blocks.iter_mut().filter(|b| b.kind == Kind::ToolResult) {
+        let text = format!("[Result of tool call {}:]\n{}", b.id.as_deref().unwrap_or("?"), b.result_text());
+        *b = Block { at: b.at, ..Block::text(&text) };
+    }
+    msgs[i].changed = true;
+    msgs[i + 1].changed = true;
+    report.tool_loop_to_text = true;
+}
+
+/// `checkMessages` for messages given as JSON texts.
+pub fn check_messages(messages: &[String], thinking: bool) -> Vec<Problem> {
+    let mut msgs = Vec::with_capacity(messages.len());
+    let mut problems = Vec::new();
+    for (i, json) in messages.iter().enumerate() {
+        match Msg::parse(json, Default::default(), Some(i)) {
+            Some(m) => msgs.push(m),
+            None => problems.push(Problem {
+                index: i,
+                kind: "not-a-message",
+                message: format!("message {i} is not a user or assistant message with content"),
+            }),
+        }
+    }
+    if !problems.is_empty() {
+        return problems;
+    }
+    check::check(&msgs, thinking)
+}
+
+/// `closeOpenToolCalls`: the synthetic `tool_results` record for the tool
+/// calls of the last assistant message that no later message answers, or
+/// None. `now` is the record's time (the host's clock).
+pub fn close_open_tool_calls(state: &SessionState, now: &str) -> Option<String> {
+    let msgs: Vec<Msg> = state
+        .messages
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| Msg::parse(&m.json, m.origin, Some(i)))
+        .collect();
+    let a = msgs.iter().rposition(|m| m.role == Role::Assistant)?;
+    let answered: Vec<&str> = msgs[a + 1..].iter().flat_map(|m| m.tool_result_ids()).collect();
+    let open: Vec<(&str, &str)> = msgs[a]
+        .blocks
+        .iter()
+        .filter(|b| b.kind == Kind::ToolUse)
+        .filter_map(|b| Some((b.id.as_deref()?, b.name.as_deref().unwrap_or(""))))
+        .filter(|(id, _)| !answered.contains(id))
+        .collect();
+    if open.is_empty() {
+        return None;
+    }
+    let results: Vec<String> = open.iter().map(|(id, _)| interrupted_result(id).json).collect();
+    let calls: Vec<String> = open
+        .iter()
+        .map(|(id, name)| {
+            format!(
+                r#"{{"toolUseId":{},"name":{},"durationMs":0,"synthetic":true}}"#,
+                str_literal(id),
+                str_literal(name)
+            )
+        })
+        .collect();
+    Some(format!(
+        r#"{{"t":{},"type":"tool_results","message":{{"role":"user","content":[{}]}},"calls":[{}],"synthetic":true}}"#,
+        str_literal(now),
+        results.join(","),
+        calls.join(",")
+    ))
+}
+
+#[cfg(test)]
+mod tests;

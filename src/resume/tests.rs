@@ -1,0 +1,174 @@
+//! Each rule on a small history; the golden journals in tests/ pin whole
+//! sessions.
+
+use super::*;
+use crate::journal::rebuild_state;
+
+fn resumed(journal: &str, model: &str, thinking: Option<bool>) -> (Vec<serde_json::Value>, RepairReport) {
+    let state = rebuild_state(journal);
+    let r = resume(&state, &ResumeOptions { model: Some(model.into()), thinking });
+    let messages = r.messages_json().iter().map(|m| serde_json::from_str(m).expect("JSON")).collect();
+    (messages, r.report)
+}
+
+const START: &str = r#"{"type":"start","model":"m1"}"#;
+const USER: &str = r#"{"type":"user","message":{"role":"user","content":"go"}}"#;
+
+fn assistant(content: &str) -> String {
+    format!(r#"{{"type":"assistant","step":1,"response":{{"content":{content},"usage":{{}}}},"costUsd":0}}"#)
+}
+
+fn results(content: &str) -> String {
+    format!(r#"{{"type":"tool_results","message":{{"role":"user","content":{content}}},"calls":[]}}"#)
+}
+
+const THINK: &str = r#"{"type":"thinking","thinking":"plan","signature":"c2ln"}"#;
+
+#[test]
+fn open_tool_calls_get_an_error_result_and_close_open_tool_calls_matches() {
+    let j = [
+        START,
+        USER,
+        &assistant(&format!(r#"[{THINK},{{"type":"tool_use","id":"t1","name":"bash","input":{{}}}}]"#)),
+    ]
+    .join("\n");
+    let (messages, report) = resumed(&j, "m1", None);
+    assert_eq!(report.tool_calls_answered, vec!["t1".to_owned()]);
+    assert_eq!(messages.len(), 3);
+    assert_eq!(messages[2]["content"][0]["content"], INTERRUPTED);
+    assert_eq!(messages[2]["content"][0]["is_error"], true);
+    assert_eq!(messages[1]["content"][0]["type"], "thinking", "the last turn keeps its thinking");
+    assert!(report.remaining.is_empty(), "{:?}", report.remaining);
+    let state = rebuild_state(&j);
+    let record = close_open_tool_calls(&state, "2026-11-30T00:00:00.000Z").expect("a record");
+    let mut journal = crate::Journal::default();
+    journal.feed(&j);
+    journal.feed("\n");
+    journal.write(&record).expect("written");
+    assert_eq!(close_open_tool_calls(journal.state(), "x"), None, "nothing is left open");
+    let (_, report) = resumed(&format!("{j}\n{record}"), "m1", Some(true));
+    assert!(report.tool_calls_answered.is_empty());
+    assert!(report.remaining.is_empty(), "{:?}", report.remaining);
+}
+
+#[test]
+fn a_model_switch_drops_thinking_before_it() {
+    let a = assistant(&format!(r#"[{THINK},{{"type":"text","text":"one"}}]"#));
+    let j = [START, USER, &a, r#"{"type":"model","model":"m2"}"#, USER, &a].join("\n");
+    let (messages, report) = resumed(&j, "m2", None);
+    assert_eq!(messages[1]["content"].as_array().map(Vec::len), Some(1));
+    assert_eq!(messages[3]["content"][0]["type"], "thinking");
+    assert_eq!(report.dropped_for("model-switch"), 1);
+    // Resuming with yet another model drops all of it.
+    let (_, report) = resumed(&j, "m3", None);
+    assert_eq!(report.dropped_for("model-switch"), 2);
+}
+
+#[test]
+fn thinking_goes_from_the_first_redacted_record_and_after_a_legacy_marker() {
+    let a = assistant(&format!(r#"[{THINK},{{"type":"text","text":"one"}}]"#));
+    let redacted_user =
+        r#"{"type":"user","message":{"role":"user","content":"key [REDACTED]"},"redacted":true}"#;
+    let j = [START, USER, &a, redacted_user, &a, USER, &a].join("\n");
+    let (messages, report) = resumed(&j, "m1", None);
+    assert_eq!(messages[1]["content"][0]["type"], "thinking", "before the redaction: kept");
+    assert_eq!(report.dropped_for("redacted-record"), 2);
+    let legacy = assistant(
+        r#"[{"type":"thinking","thinking":"the key [REDACTED]","signature":"c2ln"},{"type":"text","text":"x"}]"#,
+    );
+    let j = [START, USER, &a, USER, &legacy, USER, &a].join("\n");
+    let (_, report) = resumed(&j, "m1", None);
+    assert_eq!(report.dropped_for("legacy-redacted"), 2);
+    assert_eq!(
+        report
+            .dropped
+            .iter()
+            .filter(|d| d.reason == "legacy-redacted")
+            .map(|d| d.message)
+            .collect::<Vec<_>>(),
+        vec![3, 5]
+    );
+}
+
+#[test]
+fn damaged_histories_come_out_acceptable_and_reported() {
+    // Starts with the assistant, an orphan result, a blank text block, two
+    // user messages in a row, a result after text, a duplicate id.
+    let j = [
+        START,
+        &assistant(r#"[{"type":"text","text":"hello"},{"type":"text","text":"  "}]"#),
+        &results(r#"[{"type":"tool_result","tool_use_id":"gone","content":"42 files"}]"#),
+        USER,
+        &assistant(r#"[{"type":"tool_use","id":"a","name":"x","input":{}},{"type":"tool_use","id":"a","name":"y","input":{}}]"#),
+        &results(r#"[{"type":"text","text":"note"},{"type":"tool_result","tool_use_id":"a","content":"1"},{"type":"tool_result","tool_use_id":"a","content":"2"}]"#),
+    ]
+    .join("\n");
+    let (messages, report) = resumed(&j, "m1", Some(true));
+    assert!(report.remaining.is_empty(), "{:?}\n{messages:#?}", report.remaining);
+    assert!(report.leading_note_added);
+    assert_eq!(report.orphan_results_to_text, 1);
+    assert_eq!(report.blank_text_removed, 1);
+    assert_eq!(report.messages_merged, 1);
+    assert_eq!(report.tool_use_ids_renamed, 1);
+    assert_eq!(report.results_moved_first, 1);
+    let text = messages[2]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("42 files"), "an orphan's content is kept as text: {text}");
+}
+
+#[test]
+fn check_messages_names_each_problem() {
+    let msgs = [
+        r#"{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"x","input":{}}]}"#,
+        r#"{"role":"user","content":[{"type":"text","text":""},{"type":"tool_result","tool_use_id":"u","content":"r"}]}"#,
+        r#"{"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}"#,
+        r#"{"role":"user","content":[]}"#,
+    ]
+    .map(str::to_owned);
+    let kinds: Vec<&str> = check_messages(&msgs, false).iter().map(|p| p.kind).collect();
+    for kind in [
+        "first-not-user",
+        "tool-use-unanswered",
+        "empty-text",
+        "tool-result-orphan",
+        "tool-result-not-first",
+        "thinking-unsigned",
+        "empty-content",
+    ] {
+        assert!(kinds.contains(&kind), "{kind} in {kinds:?}");
+    }
+    let loop_without_thinking = [
+        r#"{"role":"user","content":"go"}"#,
+        r#"{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"x","input":{}}]}"#,
+        r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"r"}]}"#,
+    ]
+    .map(str::to_owned);
+    assert!(check_messages(&loop_without_thinking, false).is_empty());
+    let kinds: Vec<&str> = check_messages(&loop_without_thinking, true).iter().map(|p| p.kind).collect();
+    assert_eq!(kinds, vec!["thinking-missing"]);
+}
+
+#[test]
+fn thinking_on_turns_an_unsigned_tool_loop_into_text() {
+    let j = [
+        START,
+        USER,
+        &assistant(r#"[{"type":"tool_use","id":"t","name":"read","input":{"path":"a"}}]"#),
+        &results(r#"[{"type":"tool_result","tool_use_id":"t","content":"file text"}]"#),
+    ]
+    .join("\n");
+    let (messages, report) = resumed(&j, "m1", Some(true));
+    assert!(report.tool_loop_to_text);
+    assert!(report.remaining.is_empty(), "{:?}", report.remaining);
+    assert!(messages[2]["content"][0]["text"].as_str().unwrap_or_default().contains("file text"));
+    let (_, report) = resumed(&j, "m1", Some(false));
+    assert!(!report.tool_loop_to_text);
+}
+
+#[test]
+fn thinking_off_drops_all_thinking() {
+    let a = assistant(&format!(r#"[{THINK},{{"type":"text","text":"one"}}]"#));
+    let j = [START, USER, &a].join("\n");
+    let (messages, report) = resumed(&j, "m1", Some(false));
+    assert_eq!(report.dropped_for("thinking-off"), 1);
+    assert_eq!(messages[1]["content"][0]["type"], "text");
+}
