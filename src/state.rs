@@ -297,13 +297,6 @@ struct PromptMessage<'a> {
 }
 
 #[derive(serde::Deserialize)]
-#[serde(untagged)]
-enum PromptContent {
-    Text(String),
-    Blocks(Vec<PromptBlock>),
-}
-
-#[derive(serde::Deserialize)]
 struct PromptBlock {
     #[serde(rename = "type")]
     kind: Option<String>,
@@ -314,10 +307,18 @@ struct PromptBlock {
 /// (notes and attachments come after it).
 fn prompt_text(message_json: &str) -> Option<String> {
     let message: PromptMessage = serde_json::from_str(message_json).ok()?;
-    match serde_json::from_str::<PromptContent>(message.content.get()).ok()? {
-        PromptContent::Text(s) => Some(s),
-        PromptContent::Blocks(blocks) => {
+    text_of_content(message.content)
+}
+
+/// String content, or the first text block of block content. (Dispatched
+/// by the first byte, not with an untagged enum: those cost wasm size.)
+pub(crate) fn text_of_content(content: &RawValue) -> Option<String> {
+    match raw_kind(content) {
+        b'"' => serde_json::from_str(content.get()).ok(),
+        b'[' => {
+            let blocks: Vec<PromptBlock> = serde_json::from_str(content.get()).ok()?;
             blocks.into_iter().find(|b| b.kind.as_deref() == Some("text")).and_then(|b| b.text)
         }
+        _ => None,
     }
 }

@@ -113,7 +113,7 @@ fn spellings(value: &str) -> Vec<Vec<u8>> {
     out.push(percent.clone().into_bytes());
     out.push(percent.to_ascii_lowercase().into_bytes());
     out.push(form.into_bytes());
-    out.sort();
+    sort_small(&mut out, |a, b| a <= b);
     out.dedup();
     out
 }
@@ -140,7 +140,7 @@ impl Redactor {
                 env_values.extend(spellings(value));
             }
         }
-        env_values.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        sort_small(&mut env_values, |a, b| a.len() > b.len() || (a.len() == b.len() && a <= b));
         env_values.dedup();
         Redactor { triggers: Triggers::new(&env_values), env_values }
     }
@@ -238,8 +238,8 @@ impl Redactor {
         }
         // `"redacted": true`: replace a top-level value the record has...
         if let Some((s, e)) = t.top_redacted {
-            edits.push((s, e, "true"));
-            edits.sort_by_key(|e| (e.0, e.1));
+            let at = edits.partition_point(|x| (x.0, x.1) <= (s, e));
+            edits.insert(at, (s, e, "true"));
         }
         let mut out = apply_edits(line, &edits);
         // ...or add one.
@@ -376,16 +376,17 @@ impl Redactor {
                 }
             }
         }
+        let mut numbers = Vec::new();
         for n in &t.numbers {
             let Some(k) = n.key.filter(|k| hot[*k]) else { continue };
             let class = classify_name(&text_of(k));
             let digits = bytes[n.start..n.end].iter().filter(|b| b.is_ascii_digit()).count();
             if class.secret && class.numeric && digits >= 4 {
-                edits.push((n.start, n.end, "\"[REDACTED]\""));
+                numbers.push((n.start, n.end, "\"[REDACTED]\""));
             }
         }
-        edits.sort_by_key(|e| (e.0, e.1));
-        edits
+        // Both lists are in order of position: merge them.
+        merge_sorted(edits, numbers)
     }
 }
 
@@ -420,8 +421,39 @@ fn is_exempt(line: &str, t: &jsonline::Tokens, s: &jsonline::Str, key: Option<&s
     direct && exempt_key(key, object_type)
 }
 
+/// Insertion sort, stable: the lists here are short or nearly sorted (spans
+/// and edits come in order of position), and each use of the standard
+/// sorts adds a few KB of wasm.
+pub(crate) fn sort_small<T>(items: &mut [T], in_order: impl Fn(&T, &T) -> bool) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && !in_order(&items[j - 1], &items[j]) {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+type Edit = (usize, usize, &'static str);
+
+fn merge_sorted(a: Vec<Edit>, b: Vec<Edit>) -> Vec<Edit> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if (x.0, x.1) <= (y.0, y.1) => a.next(),
+            (Some(_), Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (None, None) => break,
+        };
+        out.extend(next);
+    }
+    out
+}
+
 fn merge(mut spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
-    spans.sort_unstable();
+    sort_small(&mut spans, |a, b| a <= b);
     let mut out: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
     for (s, e) in spans {
         match out.last_mut() {

@@ -148,7 +148,9 @@ impl Triggers {
             }
         }
         // Longer literals first within a prefix: an env value before a shorter one.
-        literals.sort_by(|a, b| a.prefix.cmp(&b.prefix).then(b.bytes.len().cmp(&a.bytes.len())));
+        super::sort_small(&mut literals, |a, b| {
+            a.prefix < b.prefix || (a.prefix == b.prefix && a.bytes.len() >= b.bytes.len())
+        });
         let mut bits = Box::new([0u64; 1024]);
         let mut pairs = Box::new([0u64; 1024]);
         let mut buckets: Vec<(u32, usize, usize)> = Vec::new();

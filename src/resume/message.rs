@@ -113,20 +113,16 @@ impl Block {
     /// into a text block without losing what it said).
     pub fn result_text(&self) -> String {
         #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Content {
-            Text(String),
-            Blocks(Vec<Part>),
-        }
-        #[derive(Deserialize)]
         struct Part {
             #[serde(rename = "type")]
             kind: Option<String>,
             text: Option<String>,
         }
-        match self.field::<Content>("content") {
-            Some(Content::Text(t)) => t,
-            Some(Content::Blocks(parts)) => parts
+        let Some(content) = self.field::<Box<RawValue>>("content") else { return String::new() };
+        match crate::record::raw_kind(&content) {
+            b'"' => serde_json::from_str(content.get()).unwrap_or_default(),
+            b'[' => serde_json::from_str::<Vec<Part>>(content.get())
+                .unwrap_or_default()
                 .into_iter()
                 .map(|p| match (p.kind.as_deref(), p.text) {
                     (Some("text"), Some(t)) => t,
@@ -134,7 +130,7 @@ impl Block {
                 })
                 .collect::<Vec<_>>()
                 .join("\n"),
-            None => String::new(),
+            _ => String::new(),
         }
     }
 }
