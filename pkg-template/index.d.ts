@@ -139,7 +139,16 @@ export class Redactor {
   /** Redacts free text. */
   redact(text: string): string;
   /** Redacts a whole journal (its text or the file's bytes): records as redactLine does, other lines as free text. */
-  redactJournal(journal: string | Uint8Array): { text: string; lines: number; changed: number; notRecords: number };
+  redactJournal(journal: string | Uint8Array): {
+    text: string;
+    lines: number;
+    /** Lines that changed. */
+    changed: number;
+    /** Lines that are not records (redacted as free text). */
+    notRecords: number;
+    /** Secrets removed, by rule: env-value, assignment, record-field, jwt, private-key, github-token, ... */
+    rules: Record<string, number>;
+  };
   /** Frees the wasm memory now rather than at garbage collection. */
   free(): void;
 }

@@ -212,7 +212,7 @@ impl Redactor {
     /// `redactLine` does, other lines as free text.
     #[wasm_bindgen(
         js_name = redactJournal,
-        unchecked_return_type = "{ text: string; lines: number; changed: number; notRecords: number }"
+        unchecked_return_type = "{ text: string; lines: number; changed: number; notRecords: number; rules: Record<string, number> }"
     )]
     pub fn redact_journal(&self, journal: JsValue) -> Result<JsValue, JsError> {
         let text = if journal.is_instance_of::<js_sys::Uint8Array>() {

@@ -32,6 +32,8 @@ const MIN_ENV_VALUE: usize = 8;
 pub struct LineRedaction<'a> {
     pub line: Cow<'a, str>,
     pub changed: bool,
+    /// The rule of each secret removed (`jwt`, `assignment`, ...).
+    pub rules: Vec<&'static str>,
 }
 
 /// A redacted journal and what changed in it.
@@ -43,6 +45,8 @@ pub struct JournalRedaction {
     pub changed: usize,
     /// Lines that are not JSON objects (redacted as free text).
     pub not_records: usize,
+    /// Secrets removed, by rule.
+    pub rules: std::collections::BTreeMap<&'static str, usize>,
 }
 
 /// A line the Redactor cannot take: it is not one JSON object.
@@ -153,7 +157,7 @@ impl Redactor {
         }
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
-        for (start, end) in spans {
+        for (start, end, _) in spans {
             out.push_str(text.get(at..start).unwrap_or(""));
             out.push_str(MARKER);
             at = end;
@@ -165,7 +169,7 @@ impl Redactor {
     /// The byte spans of `text` that are secret, sorted and disjoint. Spans
     /// start and end on character boundaries (every rule starts and stops at
     /// ASCII bytes, or at the ends of an environment value).
-    fn text_spans(&self, text: &[u8]) -> Vec<(usize, usize)> {
+    fn text_spans(&self, text: &[u8]) -> Vec<Span> {
         spans_at_hits(text, self.triggers.scan(text).into_iter())
     }
 
@@ -175,7 +179,7 @@ impl Redactor {
 }
 
 /// The secret spans of `text`, given its prefilter hits (in order).
-fn spans_at_hits(text: &[u8], hits: impl Iterator<Item = triggers::Hit>) -> Vec<(usize, usize)> {
+fn spans_at_hits(text: &[u8], hits: impl Iterator<Item = triggers::Hit>) -> Vec<Span> {
     let mut spans = Vec::new();
     let mut format_end = 0;
     let mut value_end = 0;
@@ -196,7 +200,7 @@ fn spans_at_hits(text: &[u8], hits: impl Iterator<Item = triggers::Hit>) -> Vec<
             _ => formats::detect(text, &hit),
         };
         let Some((s, e)) = span.filter(|(s, e)| e > s) else { continue };
-        spans.push((s, e));
+        spans.push((s, e, rule_of(text, &hit)));
         match hit.trigger {
             Trigger::Name | Trigger::Url | Trigger::Scheme => value_end = value_end.max(e),
             _ => format_end = format_end.max(e),
@@ -217,7 +221,7 @@ impl Redactor {
     /// it; an unchanged line may be invalid, and the caller (`Journal::write`,
     /// which parses every line anyway) checks it. Saves a parse per write.
     pub(crate) fn redact_line_lazily<'a>(&self, line: &'a str) -> Result<LineRedaction<'a>, RedactorError> {
-        let unchanged = LineRedaction { line: Cow::Borrowed(line), changed: false };
+        let unchanged = LineRedaction { line: Cow::Borrowed(line), changed: false, rules: Vec::new() };
         let hits = self.triggers.scan(line.as_bytes());
         // `\u` escapes could spell a trigger the prefilter cannot see.
         if has_unicode_escape(line.as_bytes()) {
@@ -239,9 +243,10 @@ impl Redactor {
         // `"redacted": true`: replace a top-level value the record has...
         if let Some((s, e)) = t.top_redacted {
             let at = edits.partition_point(|x| (x.0, x.1) <= (s, e));
-            edits.insert(at, (s, e, "true"));
+            edits.insert(at, (s, e, "true", ""));
         }
-        let mut out = apply_edits(line, &edits);
+        let mut rules = Vec::new();
+        let mut out = apply_edits(line, &edits, &mut rules);
         // ...or add one.
         if t.top_redacted.is_none() {
             add_marker(&mut out);
@@ -251,7 +256,7 @@ impl Redactor {
         // a refused one.
         serde_json::from_str::<IgnoredAny>(&out)
             .map_err(|e| RedactorError(format!("internal error: redaction broke the line ({e})")))?;
-        Ok(LineRedaction { line: Cow::Owned(out), changed: true })
+        Ok(LineRedaction { line: Cow::Owned(out), changed: true, rules })
     }
 
     /// Redacts a whole journal text line by line: records through
@@ -273,14 +278,20 @@ impl Redactor {
             match self.redact_line(line) {
                 Ok(r) => {
                     stats.changed += usize::from(r.changed);
+                    for rule in &r.rules {
+                        *stats.rules.entry(rule).or_insert(0) += 1;
+                    }
                     out.push_str(&r.line);
                 }
                 Err(_) if line.trim().is_empty() => out.push_str(line),
                 Err(_) => {
                     stats.not_records += 1;
-                    let r = self.redact(line);
-                    stats.changed += usize::from(matches!(r, Cow::Owned(_)));
-                    out.push_str(&r);
+                    let spans = self.text_spans(line.as_bytes());
+                    stats.changed += usize::from(!spans.is_empty());
+                    for (_, _, rule) in &spans {
+                        *stats.rules.entry(rule).or_insert(0) += 1;
+                    }
+                    out.push_str(&self.redact(line));
                 }
             }
             out.push_str(cr);
@@ -311,12 +322,7 @@ impl Redactor {
     }
 
     /// The replacements a line needs: (start, end, replacement).
-    fn line_edits(
-        &self,
-        line: &str,
-        t: &jsonline::Tokens,
-        hits: &[triggers::Hit],
-    ) -> Vec<(usize, usize, &'static str)> {
+    fn line_edits(&self, line: &str, t: &jsonline::Tokens, hits: &[triggers::Hit]) -> Vec<Edit> {
         let bytes = line.as_bytes();
         // Which string tokens hold a hit (both are in order of position).
         let mut hot = vec![false; t.strings.len()];
@@ -348,7 +354,7 @@ impl Redactor {
                 if hot[*k] {
                     let class = classify_name(name);
                     if class.secret && structural_secret(&text_of(i), class) {
-                        edits.push((s.start, s.end, MARKER));
+                        edits.push((s.start, s.end, MARKER, "record-field"));
                         continue;
                     }
                 }
@@ -358,10 +364,10 @@ impl Redactor {
             }
             if s.escaped {
                 let decoded = jsonline::decode(t.raw(line, s), s.start);
-                for (a, b) in self.text_spans(decoded.text.as_bytes()) {
+                for (a, b, rule) in self.text_spans(decoded.text.as_bytes()) {
                     let start = decoded.raw_offset(a).min(s.end);
                     let end = decoded.raw_offset(b).min(s.end);
-                    edits.push((start, end, MARKER));
+                    edits.push((start, end, MARKER, rule));
                 }
             } else {
                 // The line's own hits serve: no second scan.
@@ -371,8 +377,8 @@ impl Redactor {
                     .iter()
                     .take_while(|h| h.pos + h.len <= s.end)
                     .map(|h| triggers::Hit { pos: h.pos - s.start, ..*h });
-                for (a, b) in spans_at_hits(raw.as_bytes(), inside) {
-                    edits.push((s.start + a, s.start + b, MARKER));
+                for (a, b, rule) in spans_at_hits(raw.as_bytes(), inside) {
+                    edits.push((s.start + a, s.start + b, MARKER, rule));
                 }
             }
         }
@@ -382,7 +388,7 @@ impl Redactor {
             let class = classify_name(&text_of(k));
             let digits = bytes[n.start..n.end].iter().filter(|b| b.is_ascii_digit()).count();
             if class.secret && class.numeric && digits >= 4 {
-                numbers.push((n.start, n.end, "\"[REDACTED]\""));
+                numbers.push((n.start, n.end, "\"[REDACTED]\"", "record-field"));
             }
         }
         // Both lists are in order of position: merge them.
@@ -434,7 +440,29 @@ pub(crate) fn sort_small<T>(items: &mut [T], in_order: impl Fn(&T, &T) -> bool) 
     }
 }
 
-type Edit = (usize, usize, &'static str);
+/// (start, end, replacement, rule).
+type Edit = (usize, usize, &'static str, &'static str);
+
+/// (start, end, rule).
+type Span = (usize, usize, &'static str);
+
+/// The rule a span was found by, for the counts `redact` reports.
+fn rule_of(text: &[u8], hit: &triggers::Hit) -> &'static str {
+    match hit.trigger {
+        Trigger::Env(_) => "env-value",
+        Trigger::Name => "assignment",
+        Trigger::Url => "url-credentials",
+        Trigger::Scheme => "authorization",
+        Trigger::Sk if text[hit.pos..].starts_with(b"sk-ant-") => "anthropic-key",
+        Trigger::Sk => "openai-key",
+        Trigger::Aws => "aws-key-id",
+        Trigger::GitHub => "github-token",
+        Trigger::Slack | Trigger::SlackHook => "slack",
+        Trigger::Google => "google-api-key",
+        Trigger::Jwt => "jwt",
+        Trigger::PrivateKey => "private-key",
+    }
+}
 
 fn merge_sorted(a: Vec<Edit>, b: Vec<Edit>) -> Vec<Edit> {
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -452,25 +480,25 @@ fn merge_sorted(a: Vec<Edit>, b: Vec<Edit>) -> Vec<Edit> {
     out
 }
 
-fn merge(mut spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
-    sort_small(&mut spans, |a, b| a <= b);
-    let mut out: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
-    for (s, e) in spans {
+fn merge(mut spans: Vec<Span>) -> Vec<Span> {
+    sort_small(&mut spans, |a, b| (a.0, a.1) <= (b.0, b.1));
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
+    for (s, e, rule) in spans {
         match out.last_mut() {
             Some(last) if s <= last.1 => last.1 = last.1.max(e),
-            _ => out.push((s, e)),
+            _ => out.push((s, e, rule)),
         }
     }
     out
 }
 
 /// Applies sorted edits; overlapping ones merge into the first.
-fn apply_edits(line: &str, edits: &[(usize, usize, &'static str)]) -> String {
+fn apply_edits(line: &str, edits: &[Edit], rules: &mut Vec<&'static str>) -> String {
     let mut out = String::with_capacity(line.len() + 32);
     let mut at = 0;
     let mut i = 0;
     while i < edits.len() {
-        let (start, mut end, replacement) = edits[i];
+        let (start, mut end, replacement, rule) = edits[i];
         while i + 1 < edits.len() && edits[i + 1].0 < end {
             i += 1;
             end = end.max(edits[i].1);
@@ -479,6 +507,9 @@ fn apply_edits(line: &str, edits: &[(usize, usize, &'static str)]) -> String {
             out.push_str(line.get(at..start).unwrap_or(""));
             out.push_str(replacement);
             at = end;
+            if !rule.is_empty() {
+                rules.push(rule);
+            }
         }
         i += 1;
     }
