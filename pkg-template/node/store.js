@@ -1,0 +1,260 @@
+// @garuda/session/node: the file store of JOURNAL.md §7 for Node hosts.
+//
+//   .garuda/sessions/<id>.jsonl            a session
+//   .garuda/sessions/<id>/<childId>.jsonl  its subagent runs
+//   .garuda/sessions/<id>.lock             the writer's lock (pid inside)
+//
+// Rules kept here:
+// - every id is validated before any path is built (`--resume ../x`);
+// - the folder is 0700 and files 0600;
+// - each record is one append of one whole line, so a crash loses at most
+//   the line in progress;
+// - a torn tail (a crash mid-line) is repaired on open by ending that line:
+//   its bytes stay in the file, replay reports them as a bad line, and the
+//   next record starts on a fresh line. Nothing is cut away;
+// - one writer per session: open() takes <id>.lock with O_EXCL and refuses
+//   while a live process holds it; a lock whose process is gone is taken over.
+"use strict";
+
+const fs = require("node:fs");
+const path = require("node:path");
+const session = require("./garuda_session.js");
+
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+const CHUNK = 4 << 20;
+
+function checkId(id, what) {
+  if (typeof id !== "string" || !session.validateSessionId(id)) {
+    throw new Error(`${what} ${JSON.stringify(id)} is not a session id: use letters, digits, "-" and "_" only`);
+  }
+}
+
+/** Replays a file in chunks (no whole-file string); also says whether it ends mid-line. */
+function replayFile(file, journal) {
+  const fd = fs.openSync(file, "r");
+  const buf = Buffer.alloc(CHUNK);
+  let n;
+  let last = -1;
+  try {
+    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) {
+      journal.feed(buf.subarray(0, n));
+      last = buf[n - 1];
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return last !== -1 && last !== 0x0a;
+}
+
+function pidAlive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
+/** A session file open for writing. */
+class FileJournal {
+  constructor(file, lockFile, redactor) {
+    this.path = file;
+    this.lockPath = lockFile;
+    this.journal = new session.Journal(redactor ? { redactor } : undefined);
+    this.fd = fs.openSync(file, "a+", FILE_MODE);
+    fs.fchmodSync(this.fd, FILE_MODE);
+    /** True when the file ended mid-line and open() ended that line. */
+    this.repairedTornTail = false;
+    if (fs.fstatSync(this.fd).size > 0 && replayFile(file, this.journal)) {
+      fs.appendFileSync(this.fd, "\n");
+      this.journal.feed("\n");
+      this.repairedTornTail = true;
+    }
+    this.journal.finish();
+  }
+
+  /** Redacts the record, appends its line with one write, applies it, and returns the line. */
+  write(record) {
+    if (this.fd === null) throw new Error(`write: ${this.path} is closed`);
+    const line = this.journal.write(record);
+    fs.appendFileSync(this.fd, line + "\n");
+    return line;
+  }
+
+  state() {
+    return this.journal.state();
+  }
+
+  close() {
+    if (this.fd === null) return;
+    fs.closeSync(this.fd);
+    this.fd = null;
+    this.journal.free();
+    if (this.lockPath) releaseLock(this.lockPath);
+  }
+}
+
+const heldLocks = new Set();
+process.on("exit", () => {
+  for (const lock of heldLocks) {
+    try {
+      fs.unlinkSync(lock);
+    } catch {}
+  }
+});
+
+function takeLock(lockFile) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = fs.openSync(lockFile, "wx", FILE_MODE);
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      heldLocks.add(lockFile);
+      return;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      const holder = Number.parseInt(fs.readFileSync(lockFile, "utf8"), 10);
+      if (pidAlive(holder)) {
+        throw new Error(`the session is open for writing in process ${holder} (${lockFile}); one writer at a time`);
+      }
+      fs.rmSync(lockFile, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new Error(`could not take ${lockFile}`);
+}
+
+function releaseLock(lockFile) {
+  heldLocks.delete(lockFile);
+  fs.rmSync(lockFile, { force: true });
+}
+
+class FileSessionStore {
+  /**
+   * @param {string} [dir] the sessions folder (default .garuda/sessions)
+   * @param {{ redactor?: import("../index").Redactor }} [options]
+   */
+  constructor(dir = path.join(".garuda", "sessions"), options = {}) {
+    this.dir = dir;
+    this.redactor = options.redactor ?? new session.Redactor({ env: process.env });
+  }
+
+  #ensureDir(dir) {
+    fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    fs.chmodSync(dir, DIR_MODE);
+  }
+
+  #file(id) {
+    checkId(id, "session id");
+    return path.join(this.dir, `${id}.jsonl`);
+  }
+
+  /** Opens (or creates) a session for writing. */
+  open(id) {
+    const file = this.#file(id);
+    this.#ensureDir(this.dir);
+    const lock = path.join(this.dir, `${id}.lock`);
+    takeLock(lock);
+    try {
+      return new FileJournal(file, lock, this.redactor);
+    } catch (e) {
+      releaseLock(lock);
+      throw e;
+    }
+  }
+
+  /** Opens a subagent run kept with its parent: <dir>/<id>/<childId>.jsonl. */
+  openChild(id, childId) {
+    checkId(id, "session id");
+    checkId(childId, "child id");
+    const dir = path.join(this.dir, id);
+    this.#ensureDir(this.dir);
+    this.#ensureDir(dir);
+    const lock = path.join(dir, `${childId}.lock`);
+    takeLock(lock);
+    try {
+      return new FileJournal(path.join(dir, `${childId}.jsonl`), lock, this.redactor);
+    } catch (e) {
+      releaseLock(lock);
+      throw e;
+    }
+  }
+
+  /** The session's records (lines that parse; replay() gives the state and the warnings). */
+  read(id) {
+    const text = fs.readFileSync(this.#file(id), "utf8");
+    const records = [];
+    for (const line of text.split("\n")) {
+      if (line.trim() === "") continue;
+      try {
+        const r = JSON.parse(line);
+        if (r && typeof r === "object" && !Array.isArray(r)) records.push(r);
+      } catch {}
+    }
+    return records;
+  }
+
+  /** The replayed state of a session. */
+  replay(id) {
+    const journal = new session.Journal();
+    try {
+      replayFile(this.#file(id), journal);
+      journal.finish();
+      return journal.state();
+    } finally {
+      journal.free();
+    }
+  }
+
+  #sessions() {
+    let names;
+    try {
+      names = fs.readdirSync(this.dir, { withFileTypes: true });
+    } catch (e) {
+      if (e.code === "ENOENT") return [];
+      throw e;
+    }
+    return names
+      .filter((d) => d.isFile() && d.name.endsWith(".jsonl") && session.validateSessionId(d.name.slice(0, -6)))
+      .map((d) => {
+        const file = path.join(this.dir, d.name);
+        return { id: d.name.slice(0, -6), file, updated: fs.statSync(file).mtime };
+      })
+      .sort((a, b) => b.updated - a.updated || (a.id < b.id ? 1 : -1));
+  }
+
+  /** The most recently updated session (child folders are ignored). */
+  latest() {
+    return this.#sessions()[0]?.id;
+  }
+
+  /** /sessions rows, newest first. */
+  list() {
+    return this.#sessions().map((s) => session.summariseSession(s.id, s.updated, fs.readFileSync(s.file)));
+  }
+
+  /** Appends a title record and keeps the file's time (a rename is not activity). */
+  setTitle(id, title) {
+    if (typeof title !== "string") throw new Error("setTitle(id, title): title must be a string");
+    const file = this.#file(id);
+    const { atime, mtime } = fs.statSync(file);
+    const journal = this.open(id);
+    try {
+      journal.write({ t: new Date().toISOString(), type: "title", title });
+    } finally {
+      journal.close();
+    }
+    fs.utimesSync(file, atime, mtime);
+  }
+
+  /** Deletes the session file and its subagent folder. */
+  remove(id) {
+    const file = this.#file(id);
+    fs.rmSync(file, { force: true });
+    fs.rmSync(path.join(this.dir, id), { recursive: true, force: true });
+    fs.rmSync(path.join(this.dir, `${id}.lock`), { force: true });
+  }
+}
+
+module.exports = { FileSessionStore, FileJournal };
