@@ -229,6 +229,11 @@ impl Redactor {
         let _ = js_sys::Reflect::set(&result, &"changed".into(), &JsValue::from_f64(out.changed as f64));
         let _ =
             js_sys::Reflect::set(&result, &"notRecords".into(), &JsValue::from_f64(out.not_records as f64));
+        let rules = js_sys::Object::new();
+        for (rule, count) in &out.rules {
+            let _ = js_sys::Reflect::set(&rules, &JsValue::from_str(rule), &JsValue::from_f64(*count as f64));
+        }
+        let _ = js_sys::Reflect::set(&result, &"rules".into(), &rules);
         Ok(result.into())
     }
 }

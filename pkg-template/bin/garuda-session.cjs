@@ -1,43 +1,107 @@
 #!/usr/bin/env node
 // garuda-session: inspect Garuda journals from a terminal.
-//   garuda-session replay <file> [--json]
-// Exit codes: 0 ok, 1 problems found (warnings, a torn tail), 2 bad usage or
-// unreadable input.
+// Exit codes: 0 ok; 1 problems found; 2 bad usage or unreadable input.
 "use strict";
 
 const fs = require("node:fs");
+const path = require("node:path");
+const http = require("node:http");
 const session = require("../node/garuda_session.js");
+const { FileSessionStore } = require("../node/store.js");
+const { markdown, html, escapeHtml } = require("./transcript.cjs");
 
-const USAGE = "usage: garuda-session replay <file.jsonl> [--json]";
+const USAGE = `usage: garuda-session <command> ...
+  replay <file> [--json]                      summary: messages, usage, cost, warnings
+  redact <file> [-o out | --in-place]         a redacted copy, with counts per rule
+  resume <file> [--model m] [--thinking on|off]   resume messages (stdout), repair report (stderr)
+  check <file> [--model m] [--thinking on|off]    exit 1 when the API would refuse the history
+  list <dir>                                  the /sessions table of a sessions folder
+  export <file> --format md|html [-o out]     a readable, redacted transcript
+  serve <dir> [--port n]                      browse a sessions folder on http://127.0.0.1`;
 
-function fail(message) {
-  process.stderr.write(`garuda-session: ${message}\n${USAGE}\n`);
-  process.exit(2);
+class UsageError extends Error {}
+
+const CHUNK = 4 << 20;
+const PROGRESS_OVER = 10e6;
+
+/** A progress bar on stderr, for big inputs on a terminal only. */
+function progress(label, total) {
+  if (!process.stderr.isTTY || total < PROGRESS_OVER) return { tick() {}, done() {} };
+  let shown = -1;
+  return {
+    tick(done) {
+      const pct = Math.floor((done / total) * 100);
+      if (pct === shown) return;
+      shown = pct;
+      const bar = "#".repeat(Math.floor(pct / 4)).padEnd(25, ".");
+      process.stderr.write(`\r${label} [${bar}] ${pct}% of ${(total / 1e6).toFixed(0)} MB`);
+    },
+    done() {
+      process.stderr.write("\r\x1b[K");
+    },
+  };
 }
 
-/** Replays a file in 4 MB chunks: a journal of any size, no whole-file string. */
-function replayFile(file) {
-  let fd;
+function openInput(file) {
+  if (file === undefined) throw new UsageError("give a journal file");
   try {
-    fd = fs.openSync(file, "r");
+    const fd = fs.openSync(file, "r");
+    return { fd, size: fs.fstatSync(fd).size };
   } catch (e) {
-    fail(`cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
+    throw new UsageError(`cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
   }
-  const journal = new session.Journal();
-  const buf = Buffer.alloc(4 << 20);
+}
+
+/** Calls `each(buffer)` for successive chunks of a file. */
+function readChunks(file, label, each) {
+  const { fd, size } = openInput(file);
+  const bar = progress(label, size);
+  const buf = Buffer.alloc(CHUNK);
   let n;
-  while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) journal.feed(buf.subarray(0, n));
-  fs.closeSync(fd);
+  let done = 0;
+  try {
+    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) {
+      each(buf.subarray(0, n));
+      done += n;
+      bar.tick(done);
+    }
+  } finally {
+    fs.closeSync(fd);
+    bar.done();
+  }
+}
+
+/** Replays a journal in chunks: a journal of any size, never one big string. */
+function replayFile(file) {
+  const journal = new session.Journal();
+  readChunks(file, "replay", (chunk) => journal.feed(chunk));
   journal.finish();
   const state = journal.state();
   journal.free();
   return state;
 }
 
-const n = (x) => x.toLocaleString("en-US");
+function parseArgs(args, spec) {
+  const out = { _: [] };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = spec[a];
+    if (name === undefined) {
+      if (a.startsWith("-")) throw new UsageError(`unknown option ${a}`);
+      out._.push(a);
+    } else if (name.endsWith("!")) {
+      out[name.slice(0, -1)] = true;
+    } else {
+      if (i + 1 >= args.length) throw new UsageError(`${a} needs a value`);
+      out[name] = args[++i];
+    }
+  }
+  return out;
+}
+
+const n = (x) => Number(x).toLocaleString("en-US");
 
 function summary(file, state) {
-  const u = state.usage;
   return {
     file,
     sessionId: state.sessionId ?? null,
@@ -47,7 +111,7 @@ function summary(file, state) {
     messages: state.messages.length,
     prompts: state.prompts,
     steps: state.steps,
-    usage: u,
+    usage: state.usage,
     unreportedTokens: state.unreportedTokens,
     pendingChildTokens: Object.values(state.childDebits).reduce((a, b) => a + b, 0),
     contextTokens: state.contextTokens,
@@ -61,39 +125,234 @@ function summary(file, state) {
   };
 }
 
-function printText(s) {
-  const out = [];
-  out.push(`${s.file}`);
-  out.push(`  session   ${s.sessionId ?? "-"}  model ${s.model ?? "-"}${s.title ? `  title "${s.title}"` : ""}`);
-  if (s.firstPrompt) out.push(`  prompt    ${s.firstPrompt.split("\n")[0].slice(0, 70)}`);
-  out.push(`  messages  ${n(s.messages)} (${n(s.prompts)} prompts, ${n(s.steps)} steps)`);
-  out.push(
-    `  usage     ${n(s.usage.inputTokens)} input, ${n(s.usage.outputTokens)} output, ` +
-      `${n(s.usage.cacheReadTokens)} cache read, ${n(s.usage.cacheWriteTokens)} cache write (reported)`,
-  );
-  out.push(`  context   ${n(s.contextTokens)} tokens`);
-  out.push(`  cost      ${s.cost}`);
-  if (s.budgetNote) out.push(`  ${s.budgetNote}`);
-  if (s.ended) out.push(`  ended     ${JSON.stringify(s.ended.stopReason)} after ${s.ended.steps} steps`);
-  for (const w of s.warnings) out.push(`  warning   line ${w.line}: ${w.kind}: ${w.message}`);
-  if (s.tornTail) out.push("  torn tail: the last line was cut off mid-write and was ignored");
-  process.stdout.write(out.join("\n") + "\n");
-}
-
-function main(argv) {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h") {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
+function replay(args) {
+  const o = parseArgs(args, { "--json": "json!" });
+  const file = o._[0];
+  const s = summary(file, replayFile(file));
+  if (o.json) {
+    process.stdout.write(JSON.stringify(s, null, 2) + "\n");
+  } else {
+    const out = [`${s.file}`];
+    out.push(`  session   ${s.sessionId ?? "-"}  model ${s.model ?? "-"}${s.title ? `  title "${s.title}"` : ""}`);
+    if (s.firstPrompt) out.push(`  prompt    ${s.firstPrompt.split("\n")[0].slice(0, 70)}`);
+    out.push(`  messages  ${n(s.messages)} (${n(s.prompts)} prompts, ${n(s.steps)} steps)`);
+    out.push(
+      `  usage     ${n(s.usage.inputTokens)} input, ${n(s.usage.outputTokens)} output, ` +
+        `${n(s.usage.cacheReadTokens)} cache read, ${n(s.usage.cacheWriteTokens)} cache write (reported)`,
+    );
+    out.push(`  context   ${n(s.contextTokens)} tokens`);
+    out.push(`  cost      ${s.cost}`);
+    if (s.budgetNote) out.push(`  ${s.budgetNote}`);
+    if (s.ended) out.push(`  ended     ${JSON.stringify(s.ended.stopReason)} after ${s.ended.steps} steps`);
+    for (const w of s.warnings) out.push(`  warning   line ${w.line}: ${w.kind}: ${w.message}`);
+    if (s.tornTail) out.push("  torn tail: the last line was cut off mid-write and was ignored");
+    process.stdout.write(out.join("\n") + "\n");
   }
-  if (command !== "replay") fail(`unknown command "${command}"`);
-  const json = rest.includes("--json");
-  const files = rest.filter((a) => a !== "--json");
-  if (files.length !== 1) fail("replay takes exactly one file");
-  const s = summary(files[0], replayFile(files[0]));
-  if (json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
-  else printText(s);
   return s.warnings.length > 0 || s.tornTail ? 1 : 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+function redact(args) {
+  const o = parseArgs(args, { "-o": "out", "--in-place": "inPlace!" });
+  const file = o._[0];
+  openInput(file);
+  if (o.inPlace && o.out) throw new UsageError("give -o or --in-place, not both");
+  const target = o.inPlace ? `${file}.redacting-${process.pid}` : o.out;
+  if (target === undefined) throw new UsageError("give -o <out> (or --in-place to replace the file)");
+  if (!o.inPlace && path.resolve(target) === path.resolve(file)) throw new UsageError("-o is the input file: use --in-place");
+  const redactor = new session.Redactor({ env: process.env });
+  const out = fs.openSync(target, "w", 0o600);
+  const totals = { lines: 0, changed: 0, notRecords: 0, rules: {} };
+  const decoder = new TextDecoder();
+  let pending = "";
+  const flush = (text) => {
+    const r = redactor.redactJournal(text);
+    fs.writeSync(out, r.text);
+    totals.lines += r.lines;
+    totals.changed += r.changed;
+    totals.notRecords += r.notRecords;
+    for (const [rule, count] of Object.entries(r.rules)) totals.rules[rule] = (totals.rules[rule] ?? 0) + count;
+  };
+  try {
+    readChunks(file, "redact", (chunk) => {
+      const text = pending + decoder.decode(chunk, { stream: true });
+      const cut = text.lastIndexOf("\n") + 1;
+      if (cut > 0) flush(text.slice(0, cut));
+      pending = text.slice(cut);
+    });
+    pending += decoder.decode();
+    if (pending) flush(pending);
+  } finally {
+    fs.closeSync(out);
+  }
+  if (o.inPlace) fs.renameSync(target, file);
+  const rules = Object.entries(totals.rules).map(([r, c]) => `${r} ${c}`).join(", ") || "none";
+  process.stderr.write(
+    `${o.inPlace ? file : target}: ${n(totals.changed)} of ${n(totals.lines)} lines changed; removed: ${rules}` +
+      (totals.notRecords ? `; ${totals.notRecords} lines were not records (redacted as text)` : "") +
+      "\n",
+  );
+  return 0;
+}
+
+function resumeOptions(o, state) {
+  const options = { model: o.model ?? state.model };
+  if (o.thinking !== undefined) {
+    if (o.thinking !== "on" && o.thinking !== "off") throw new UsageError("--thinking takes on or off");
+    options.thinking = o.thinking === "on";
+  } else if (state.thinking === "off") {
+    options.thinking = false;
+  }
+  return options;
+}
+
+function resume(args) {
+  const o = parseArgs(args, { "--model": "model", "--thinking": "thinking" });
+  const state = replayFile(o._[0]);
+  const { messages, report } = session.resumeSession(state, resumeOptions(o, state));
+  process.stdout.write(JSON.stringify(messages, null, 2) + "\n");
+  process.stderr.write(JSON.stringify(report, null, 2) + "\n");
+  return report.remaining.length > 0 ? 1 : 0;
+}
+
+function check(args) {
+  const o = parseArgs(args, { "--model": "model", "--thinking": "thinking" });
+  const state = replayFile(o._[0]);
+  const options = resumeOptions(o, state);
+  const thinking = options.thinking === true;
+  const raw = session.checkMessages(state.messages, { thinking });
+  const { messages, report } = session.resumeSession(state, options);
+  const resumed = session.checkMessages(messages, { thinking });
+  const lines = [];
+  if (raw.length) {
+    lines.push(`the journal's history as written breaks ${raw.length} rule(s); resume repairs them:`);
+    for (const p of raw.slice(0, 20)) lines.push(`  message ${p.index}: ${p.kind}: ${p.message}`);
+  }
+  const dropped = Object.entries(report.thinkingDropped).filter(([, c]) => c > 0);
+  if (dropped.length) lines.push(`resume drops thinking blocks: ${dropped.map(([r, c]) => `${r} ${c}`).join(", ")}`);
+  if (resumed.length) {
+    lines.push(`the resumed history would be refused (HTTP 400):`);
+    for (const p of resumed) lines.push(`  message ${p.index}: ${p.kind}: ${p.message}`);
+  } else {
+    lines.push(`the resumed history (${messages.length} messages) is accepted`);
+  }
+  process.stdout.write(lines.join("\n") + "\n");
+  return resumed.length > 0 ? 1 : 0;
+}
+
+function list(args) {
+  const o = parseArgs(args, { "--json": "json!" });
+  const dir = o._[0];
+  if (dir === undefined) throw new UsageError("give a sessions folder");
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
+  const rows = new FileSessionStore(dir).list();
+  if (o.json) {
+    process.stdout.write(JSON.stringify(rows, null, 2) + "\n");
+    return 0;
+  }
+  const table = [["id", "updated", "prompts", "model", "cost", "title / first prompt"]];
+  for (const r of rows) {
+    table.push([r.id, r.updated.slice(0, 16).replace("T", " "), String(r.prompts), r.model ?? "-", r.cost, r.title ?? r.prompt]);
+  }
+  const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
+  for (const row of table) process.stdout.write(row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]))).join("  ") + "\n");
+  return 0;
+}
+
+function exportTranscript(file, format) {
+  const state = replayFile(file);
+  const redactor = new session.Redactor({ env: process.env });
+  const redact = (text) => redactor.redact(text);
+  const info = {
+    title: state.title,
+    prompt: state.firstPrompt,
+    cost: session.formatCost(state),
+    budgetNote: session.budgetNote(state),
+  };
+  return format === "md" ? markdown(state, info, redact) : html(state, info, redact);
+}
+
+function exportCommand(args) {
+  const o = parseArgs(args, { "--format": "format", "-o": "out" });
+  if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
+  const text = exportTranscript(o._[0], o.format);
+  if (o.out) fs.writeFileSync(o.out, text, { mode: 0o600 });
+  else process.stdout.write(text);
+  return 0;
+}
+
+/** A small read-only browser of a sessions folder on 127.0.0.1. */
+function serve(args) {
+  const o = parseArgs(args, { "--port": "port" });
+  const dir = o._[0];
+  if (dir === undefined || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError("give a sessions folder");
+  const store = new FileSessionStore(dir);
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    const send = (status, type, body) => {
+      res.writeHead(status, { "content-type": type, "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" });
+      res.end(body);
+    };
+    try {
+      if (url.pathname === "/") {
+        const rows = store
+          .list()
+          .map(
+            (r) =>
+              `<tr><td><a href="/session/${encodeURIComponent(r.id)}">${escapeHtml(r.id)}</a></td><td>${escapeHtml(r.updated)}</td><td>${r.prompts}</td><td>${escapeHtml(r.model ?? "-")}</td><td>${escapeHtml(r.cost)}</td><td>${escapeHtml(r.title ?? r.prompt)}</td></tr>`,
+          )
+          .join("\n");
+        return send(
+          200,
+          "text/html; charset=utf-8",
+          `<!doctype html><meta charset="utf-8"><title>Sessions</title><style>body{font:15px system-ui;margin:2em}td,th{padding:.2em .8em;text-align:left}</style><h1>Sessions in ${escapeHtml(dir)}</h1><table><tr><th>id</th><th>updated</th><th>prompts</th><th>model</th><th>cost</th><th>title / first prompt</th></tr>${rows}</table>`,
+        );
+      }
+      const m = /^\/session\/([^/]+)$/.exec(url.pathname);
+      if (m) {
+        const id = decodeURIComponent(m[1]);
+        if (!session.validateSessionId(id)) return send(400, "text/plain", "not a session id");
+        const file = path.join(dir, `${id}.jsonl`);
+        if (!fs.existsSync(file)) return send(404, "text/plain", "no such session");
+        return send(200, "text/html; charset=utf-8", exportTranscript(file, "html"));
+      }
+      send(404, "text/plain", "not found");
+    } catch (e) {
+      send(500, "text/plain", String(e.message));
+    }
+  });
+  server.listen(o.port ? Number(o.port) : 0, "127.0.0.1", () => {
+    process.stdout.write(`serving ${dir} on http://127.0.0.1:${server.address().port}/ (Ctrl-C to stop)\n`);
+  });
+  return null;
+}
+
+const COMMANDS = { replay, redact, resume, check, list, export: exportCommand, serve };
+
+function main(argv) {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  const run = COMMANDS[command];
+  try {
+    if (!run) throw new UsageError(`unknown command "${command}"`);
+    return run(rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`garuda-session ${command}: ${e.message}\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`garuda-session ${command}: ${e.message}\n`);
+    return 2;
+  }
+}
+
+// `garuda-session export x --format md | head` closes the pipe early: not an error.
+process.stdout.on("error", (e) => {
+  if (e.code === "EPIPE") process.exit(0);
+  throw e;
+});
+
+const code = main(process.argv.slice(2));
+if (code !== null) process.exitCode = code;

@@ -1,0 +1,113 @@
+// Readable transcripts of a session (Garuda's /export): Markdown or one
+// self-contained HTML file. Every piece of text passes the Redactor; thinking
+// is folded; long tool results are folded; HTML is escaped, never injected.
+"use strict";
+
+const FOLD_AT = 2000;
+
+function blocksOf(message) {
+  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content ?? [];
+}
+
+function resultText(block) {
+  if (typeof block.content === "string") return block.content;
+  if (Array.isArray(block.content)) {
+    return block.content.map((p) => (p.type === "text" ? p.text : `[${p.type} block]`)).join("\n");
+  }
+  return "";
+}
+
+/** A format-neutral view of the conversation: one entry per message, parts typed. */
+function transcript(state, redact) {
+  return state.messages.map((message, index) => ({
+    index,
+    role: message.role,
+    parts: blocksOf(message).map((b) => {
+      switch (b.type) {
+        case "text":
+          return { kind: "text", text: redact(b.text ?? "") };
+        case "thinking":
+          return { kind: "thinking", text: redact(b.thinking ?? "") };
+        case "redacted_thinking":
+          return { kind: "thinking", text: "[redacted thinking]" };
+        case "tool_use":
+          return { kind: "tool_use", id: b.id, name: b.name, text: redact(JSON.stringify(b.input ?? {}, null, 2)) };
+        case "tool_result":
+          return { kind: "tool_result", id: b.tool_use_id, error: b.is_error === true, text: redact(resultText(b)) };
+        case "image":
+          return { kind: "note", text: "[image]" };
+        default:
+          return { kind: "note", text: `[${b.type} block]` };
+      }
+    }),
+  }));
+}
+
+function fence(text) {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const ticks = "`".repeat(longest + 1);
+  return `${ticks}\n${text}\n${ticks}`;
+}
+
+function markdown(state, summary, redact) {
+  const out = [`# ${redact(summary.title ?? summary.prompt ?? state.sessionId ?? "Session")}`, ""];
+  out.push(`- session: ${state.sessionId ?? "-"}`, `- model: ${state.model ?? "-"}`, `- cost: ${summary.cost}`);
+  if (summary.budgetNote) out.push(`- ${summary.budgetNote}`);
+  out.push("");
+  for (const m of transcript(state, redact)) {
+    out.push(`## ${m.role === "user" ? "User" : "Assistant"} (message ${m.index + 1})`, "");
+    for (const p of m.parts) {
+      if (p.kind === "text" || p.kind === "note") out.push(p.text, "");
+      else if (p.kind === "thinking") out.push("<details><summary>Thinking</summary>", "", fence(p.text), "", "</details>", "");
+      else if (p.kind === "tool_use") out.push(`**Tool call** \`${p.name}\` (${p.id})`, "", fence(p.text), "");
+      else if (p.kind === "tool_result") {
+        const head = `**Tool result** (${p.id})${p.error ? " — error" : ""}`;
+        if (p.text.length > FOLD_AT) out.push(`<details><summary>${head}</summary>`, "", fence(p.text), "", "</details>", "");
+        else out.push(head, "", fence(p.text), "");
+      }
+    }
+  }
+  return out.join("\n");
+}
+
+const escapeHtml = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+function html(state, summary, redact) {
+  const e = escapeHtml;
+  const parts = [];
+  for (const m of transcript(state, redact)) {
+    const body = m.parts
+      .map((p) => {
+        if (p.kind === "text") return `<div class="text">${e(p.text)}</div>`;
+        if (p.kind === "note") return `<div class="note">${e(p.text)}</div>`;
+        if (p.kind === "thinking") return `<details class="thinking"><summary>Thinking</summary><pre>${e(p.text)}</pre></details>`;
+        if (p.kind === "tool_use") return `<div class="tool"><b>Tool call</b> <code>${e(p.name)}</code> <small>${e(p.id)}</small><pre>${e(p.text)}</pre></div>`;
+        const head = `<b>Tool result</b> <small>${e(p.id)}</small>${p.error ? ' <span class="error">error</span>' : ""}`;
+        return p.text.length > FOLD_AT
+          ? `<details class="result"><summary>${head}</summary><pre>${e(p.text)}</pre></details>`
+          : `<div class="result">${head}<pre>${e(p.text)}</pre></div>`;
+      })
+      .join("\n");
+    parts.push(`<section class="${m.role}"><h2>${m.role === "user" ? "User" : "Assistant"} <small>#${m.index + 1}</small></h2>${body}</section>`);
+  }
+  const title = e(redact(summary.title ?? summary.prompt ?? state.sessionId ?? "Session"));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>${title}</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:900px;margin:2em auto;padding:0 1em;color:#222}
+section{border-left:4px solid #ccc;padding:.2em 1em;margin:1em 0}
+section.user{border-color:#3b82f6}section.assistant{border-color:#10b981}
+.text{white-space:pre-wrap}pre{background:#f5f5f5;padding:.6em;overflow:auto;white-space:pre-wrap}
+.error{color:#b91c1c;font-weight:bold}.note{color:#666;font-style:italic}summary{cursor:pointer;color:#555}
+</style></head><body>
+<h1>${title}</h1>
+<p>session ${e(state.sessionId ?? "-")} · model ${e(state.model ?? "-")} · cost ${e(summary.cost)}${summary.budgetNote ? " · " + e(summary.budgetNote) : ""}</p>
+${parts.join("\n")}
+</body></html>
+`;
+}
+
+module.exports = { transcript, markdown, html, escapeHtml };

@@ -1,0 +1,120 @@
+// The garuda-session CLI: each command, its output, its exit codes.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync, readFileSync, copyFileSync, mkdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = path.join(root, "pkg/bin/garuda-session.cjs");
+const golden = (name) => path.join(root, "tests/golden", name);
+
+function cli(...args) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), "garuda-cli-"));
+
+test("replay prints the summary and exits 1 on warnings", () => {
+  const ok = cli("replay", golden("every-record-type.jsonl"));
+  assert.equal(ok.code, 1, "the golden journal has an unknown-type warning");
+  assert.match(ok.out, /messages  3 \(2 prompts, 5 steps\)/);
+  assert.match(ok.out, /cost      ≥ \$0\.0311 \(incomplete\)/);
+  assert.match(ok.out, /budget 3,760 tokens: 2,560 reported \+ 1,200 unreported \+ 0 pending \(subagents\)/);
+  assert.match(ok.out, /warning   line 25: unknown-type/);
+  const clean = cli("replay", golden("crlf.jsonl"), "--json");
+  assert.equal(clean.code, 0);
+  const json = JSON.parse(clean.out);
+  assert.equal(json.messages, 2);
+  assert.equal(json.cost, "$0.0001");
+  assert.equal(cli("replay", golden("torn-tail.jsonl")).code, 1);
+});
+
+test("bad usage and unreadable input exit 2 with a message that says what to do", () => {
+  for (const args of [[], ["nope"], ["replay"], ["replay", "/no/such/file.jsonl"], ["export", golden("crlf.jsonl"), "--format", "pdf"], ["redact", golden("crlf.jsonl")], ["list", "/no/such/dir"]]) {
+    const r = cli(...args);
+    if (args.length === 0) {
+      assert.equal(r.code, 0, "no command prints the usage");
+      continue;
+    }
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+    assert.match(r.err, /usage: garuda-session|garuda-session \w+: /);
+  }
+});
+
+test("redact writes a copy with counts per rule and never touches the input without --in-place", () => {
+  const dir = tmp();
+  const input = path.join(dir, "in.jsonl");
+  const secret = "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";
+  writeFileSync(input, `{"type":"user","message":{"role":"user","content":"token ${secret}"}}\n{"type":"title","title":"x"}\nnot json password=hunter2hunter\n`);
+  const before = readFileSync(input, "utf8");
+  const r = cli("redact", input, "-o", path.join(dir, "out.jsonl"));
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /2 of 3 lines changed; removed: assignment 1, github-token 1; 1 lines were not records/);
+  assert.equal(readFileSync(input, "utf8"), before);
+  const out = readFileSync(path.join(dir, "out.jsonl"), "utf8");
+  assert.ok(!out.includes(secret) && !out.includes("hunter2hunter"));
+  assert.equal(statSync(path.join(dir, "out.jsonl")).mode & 0o777, 0o600);
+  assert.equal(cli("redact", input, "-o", input).code, 2, "-o onto the input is refused");
+  assert.equal(cli("redact", input, "--in-place").code, 0);
+  assert.ok(!readFileSync(input, "utf8").includes(secret));
+});
+
+test("resume prints messages and the report; check exits 1 only when the API would refuse", () => {
+  const r = cli("resume", golden("every-record-type.jsonl"), "--model", "claude-other");
+  assert.equal(r.code, 0);
+  const messages = JSON.parse(r.out);
+  assert.equal(messages[0].role, "user");
+  const report = JSON.parse(r.err);
+  assert.deepEqual(report.remaining, []);
+  const c = cli("check", golden("resume/orphan-result-after-compaction.jsonl"));
+  assert.equal(c.code, 0, c.out);
+  assert.match(c.out, /tool-result-orphan/);
+  assert.match(c.out, /is accepted/);
+});
+
+test("list shows the /sessions table newest first; export writes md and self-contained html", () => {
+  const dir = tmp();
+  copyFileSync(golden("every-record-type.jsonl"), path.join(dir, "20261129-100000-ab12.jsonl"));
+  mkdirSync(path.join(dir, "20261129-100000-ab12"));
+  const l = cli("list", dir);
+  assert.equal(l.code, 0);
+  assert.match(l.out, /20261129-100000-ab12 .* 2 +claude-opus-4-1 +≥ \$0\.0311 \(incomplete\) +Fix the parser/);
+  const md = cli("export", golden("every-record-type.jsonl"), "--format", "md");
+  assert.equal(md.code, 0);
+  assert.match(md.out, /^# Fix the parser/);
+  const html = cli("export", golden("every-record-type.jsonl"), "--format", "html");
+  assert.match(html.out, /^<!doctype html>/);
+  assert.ok(!/<script|src=|href="http/i.test(html.out), "one self-contained file, nothing fetched");
+});
+
+test("export escapes hostile content and redacts it", () => {
+  const dir = tmp();
+  const file = path.join(dir, "h.jsonl");
+  const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)> password=hunter2hunter';
+  writeFileSync(file, JSON.stringify({ type: "user", message: { role: "user", content: hostile } }) + "\n");
+  const html = cli("export", file, "--format", "html").out;
+  assert.ok(!html.includes("<script>alert") && !html.includes("<img"), html);
+  assert.ok(html.includes("&lt;script&gt;"));
+  assert.ok(!html.includes("hunter2hunter"));
+});
+
+test("serve answers on 127.0.0.1 with the sessions and a transcript", async () => {
+  const dir = tmp();
+  copyFileSync(golden("every-record-type.jsonl"), path.join(dir, "s1.jsonl"));
+  const child = spawn(process.execPath, [bin, "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
+    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(line)[0];
+    const index = await (await fetch(url)).text();
+    assert.match(index, /href="\/session\/s1"/);
+    const page = await (await fetch(url + "session/s1")).text();
+    assert.match(page, /Fix the parser/);
+    assert.equal((await fetch(url + "session/..%2Fx")).status, 400);
+  } finally {
+    child.kill();
+  }
+});
