@@ -1,4 +1,5 @@
 // Uses every export with its declared types; tsc --strict must accept it.
+import { FileSessionStore, type FileJournal } from "@garuda/session/node";
 import { resumeMessages, resumeSession, closeOpenToolCalls, checkMessages, type RepairReport, Journal, Redactor, rebuildState, formatCost, budgetNote, summariseSession, validateSessionId, newSessionId, type SessionState, type Message } from "@garuda/session";
 const r = new Redactor({ env: { API_KEY: "x" } });
 const j = new Journal({ redactor: r });
@@ -18,3 +19,13 @@ const record = closeOpenToolCalls(s);
 if (record !== null) j.write(record);
 const problems = checkMessages(resumed, { thinking: false });
 console.log(report.thinkingDropped["model-switch"], problems.map((p) => p.kind));
+const store = new FileSessionStore("/tmp/garuda-types", { redactor: r });
+const fj: FileJournal = store.open("a");
+fj.write({ type: "title", title: "t" });
+const rows = store.list();
+const latest: string | undefined = store.latest();
+const state2 = store.replay("a");
+store.setTitle("a", "x");
+store.remove(latest ?? "a");
+console.log(rows.length, state2.prompts, store.read("a").length, fj.repairedTornTail, r.redactJournal("").rules);
+fj.close();

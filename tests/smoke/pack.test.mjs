@@ -1,0 +1,128 @@
+// The npm tarball as people install it: `npm pack`, then a fresh project
+// each for CommonJS, ESM, TypeScript (--strict, every export), and a browser
+// page that imports the package from a static server in headless Chromium.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync } from "node:fs";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const ciRequire = createRequire(path.join(root, ".ci/package.json"));
+let tarball;
+
+before(() => {
+  const out = mkdtempSync(path.join(tmpdir(), "garuda-pack-"));
+  execFileSync("npm", ["pack", path.join(root, "pkg"), "--pack-destination", out, "--silent"], { encoding: "utf8" });
+  tarball = path.join(out, readdirSync(out).find((f) => f.endsWith(".tgz")));
+});
+
+function project(type) {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-project-"));
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true, type }));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", tarball], { cwd: dir });
+  return dir;
+}
+
+const journal = readFileSync(path.join(root, "tests/golden/every-record-type.jsonl"), "utf8");
+
+const body = (fs, store) => `
+const state = s.rebuildState(${JSON.stringify(journal)});
+const dir = ${fs}.mkdtempSync(require_os_tmp + "/pack-store-");
+const st = new ${store}(dir + "/sessions");
+const j = st.open("a1"); j.write({ type: "user", message: { role: "user", content: "hi" } }); j.close();
+console.log(JSON.stringify({ prompts: state.prompts, cost: s.formatCost(state), rows: st.list().length, resumed: s.resumeMessages(state, {}).length }));
+`;
+
+function check(out) {
+  assert.deepEqual(JSON.parse(out), { prompts: 2, cost: "≥ $0.0311 (incomplete)", rows: 1, resumed: 2 });
+}
+
+test("the tarball holds the package and nothing else", () => {
+  const list = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean);
+  for (const f of ["package/package.json", "package/index.d.ts", "package/README.md", "package/JOURNAL.md", "package/node/garuda_session_bg.wasm", "package/web/garuda_session_bg.wasm", "package/bin/garuda-session.cjs", "package/node/store.d.ts"]) {
+    assert.ok(list.includes(f), `${f} in ${list}`);
+  }
+  assert.ok(list.every((f) => !f.includes("..") && !f.includes("target/")));
+});
+
+test("CommonJS: require", () => {
+  const dir = project("commonjs");
+  writeFileSync(
+    path.join(dir, "main.js"),
+    `const fs = require("fs"); const require_os_tmp = require("os").tmpdir(); const s = require("@garuda/session"); const { FileSessionStore } = require("@garuda/session/node");\n${body("fs", "FileSessionStore")}`,
+  );
+  check(execFileSync(process.execPath, ["main.js"], { cwd: dir, encoding: "utf8" }));
+  const bin = execFileSync(path.join(dir, "node_modules/.bin/garuda-session"), ["replay", path.join(root, "tests/golden/crlf.jsonl")], { encoding: "utf8" });
+  assert.match(bin, /messages  2/);
+});
+
+test("ESM: import", () => {
+  const dir = project("module");
+  writeFileSync(
+    path.join(dir, "main.js"),
+    `import fs from "fs"; import os from "os"; const require_os_tmp = os.tmpdir(); import * as s from "@garuda/session"; import { FileSessionStore } from "@garuda/session/node";\n${body("fs", "FileSessionStore")}`,
+  );
+  check(execFileSync(process.execPath, ["main.js"], { cwd: dir, encoding: "utf8" }));
+});
+
+test("TypeScript: tsc --noEmit --strict on a consumer of every export", () => {
+  const dir = project("module");
+  writeFileSync(path.join(dir, "use.ts"), readFileSync(path.join(root, "tests/smoke/consumer.ts")));
+  const tsconfig = {
+    compilerOptions: { strict: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [] },
+    files: ["use.ts"],
+  };
+  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+  execFileSync(path.join(root, ".ci/node_modules/.bin/tsc"), ["-p", "."], { cwd: dir, encoding: "utf8" });
+});
+
+let server;
+after(() => server?.close());
+
+test("browser: a page imports the package from a static server in headless Chromium", async () => {
+  const dir = project("module");
+  writeFileSync(
+    path.join(dir, "index.html"),
+    `<!doctype html><meta charset="utf-8"><body><script type="module">
+import { rebuildState, formatCost, Journal, Redactor, resumeMessages } from "/node_modules/@garuda/session/web/index.js";
+const state = rebuildState(${JSON.stringify(journal)});
+const j = new Journal({ redactor: new Redactor({ env: {} }) });
+const line = j.write({ type: "user", message: { role: "user", content: "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" } });
+document.body.dataset.result = JSON.stringify({ prompts: state.prompts, cost: formatCost(state), redacted: line.includes("[REDACTED]"), resumed: resumeMessages(state, {}).length });
+</script>`,
+  );
+  const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+  server = createServer((req, res) => {
+    const file = path.join(dir, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!file.startsWith(dir) || !existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
+    res.end(readFileSync(file));
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const { chromium } = ciRequire("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const page = await browser.newPage();
+    const requests = [];
+    page.on("request", (r) => requests.push(r.url()));
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(`${origin}/index.html`);
+    await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 15000 });
+    const result = JSON.parse(await page.evaluate(() => document.body.dataset.result));
+    assert.deepEqual(result, { prompts: 2, cost: "≥ $0.0311 (incomplete)", redacted: true, resumed: 2 });
+    assert.deepEqual(errors, []);
+    assert.ok(requests.every((u) => u.startsWith(origin)), `only its own files: ${requests}`);
+  } finally {
+    await browser.close();
+  }
+});
