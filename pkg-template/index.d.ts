@@ -35,6 +35,8 @@ export interface MessageOrigin {
   redacted: boolean;
   /** The number of model switches before the message. */
   epoch: number;
+  /** The 1-based journal line of the record the message came from. */
+  line: number;
 }
 
 export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo";

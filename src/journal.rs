@@ -191,7 +191,8 @@ impl Journal {
         // Parsing to apply is also the check that the record is one JSON
         // object: a bad one is refused and nothing changes.
         let state = &mut self.state;
-        let outcome = with_fields(&redacted, |fields| state.apply(fields));
+        let line = self.lines + 1;
+        let outcome = with_fields(&redacted, |fields| state.apply(fields, line));
         self.lines += 1;
         let (kind, message) = match outcome {
             Ok(None) => return Ok(redacted),
@@ -217,7 +218,8 @@ impl Journal {
             return;
         }
         let state = &mut self.state;
-        let outcome = with_fields(line, |fields| state.apply(fields));
+        let number = self.lines;
+        let outcome = with_fields(line, |fields| state.apply(fields, number));
         let (kind, message) = match outcome {
             Ok(None) => return,
             Ok(Some(warning)) => warning,

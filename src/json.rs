@@ -55,7 +55,11 @@ fn push_origins(out: &mut String, messages: &[Message]) {
         if i > 0 {
             out.push(',');
         }
-        let _ = write!(out, r#"{{"redacted":{},"epoch":{}}}"#, m.origin.redacted, m.origin.epoch);
+        let _ = write!(
+            out,
+            r#"{{"redacted":{},"epoch":{},"line":{}}}"#,
+            m.origin.redacted, m.origin.epoch, m.origin.line
+        );
     }
     out.push(']');
 }

@@ -14,6 +14,9 @@ pub struct Origin {
     pub redacted: bool,
     /// How many model switches came before the message.
     pub epoch: u32,
+    /// The 1-based journal line of the record (for viewers: a message can be
+    /// traced to its line after undo, redo and compaction).
+    pub line: u64,
 }
 
 /// One message of the conversation, kept as the exact JSON text it was
@@ -110,8 +113,8 @@ impl SessionState {
     /// Applies one parsed record. An `Err` means the record has a bad or
     /// missing field: the caller skips it with a `bad-field` warning, and
     /// nothing of it has been applied (all checks come before any change).
-    pub fn apply(&mut self, r: &Fields) -> Result<Option<(WarningKind, String)>, String> {
-        let origin = Origin { redacted: r.redacted == Some(true), epoch: self.epoch };
+    pub fn apply(&mut self, r: &Fields, line: u64) -> Result<Option<(WarningKind, String)>, String> {
+        let origin = Origin { redacted: r.redacted == Some(true), epoch: self.epoch, line };
         match &*r.kind {
             "start" | "resume" | "model" => {
                 if let Some(model) = &r.model {
@@ -266,7 +269,7 @@ fn carry_origins(old: &[Message], kept: Vec<String>, origin: Origin) -> Vec<Mess
         .map(|json| {
             let same = old.iter().rev().find(|m| m.json.len() == json.len() && *m.json == *json);
             let origin = match same {
-                Some(m) => Origin { redacted: m.origin.redacted || origin.redacted, epoch: m.origin.epoch },
+                Some(m) => Origin { redacted: m.origin.redacted || origin.redacted, ..m.origin },
                 None => origin,
             };
             Message { json: json.into_boxed_str(), origin }

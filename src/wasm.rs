@@ -492,6 +492,8 @@ struct OriginView {
     redacted: bool,
     #[serde(default)]
     epoch: u32,
+    #[serde(default)]
+    line: u64,
 }
 
 /// The parts of a JS state object resume reads: its messages (with their
@@ -532,6 +534,7 @@ fn state_messages(
                 origin: crate::state::Origin {
                     redacted: o.is_some_and(|o| o.redacted),
                     epoch: o.map_or(epoch, |o| o.epoch),
+                    line: o.map_or(0, |o| o.line),
                 },
             }
         })
