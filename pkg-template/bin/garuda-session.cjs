@@ -8,7 +8,7 @@ const path = require("node:path");
 const http = require("node:http");
 const session = require("../node/garuda_session.js");
 const { FileSessionStore } = require("../node/store.js");
-const { markdown, html, escapeHtml } = require("./transcript.cjs");
+const { markdown, html } = require("./transcript.cjs");
 
 const USAGE = `usage: garuda-session <command> ...
   replay <file> [--json]                      summary: messages, usage, cost, warnings
@@ -280,40 +280,63 @@ function exportCommand(args) {
   return 0;
 }
 
-/** A small read-only browser of a sessions folder on 127.0.0.1. */
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".jsonl": "text/plain; charset=utf-8" };
+
+/** The sessions of a folder as the viewer's index: ids, files, children. */
+function sessionIndex(dir) {
+  const store = new FileSessionStore(dir);
+  return {
+    sessions: store.list().map((row) => {
+      const childDir = path.join(dir, row.id);
+      const children = fs.existsSync(childDir)
+        ? fs
+            .readdirSync(childDir)
+            .filter((f) => f.endsWith(".jsonl") && session.validateSessionId(f.slice(0, -6)))
+            .map((f) => ({ id: f.slice(0, -6), file: `${encodeURIComponent(row.id)}/${encodeURIComponent(f)}` }))
+        : [];
+      return { ...row, file: `${encodeURIComponent(row.id)}.jsonl`, children };
+    }),
+  };
+}
+
+/** The viewer for a sessions folder on 127.0.0.1: its own files, the folder's journals, nothing else. */
 function serve(args) {
   const o = parseArgs(args, { "--port": "port" });
   const dir = o._[0];
   if (dir === undefined || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError("give a sessions folder");
-  const store = new FileSessionStore(dir);
+  const pkg = path.join(__dirname, "..");
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
     const send = (status, type, body) => {
-      res.writeHead(status, { "content-type": type, "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" });
+      res.writeHead(status, { "content-type": type, "x-content-type-options": "nosniff" });
       res.end(body);
     };
+    const file = (p) => send(200, TYPES[path.extname(p)] ?? "application/octet-stream", fs.readFileSync(p));
     try {
       if (url.pathname === "/") {
-        const rows = store
-          .list()
-          .map(
-            (r) =>
-              `<tr><td><a href="/session/${encodeURIComponent(r.id)}">${escapeHtml(r.id)}</a></td><td>${escapeHtml(r.updated)}</td><td>${r.prompts}</td><td>${escapeHtml(r.model ?? "-")}</td><td>${escapeHtml(r.cost)}</td><td>${escapeHtml(r.title ?? r.prompt)}</td></tr>`,
-          )
-          .join("\n");
-        return send(
-          200,
-          "text/html; charset=utf-8",
-          `<!doctype html><meta charset="utf-8"><title>Sessions</title><style>body{font:15px system-ui;margin:2em}td,th{padding:.2em .8em;text-align:left}</style><h1>Sessions in ${escapeHtml(dir)}</h1><table><tr><th>id</th><th>updated</th><th>prompts</th><th>model</th><th>cost</th><th>title / first prompt</th></tr>${rows}</table>`,
-        );
+        res.writeHead(302, { location: "/viewer/?dir=/files/index.json" });
+        return res.end();
+      }
+      const asset = /^\/(viewer|web)\/([\w.-]*)$/.exec(url.pathname);
+      if (asset) {
+        const p = path.join(pkg, asset[1], asset[2] || "index.html");
+        return fs.existsSync(p) ? file(p) : send(404, "text/plain", "not found");
+      }
+      if (url.pathname === "/files/index.json") return send(200, TYPES[".json"], JSON.stringify(sessionIndex(dir)));
+      const journal = /^\/files\/(?:([^/]+)\/)?([^/]+)\.jsonl$/.exec(url.pathname);
+      if (journal) {
+        const ids = [journal[1], journal[2]].filter(Boolean).map(decodeURIComponent);
+        if (!ids.every((id) => session.validateSessionId(id))) return send(400, "text/plain", "not a session id");
+        const p = path.join(dir, ...ids.slice(0, -1), `${ids.at(-1)}.jsonl`);
+        return fs.existsSync(p) ? file(p) : send(404, "text/plain", "no such session");
       }
       const m = /^\/session\/([^/]+)$/.exec(url.pathname);
       if (m) {
         const id = decodeURIComponent(m[1]);
         if (!session.validateSessionId(id)) return send(400, "text/plain", "not a session id");
-        const file = path.join(dir, `${id}.jsonl`);
-        if (!fs.existsSync(file)) return send(404, "text/plain", "no such session");
-        return send(200, "text/html; charset=utf-8", exportTranscript(file, "html"));
+        const p = path.join(dir, `${id}.jsonl`);
+        if (!fs.existsSync(p)) return send(404, "text/plain", "no such session");
+        return send(200, "text/html; charset=utf-8", exportTranscript(p, "html"));
       }
       send(404, "text/plain", "not found");
     } catch (e) {
@@ -321,7 +344,7 @@ function serve(args) {
     }
   });
   server.listen(o.port ? Number(o.port) : 0, "127.0.0.1", () => {
-    process.stdout.write(`serving ${dir} on http://127.0.0.1:${server.address().port}/ (Ctrl-C to stop)\n`);
+    process.stdout.write(`viewer for ${dir} on http://127.0.0.1:${server.address().port}/ (Ctrl-C to stop)\n`);
   });
   return null;
 }

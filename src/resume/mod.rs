@@ -300,10 +300,13 @@ fn shape(msgs: &mut Vec<Msg>, report: &mut RepairReport) {
                 if m.role == Role::Assistant {
                     // The second response's thinking was signed without the first.
                     drop_thinking(&mut m, "after-repair", report);
+                    prev.repaired = true;
                 }
+                // Adjacent user messages are one turn to the API (it joins
+                // them itself), so joining them changes no signed prefix.
+                prev.repaired |= m.repaired;
                 prev.blocks.append(&mut m.blocks);
                 prev.changed = true;
-                prev.repaired = true;
             }
             _ => out.push(m),
         }

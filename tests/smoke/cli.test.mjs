@@ -109,8 +109,12 @@ test("serve answers on 127.0.0.1 with the sessions and a transcript", async () =
   try {
     const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
     const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(line)[0];
-    const index = await (await fetch(url)).text();
-    assert.match(index, /href="\/session\/s1"/);
+    const index = await (await fetch(url + "files/index.json")).json();
+    assert.deepEqual(index.sessions.map((s) => s.id), ["s1"]);
+    assert.match(await (await fetch(url)).text(), /Garuda transcript viewer/);
+    assert.equal((await fetch(url + "web/garuda_session_bg.wasm")).headers.get("content-type"), "application/wasm");
+    assert.equal((await fetch(url + "files/s1.jsonl")).status, 200);
+    assert.equal((await fetch(url + "files/..%2F..%2Fetc%2Fpasswd.jsonl")).status, 400);
     const page = await (await fetch(url + "session/s1")).text();
     assert.match(page, /Fix the parser/);
     assert.equal((await fetch(url + "session/..%2Fx")).status, 400);

@@ -1,0 +1,164 @@
+// The transcript viewer in a real browser: playwright-core driving Debian's
+// Chromium, headless, against `garuda-session serve`. Screenshots go to
+// tests/artifacts/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const ciRequire = createRequire(path.join(root, ".ci/package.json"));
+const artifacts = path.join(root, "tests/artifacts");
+const samples = path.join(root, "web-demo/samples");
+
+let browser;
+const servers = [];
+
+async function serveDir(dir) {
+  const child = spawn(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  servers.push(child);
+  const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
+  return /http:\/\/127\.0\.0\.1:\d+/.exec(line)[0];
+}
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const { chromium } = ciRequire("playwright-core");
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const s of servers) s.kill();
+});
+
+/** A page that records every request, dialog and error. */
+async function page(origin) {
+  const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  p.requests = [];
+  p.dialogs = [];
+  p.errors = [];
+  p.on("request", (r) => p.requests.push(r.url()));
+  p.on("dialog", (d) => (p.dialogs.push(d.message()), d.dismiss()));
+  p.on("pageerror", (e) => p.errors.push(String(e)));
+  p.onlyOwnFiles = () => assert.ok(p.requests.every((u) => u.startsWith(origin) || u.startsWith("blob:") || u.startsWith("data:")), `requests: ${p.requests}`);
+  return p;
+}
+
+test("a sample session: messages, cost, a dropped thinking block with its reason, search, a subagent link", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-viewer-"));
+  copyFileSync(path.join(samples, "viewer-sample.jsonl"), path.join(dir, "viewer-sample.jsonl"));
+  mkdirSync(path.join(dir, "viewer-sample"));
+  copyFileSync(path.join(samples, "viewer-sample/explore-toolu_explore1.jsonl"), path.join(dir, "viewer-sample/explore-toolu_explore1.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(origin + "/");
+  await p.waitForSelector("body[data-loaded='viewer-sample']");
+  assert.equal(await p.textContent("#cost"), "$0.1503");
+  assert.match(await p.textContent("#summary"), /5 messages · 4 prompts/);
+  assert.match(await p.textContent("#summary"), /thinking dropped \(model-switch 1\)/);
+  assert.match(await p.textContent("#warnings"), /line 9 \(bad-json\)/);
+  const dropped = await p.$$eval(".badge.thinking.dropped", (b) => b.map((x) => x.textContent));
+  assert.ok(dropped.includes("thinking dropped: model-switch"), dropped.join());
+  assert.ok((await p.$$(".row.compacted")).length > 0, "turns compacted away are struck through");
+  await p.fill("#search", "time zone");
+  await p.waitForFunction(() => /\d+ hits/.test(document.getElementById("hits").textContent));
+  assert.match(await p.textContent("#hits"), /^[1-9]\d* hits$/);
+  assert.ok((await p.$$("mark")).length > 0, "hits are highlighted");
+  await p.screenshot({ path: path.join(artifacts, "viewer-sample.png") });
+  await p.fill("#search", "");
+  await p.click(".badge.sub");
+  await p.waitForSelector("body[data-loaded='explore-toolu_explore1']");
+  assert.match(await p.textContent("#summary"), /model claude-haiku-4-5/);
+  await p.screenshot({ path: path.join(artifacts, "viewer-subagent.png") });
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+});
+
+test("a hostile journal renders as text: nothing executes, nothing is fetched", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-hostile-"));
+  const evil = [
+    "<script>window.__pwned = 1; alert('script')</script>",
+    "<img src=x onerror=\"window.__pwned = 2; alert('img')\">",
+    "<a href=\"javascript:alert('link')\">click me</a>",
+    "<style>body { background: url(http://10.0.0.1/x) }</style><link rel=stylesheet href=http://evil.example/x.css>",
+    "</pre><iframe src=\"http://evil.example\"></iframe>",
+  ].join(" ");
+  const lines = [
+    { type: "start", sessionId: "hostile", model: "<b>model</b>" },
+    { type: "title", title: evil },
+    { type: "user", message: { role: "user", content: evil } },
+    { type: "assistant", step: 1, response: { content: [{ type: "text", text: evil }, { type: "tool_use", id: "<x>", name: "<img src=x onerror=alert(3)>", input: { path: evil } }], usage: {} }, costUsd: 0 },
+    { type: "tool_results", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "<x>", content: evil }] }, calls: [] },
+  ];
+  writeFileSync(path.join(dir, "hostile.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(origin + "/");
+  await p.waitForSelector("body[data-loaded='hostile']");
+  const indices = await p.$$eval(".row", (rows) => rows.map((r) => r.dataset.index));
+  for (const i of indices) {
+    await p.click(`.row[data-index="${i}"]`);
+    await p.waitForFunction((i) => document.querySelector("#detail h3") && window.viewer.selected === Number(i), i);
+  }
+  await p.fill("#search", "script");
+  await p.waitForFunction(() => /hits/.test(document.getElementById("hits").textContent));
+  await p.waitForTimeout(300);
+  assert.equal(await p.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(p.dialogs, []);
+  assert.equal(await p.$$eval("#list img, #detail img, #list iframe, #detail iframe, #list a[href], #detail a[href], #list script, #detail script", (x) => x.length), 0);
+  assert.match(await p.textContent("#detail"), /<script>|<img|<a href/);
+  // File names are hostile too, through the file picker.
+  const p2 = await page(origin);
+  await p2.goto(origin + "/viewer/");
+  await p2.setInputFiles("#pick-files", { name: "<img src=x onerror=alert(4)>.jsonl", mimeType: "text/plain", buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n")) });
+  await p2.waitForSelector("body[data-loaded]");
+  assert.deepEqual(p2.dialogs, []);
+  assert.equal(await p2.$$eval("nav img", (x) => x.length), 0);
+  await p.screenshot({ path: path.join(artifacts, "viewer-hostile.png") });
+  p.onlyOwnFiles();
+  p2.onlyOwnFiles();
+});
+
+test("a 100 MB journal: time to first render, and the page answers while it loads", async () => {
+  const { journalFile } = await import(path.join(root, "bench/data.mjs"));
+  const big = journalFile(100);
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-big-"));
+  symlinkSync(big, path.join(dir, "big.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  const start = Date.now();
+  await p.goto(`${origin}/viewer/?file=/files/big.jsonl`);
+  // While the worker reads and replays, the page keeps answering input.
+  const latencies = [];
+  for (let i = 0; i < 10 && !(await p.$("body[data-loaded]")); i++) {
+    const t0 = Date.now();
+    await p.click("[data-filter='landmark']");
+    await p.click("[data-filter='landmark']");
+    latencies.push(Date.now() - t0);
+  }
+  await p.waitForSelector("body[data-loaded='big']", { timeout: 60000 });
+  const firstRender = Date.now() - start;
+  const rows = await p.$$eval(".row", (r) => r.length);
+  assert.ok(rows > 0);
+  const records = await p.evaluate(() => window.viewer.entries.length);
+  const loadMs = await p.evaluate(() => window.viewer.loadMs);
+  // Scrolling to the end renders only what is on screen.
+  await p.evaluate(() => (document.getElementById("list").scrollTop = 1e9));
+  await p.waitForTimeout(100);
+  assert.ok((await p.$$eval(".row", (r) => r.length)) < 60, "only the rows on screen exist");
+  await p.screenshot({ path: path.join(artifacts, "viewer-100mb.png") });
+  console.log(
+    `viewer: 100 MB journal, ${records} records: first render ${firstRender} ms after navigation (${Math.round(loadMs)} ms load in the page); ` +
+      `click latency while loading: ${latencies.length ? `max ${Math.max(...latencies)} ms over ${latencies.length} pairs` : "load finished before the first click"}`,
+  );
+  assert.ok(latencies.every((ms) => ms < 1000), `the page answered clicks: ${latencies}`);
+  p.onlyOwnFiles();
+});
