@@ -23,3 +23,16 @@ export function journalFile(mb) {
   return file;
 }
 
+
+/** Runs `fn` `runs` times; the median time in ms and the last result. */
+export function timeMedian(fn, runs) {
+  const times = [];
+  let result;
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    result = fn();
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[Math.floor(times.length / 2)], result };
+}

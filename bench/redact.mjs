@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PlainRedactor } from "./plain-redact.mjs";
-import { journalFile } from "./data.mjs";
+import { journalFile, timeMedian as timeIt } from "./data.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -27,16 +27,6 @@ function median(times) {
   return s[Math.floor(s.length / 2)];
 }
 
-function timeIt(fn, runs) {
-  const times = [];
-  let result;
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint();
-    result = fn();
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return { ms: median(times), result };
-}
 
 const wasm = new session.Redactor({ env });
 const plain = new PlainRedactor(env);

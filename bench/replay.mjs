@@ -11,7 +11,7 @@ import { openSync, readSync, closeSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { plainRebuildState } from "./plain-replay.mjs";
-import { journalFile } from "./data.mjs";
+import { journalFile, timeMedian as time } from "./data.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
@@ -57,17 +57,6 @@ if (process.argv[2] === "--rss") {
   process.exit(0);
 }
 
-function time(fn, runs) {
-  const times = [];
-  let result;
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint();
-    result = fn();
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], result };
-}
 
 function check(a, b, file) {
   const same =

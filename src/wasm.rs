@@ -618,16 +618,7 @@ pub fn check_messages(messages: JsValue, options: JsValue) -> Result<JsValue, Js
     let raw: Vec<&serde_json::value::RawValue> =
         serde_json::from_str(&json).map_err(|e| error(format!("checkMessages(messages, options): {e}")))?;
     let texts: Vec<String> = raw.iter().map(|m| m.get().to_owned()).collect();
-    let problems: Vec<String> = resume::check_messages(&texts, thinking)
-        .iter()
-        .map(|p| {
-            format!(
-                r#"{{"index":{},"kind":"{}","message":{}}}"#,
-                p.index,
-                p.kind,
-                crate::json::str_literal(&p.message)
-            )
-        })
-        .collect();
+    let problems: Vec<String> =
+        resume::check_messages(&texts, thinking).iter().map(resume::Problem::to_json).collect();
     parse_json(&format!("[{}]", problems.join(",")))
 }

@@ -457,10 +457,9 @@ fn after_scheme(text: &[u8], (start, end): (usize, usize)) -> (usize, usize) {
     (start, end)
 }
 
-/// Whether a name hit in a raw journal line can be ignored without looking
-/// at the line's structure: its name is not a secret's, or nothing around
-/// it assigns a value (and no escape hides what follows it).
-pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
+/// The name (identifier, dotted path, `--flag`) around byte `pos`, at most
+/// `MAX_NAME` long.
+fn name_bounds(text: &[u8], pos: usize) -> (usize, usize) {
     let mut start = pos;
     while start > 0 && is_name_byte(text[start - 1]) && pos - start < MAX_NAME {
         start -= 1;
@@ -469,6 +468,14 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     while end < text.len() && is_name_byte(text[end]) && end - start < MAX_NAME {
         end += 1;
     }
+    (start, end)
+}
+
+/// Whether a name hit in a raw journal line can be ignored without looking
+/// at the line's structure: its name is not a secret's, or nothing around
+/// it assigns a value (and no escape hides what follows it).
+pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
+    let (start, end) = name_bounds(text, pos);
     let name = &text[start..end];
     let name = name.strip_prefix(b"--").unwrap_or(name);
     let Ok(name) = std::str::from_utf8(name) else { return false };
@@ -483,14 +490,7 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
 /// The assignment whose name contains the prefilter hit at `pos`, if any:
 /// returns the name's end (to skip other hits in it) and the value's span.
 pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
-    let mut start = pos;
-    while start > 0 && is_name_byte(text[start - 1]) && pos - start < MAX_NAME {
-        start -= 1;
-    }
-    let mut end = pos;
-    while end < text.len() && is_name_byte(text[end]) && end - start < MAX_NAME {
-        end += 1;
-    }
+    let (start, end) = name_bounds(text, pos);
     if !looks_assigned(text, start, end) {
         return (end, None);
     }

@@ -12,6 +12,17 @@ pub struct Problem {
     pub message: String,
 }
 
+impl Problem {
+    pub fn to_json(&self) -> String {
+        format!(
+            r#"{{"index":{},"kind":"{}","message":{}}}"#,
+            self.index,
+            self.kind,
+            crate::json::str_literal(&self.message)
+        )
+    }
+}
+
 fn problem(index: usize, kind: &'static str, message: String) -> Problem {
     Problem { index, kind, message }
 }

@@ -92,18 +92,7 @@ impl RepairReport {
             .map(|d| format!(r#"{{"message":{},"block":{},"reason":"{}"}}"#, d.message, d.block, d.reason))
             .collect();
         let answered: Vec<String> = self.tool_calls_answered.iter().map(|id| str_literal(id)).collect();
-        let remaining: Vec<String> = self
-            .remaining
-            .iter()
-            .map(|p| {
-                format!(
-                    r#"{{"index":{},"kind":"{}","message":{}}}"#,
-                    p.index,
-                    p.kind,
-                    str_literal(&p.message)
-                )
-            })
-            .collect();
+        let remaining: Vec<String> = self.remaining.iter().map(Problem::to_json).collect();
         format!(
             r#"{{"thinkingDropped":{{{}}},"dropped":[{}],"toolCallsAnswered":[{}],"messagesRemoved":{},"messagesMerged":{},"orphanResultsToText":{},"resultsMovedFirst":{},"blankTextRemoved":{},"toolUseIdsRenamed":{},"leadingNoteAdded":{},"toolLoopToText":{},"remaining":[{}]}}"#,
             counts.join(","),
