@@ -128,3 +128,90 @@ fn resumed_histories_are_always_acceptable() {
         }
     }
 }
+
+/// Nothing panics, whatever the input: random mixes of trigger fragments,
+/// JSON punctuation, escapes and multi-byte characters through the
+/// Redactor, replay and resume.
+#[test]
+fn random_input_never_panics() {
+    use garuda_session::resume::{check_messages, resume, ResumeOptions};
+    use garuda_session::Redactor;
+    const PIECES: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        ":",
+        ",",
+        "\\",
+        "\\u00",
+        "\\ud83d",
+        "\n",
+        "\r",
+        " ",
+        "=",
+        "==",
+        "=>",
+        "--",
+        "://",
+        "@",
+        "password",
+        "token",
+        "key",
+        "pin",
+        "secret",
+        "Bearer ",
+        "sk-",
+        "sk-ant-api03-",
+        "T3BlbkFJ",
+        "AKIA",
+        "ghp_",
+        "github_pat_",
+        "xoxb-1",
+        "hooks.slack.com/services/",
+        "AIza",
+        "eyJ",
+        ".",
+        "-----BEGIN PRIVATE KEY-----",
+        "-----END",
+        "[REDACTED]",
+        "é",
+        "😀",
+        "\u{0}",
+        "type",
+        "\"type\":\"user\"",
+        "\"message\"",
+        "\"role\":\"user\"",
+        "\"content\"",
+        "tool_use",
+        "tool_result",
+        "thinking",
+        "signature",
+        "12345",
+        "${X}",
+        "'",
+        "`",
+        "(",
+        ")",
+    ];
+    let mut rng = Rng::new(11);
+    let redactor = Redactor::new([("API_KEY", "abcdefgh12"), ("DB_PASSWORD", "p@ss word!")]);
+    for _ in 0..20_000 {
+        let mut text = String::new();
+        for _ in 0..rng.below(60) {
+            text.push_str(PIECES[rng.below(PIECES.len() as u64) as usize]);
+        }
+        let _ = redactor.redact(&text);
+        let _ = redactor.redact_line(&text);
+        let wrapped = format!(
+            r#"{{"type":"user","message":{{"role":"user","content":{}}}}}"#,
+            serde_json::to_string(&text).unwrap_or_default()
+        );
+        let out = redactor.redact_line(&wrapped).expect("a JSON object is always accepted");
+        assert!(serde_json::from_str::<serde_json::Value>(&out.line).is_ok(), "{wrapped}");
+        let state = rebuild_state(&format!("{text}\n{wrapped}\n{text}"));
+        let resumed = resume(&state, &ResumeOptions { model: None, thinking: Some(true) });
+        let _ = check_messages(&resumed.messages_json(), true);
+    }
+}

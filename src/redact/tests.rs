@@ -1,4 +1,4 @@
-//! The Redactor's own cases: every format in the places a journal puts it,
+//! Compiled only under #[cfg(test)] (see mod.rs). The Redactor's own cases: every format in the places a journal puts it,
 //! code that must come out untouched, the exemptions, and the guarantees.
 
 use super::*;

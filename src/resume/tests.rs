@@ -1,4 +1,4 @@
-//! Each rule on a small history; the golden journals in tests/ pin whole
+//! Compiled only under #[cfg(test)] (see mod.rs). Each rule on a small history; the golden journals in tests/ pin whole
 //! sessions.
 
 use super::*;
