@@ -268,11 +268,16 @@ function row(e, top) {
   }
   for (const t of e.tools) {
     if (t.use) {
-      head.append(el("span", { class: "badge", text: `${t.name}` }));
+      const outcome = t.outcome ?? "no result";
+      const tone = outcome === "ok" ? "" : outcome === "no result" ? "interrupted" : outcome;
+      head.append(el("span", { class: `badge ${tone}`, text: `${t.name} → ${outcome}`, title: t.resultLine ? `result at line ${t.resultLine}` : "no result recorded" }));
       const child = childFor(t.id);
       if (child) head.append(el("span", { class: "badge sub", text: "subagent transcript", onclick: (ev) => (ev.stopPropagation(), openSession(child.name, child.file ? { file: child.file } : { url: child.url })) }));
-    } else if (t.interrupted) head.append(el("span", { class: "badge interrupted", text: "interrupted" }));
-    else if (t.error) head.append(el("span", { class: "badge error", text: "error" }));
+    } else {
+      if (t.name) head.append(el("span", { class: "badge", text: `result of ${t.name}` }));
+      if (t.interrupted) head.append(el("span", { class: "badge interrupted", text: "interrupted" }));
+      else if (t.error) head.append(el("span", { class: "badge error", text: "error" }));
+    }
   }
   if (e.synthetic) head.append(el("span", { class: "badge", text: "synthetic" }));
   if (view.redaction?.marked.has(e.index) || e.redacted) head.append(el("span", { class: "badge redact", text: "redacted" }));

@@ -178,6 +178,20 @@ async function open(source) {
       }
     }
   }
+  // Pair tool calls with their results: the call shows how it ended, the
+  // result names its call.
+  const calls = new Map();
+  for (const e of entries) for (const t of e.tools) if (t.use) calls.set(t.id, t);
+  for (const e of entries) {
+    for (const t of e.tools) {
+      if (t.use) continue;
+      const call = calls.get(t.id);
+      if (!call) continue;
+      t.name = call.name;
+      call.outcome = t.interrupted ? "interrupted" : t.error ? "error" : "ok";
+      call.resultLine = e.line;
+    }
+  }
   // Messages that are not in the final state were taken out: by a compaction
   // (before the last one) or by undo.
   const live = new Set(state.messageOrigins.map((o) => o.line));

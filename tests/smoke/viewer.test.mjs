@@ -68,6 +68,8 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   const dropped = await p.$$eval(".badge.thinking.dropped", (b) => b.map((x) => x.textContent));
   assert.ok(dropped.includes("thinking dropped: model-switch"), dropped.join());
   assert.ok((await p.$$(".row.compacted")).length > 0, "turns compacted away are struck through");
+  const badges = await p.$$eval(".badge", (b) => b.map((x) => x.textContent));
+  assert.ok(badges.includes("explore → ok") && badges.includes("result of explore"), "calls are paired with results");
   await p.fill("#search", "time zone");
   await p.waitForFunction(() => /\d+ hits/.test(document.getElementById("hits").textContent));
   assert.match(await p.textContent("#hits"), /^[1-9]\d* hits$/);
