@@ -129,6 +129,22 @@ test("a hostile journal renders as text: nothing executes, nothing is fetched", 
   p2.onlyOwnFiles();
 });
 
+test("dropping files on the page opens them", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-drop-"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(origin + "/viewer/");
+  const text = (await import("node:fs")).readFileSync(path.join(samples, "viewer-sample.jsonl"), "utf8");
+  await p.evaluate((text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], "viewer-sample.jsonl", { type: "text/plain" }));
+    document.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, text);
+  await p.waitForSelector("body[data-loaded='viewer-sample']");
+  assert.equal(await p.textContent("#cost"), "$0.1503");
+  p.onlyOwnFiles();
+});
+
 test("a 100 MB journal: time to first render, and the page answers while it loads", async () => {
   const { journalFile } = await import(path.join(root, "bench/data.mjs"));
   const big = journalFile(100);
