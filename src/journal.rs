@@ -193,22 +193,13 @@ impl Journal {
         let state = &mut self.state;
         let line = self.lines + 1;
         let outcome = with_fields(&redacted, |fields| state.apply(fields, line));
-        self.lines += 1;
-        let (kind, message) = match outcome {
-            Ok(None) => return Ok(redacted),
-            Ok(Some(warning)) => warning,
-            Err(LineError::BadJson(m) | LineError::BadRecord(m)) => {
-                self.lines -= 1;
-                return Err(WriteError(format!(
-                    "a record must be one JSON object with a string `type`: {m}"
-                )));
-            }
-            Err(LineError::UnknownType(t)) => {
-                (WarningKind::UnknownType, format!("unknown record type `{t}`, skipped"))
-            }
-            Err(LineError::BadField(m)) => (WarningKind::BadField, m),
-        };
-        self.state.warnings.push(Warning { line: self.lines, kind, message });
+        if let Err(LineError::BadJson(m) | LineError::BadRecord(m)) = outcome {
+            return Err(WriteError(format!("a record must be one JSON object with a string `type`: {m}")));
+        }
+        self.lines = line;
+        if let Some((kind, message)) = warning_of(outcome) {
+            self.state.warnings.push(Warning { line, kind, message });
+        }
         Ok(redacted)
     }
 
@@ -220,21 +211,25 @@ impl Journal {
         let state = &mut self.state;
         let number = self.lines;
         let outcome = with_fields(line, |fields| state.apply(fields, number));
-        let (kind, message) = match outcome {
-            Ok(None) => return,
-            Ok(Some(warning)) => warning,
-            Err(LineError::BadJson(_)) if last => {
-                self.state.torn_tail = true;
-                return;
-            }
-            Err(LineError::BadJson(m)) => (WarningKind::BadJson, m),
-            Err(LineError::BadRecord(m)) => (WarningKind::BadRecord, m),
-            Err(LineError::UnknownType(t)) => {
-                (WarningKind::UnknownType, format!("unknown record type `{t}`, skipped"))
-            }
-            Err(LineError::BadField(m)) => (WarningKind::BadField, m),
-        };
-        self.state.warnings.push(Warning { line: self.lines, kind, message });
+        if last && matches!(outcome, Err(LineError::BadJson(_))) {
+            self.state.torn_tail = true;
+        } else if let Some((kind, message)) = warning_of(outcome) {
+            self.state.warnings.push(Warning { line: number, kind, message });
+        }
+    }
+}
+
+/// The warning, if any, for how applying a line went (replay and live write
+/// report the same things, which keeps live equal to replay).
+fn warning_of(outcome: Result<Option<(WarningKind, String)>, LineError>) -> Option<(WarningKind, String)> {
+    match outcome {
+        Ok(warning) => warning,
+        Err(LineError::BadJson(m)) => Some((WarningKind::BadJson, m)),
+        Err(LineError::BadRecord(m)) => Some((WarningKind::BadRecord, m)),
+        Err(LineError::UnknownType(t)) => {
+            Some((WarningKind::UnknownType, format!("unknown record type `{t}`, skipped")))
+        }
+        Err(LineError::BadField(m)) => Some((WarningKind::BadField, m)),
     }
 }
 

@@ -32,13 +32,17 @@ fn type_name(v: &JsValue) -> String {
     }
 }
 
-fn string_arg(v: &JsValue, what: &str) -> Result<String, JsError> {
-    v.as_string().ok_or_else(|| error(format!("{what} must be a string, got {}", type_name(v))))
-}
-
 /// Parses JSON text made by the core into JS values.
 fn parse_json(text: &str) -> Result<JsValue, JsError> {
     js_sys::JSON::parse(text).map_err(|_| error("internal error: the core produced invalid JSON"))
+}
+
+/// A JS value as JSON text (`JSON.stringify`, then one copy into wasm).
+fn js_json(v: &JsValue, what: &str) -> Result<String, JsError> {
+    js_sys::JSON::stringify(v)
+        .ok()
+        .and_then(|s| js_text(&s))
+        .ok_or_else(|| error(format!("{what} could not be turned into JSON")))
 }
 
 /// A small JS value (options, a few fields) read through JSON: serde_json is
@@ -46,10 +50,7 @@ fn parse_json(text: &str) -> Result<JsValue, JsError> {
 /// (serde-wasm-bindgen; dropping it measured 0.6 KB gzipped and one
 /// dependency less).
 fn from_js<T: for<'de> Deserialize<'de>>(v: JsValue, what: &str) -> Result<T, JsError> {
-    let text = js_sys::JSON::stringify(&v)
-        .ok()
-        .and_then(|s| js_text(&s))
-        .ok_or_else(|| error(format!("{what}: cannot be turned into JSON")))?;
+    let text = js_json(&v, what)?;
     serde_json::from_str(&text).map_err(|e| {
         let e = e.to_string();
         let e = e.rfind(" at line ").map_or(e.as_str(), |i| &e[..i]).to_owned();
@@ -446,7 +447,7 @@ pub fn budget_note(state: JsValue) -> Result<JsValue, JsError> {
 
 #[wasm_bindgen(js_name = summariseSession, unchecked_return_type = "SessionRow")]
 pub fn summarise_session(id: JsValue, updated: JsValue, journal: JsValue) -> Result<JsValue, JsError> {
-    let id = string_arg(&id, "summariseSession(id, updated, journal): id")?;
+    let id = text_arg(&id, "summariseSession(id, updated, journal): id")?;
     let updated = if let Some(s) = updated.as_string() {
         s
     } else if updated.is_instance_of::<js_sys::Date>() {
@@ -464,7 +465,7 @@ pub fn summarise_session(id: JsValue, updated: JsValue, journal: JsValue) -> Res
 
 #[wasm_bindgen(js_name = validateSessionId)]
 pub fn validate_session_id(id: JsValue) -> Result<bool, JsError> {
-    let id = string_arg(&id, "validateSessionId(id): id")?;
+    let id = text_arg(&id, "validateSessionId(id): id")?;
     Ok(listing::validate_session_id(&id))
 }
 
@@ -513,10 +514,7 @@ fn state_messages(
     if !js_sys::Array::is_array(&messages) {
         return Err(error(format!("{what}.messages must be an array of messages")));
     }
-    let json = js_sys::JSON::stringify(&messages)
-        .ok()
-        .and_then(|s| js_text(&s))
-        .ok_or_else(|| error(format!("{what}.messages could not be turned into JSON")))?;
+    let json = js_json(&messages, &format!("{what}.messages"))?;
     let raw: Vec<&serde_json::value::RawValue> =
         serde_json::from_str(&json).map_err(|e| error(format!("{what}.messages: {e}")))?;
     let origins: Vec<OriginView> = match field("messageOrigins") {
@@ -611,10 +609,7 @@ pub fn check_messages(messages: JsValue, options: JsValue) -> Result<JsValue, Js
     } else {
         false
     };
-    let json = js_sys::JSON::stringify(&messages)
-        .ok()
-        .and_then(|s| js_text(&s))
-        .ok_or_else(|| error("checkMessages(messages, options): messages could not be turned into JSON"))?;
+    let json = js_json(&messages, "checkMessages(messages, options): messages")?;
     let raw: Vec<&serde_json::value::RawValue> =
         serde_json::from_str(&json).map_err(|e| error(format!("checkMessages(messages, options): {e}")))?;
     let texts: Vec<String> = raw.iter().map(|m| m.get().to_owned()).collect();

@@ -345,6 +345,11 @@ impl Redactor {
         };
         let mut edits = Vec::new();
         for (i, s) in t.strings.iter().enumerate() {
+            // Neither the string nor its key holds a hit: nothing to do, and
+            // no key to decode or classify.
+            if !hot[i] && !s.key.is_some_and(|k| hot[k]) {
+                continue;
+            }
             let key = s.key.map(|k| (k, text_of(k)));
             if !s.is_key && is_exempt(line, t, s, key.as_ref().map(|(_, k)| k.as_ref())) {
                 continue;
