@@ -34,6 +34,9 @@ const view = {
   selected: -1,
   redaction: null,
   loadStarted: 0,
+  // Bumped when every row must be drawn again (new entries, query, redaction
+  // marks, subagent links); rows whose key is unchanged keep their nodes.
+  generation: 0,
 };
 window.viewer = view; // for tests and the curious
 
@@ -64,6 +67,7 @@ function addFiles(files) {
 }
 
 function renderSessions() {
+  view.generation++;
   const nav = $("sessions");
   nav.replaceChildren();
   for (const [name, s] of view.sessions) {
@@ -135,6 +139,7 @@ worker.onmessage = ({ data }) => {
   } else if (data.type === "ready") {
     $("progress").hidden = true;
     view.entries = data.entries;
+    view.generation++;
     view.stats = data.stats;
     view.selected = -1;
     view.loadMs = performance.now() - view.loadStarted;
@@ -147,6 +152,7 @@ worker.onmessage = ({ data }) => {
     if (data.query !== view.query) return;
     view.hits = data.hits.filter((i) => view.visible.includes(i));
     view.hitSet = new Set(data.hits);
+    view.generation++;
     view.hit = view.hits.length ? 0 : -1;
     $("hits").textContent = view.query ? `${view.hits.length} hits` : "";
     if (view.hit >= 0) scrollToEntry(view.hits[0]);
@@ -155,6 +161,7 @@ worker.onmessage = ({ data }) => {
     renderDetail(data.detail);
   } else if (data.type === "redaction") {
     view.redaction = { would: new Set(data.would), marked: new Set(data.marked) };
+    view.generation++;
     $("status").textContent = `Redaction check: ${data.would.length} records would change; ${data.marked.length} were already marked redacted.`;
     renderRows();
   } else if (data.type === "error") {
@@ -292,8 +299,23 @@ function renderRows() {
   const first = Math.max(0, Math.floor(list.scrollTop / ROW) - 5);
   const last = Math.min(view.visible.length, Math.ceil((list.scrollTop + list.clientHeight) / ROW) + 5);
   const spacer = $("spacer");
-  spacer.replaceChildren();
-  for (let i = first; i < last; i++) spacer.append(row(view.entries[view.visible[i]], i * ROW));
+  // Keyed, not rebuilt: a row that is still wanted keeps its node, so a click
+  // whose mousedown and mouseup straddle a scroll or a search reply still
+  // lands (a replaced node would swallow it).
+  const wanted = new Map();
+  for (let i = first; i < last; i++) {
+    const index = view.visible[i];
+    wanted.set(`${view.generation}:${i}:${index}:${index === view.selected ? 1 : 0}`, i);
+  }
+  for (const node of [...spacer.children]) {
+    if (wanted.has(node.dataset.key)) wanted.delete(node.dataset.key);
+    else node.remove();
+  }
+  for (const [key, i] of wanted) {
+    const node = row(view.entries[view.visible[i]], i * ROW);
+    node.dataset.key = key;
+    spacer.append(node);
+  }
 }
 $("list").addEventListener("scroll", () => requestAnimationFrame(renderRows));
 window.addEventListener("resize", renderRows);

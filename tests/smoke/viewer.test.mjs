@@ -76,6 +76,7 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   assert.ok((await p.$$("mark")).length > 0, "hits are highlighted");
   await p.screenshot({ path: path.join(artifacts, "viewer-sample.png") });
   await p.fill("#search", "");
+  await p.waitForFunction(() => document.getElementById("hits").textContent === "");
   await p.click(".badge.sub");
   await p.waitForSelector("body[data-loaded='explore-toolu_explore1']");
   assert.match(await p.textContent("#summary"), /model claude-haiku-4-5/);
