@@ -37,7 +37,29 @@ const view = {
   // Bumped when every row must be drawn again (new entries, query, redaction
   // marks, subagent links); rows whose key is unchanged keep their nodes.
   generation: 0,
+  load: 0, // the newest open; replies to older ones are ignored
+  incoming: [], // entries of the load in progress
 };
+
+// The worker's codes for an entry's status and its thinking on resume.
+const STATUS = [null, "live", "compacted", "undone"];
+const THINKING = [null, "kept", "not sent"];
+
+/** Pair tool calls with their results: the call shows how it ended, the result names its call. */
+function pairTools(entries) {
+  const calls = new Map();
+  for (const e of entries) for (const t of e.tools) if (t.use) calls.set(t.id, t);
+  for (const e of entries) {
+    for (const t of e.tools) {
+      if (t.use) continue;
+      const call = calls.get(t.id);
+      if (!call) continue;
+      t.name = call.name;
+      call.outcome = t.interrupted ? "interrupted" : t.error ? "error" : "ok";
+      call.resultLine = e.line;
+    }
+  }
+}
 window.viewer = view; // for tests and the curious
 
 const n = (x) => Number(x ?? 0).toLocaleString("en-US");
@@ -86,7 +108,9 @@ function openSession(name, source) {
   $("status").textContent = `Loading ${name}…`;
   $("progress").hidden = false;
   $("bar").style.width = "0";
-  send({ type: "open", source });
+  view.load++;
+  view.incoming = [];
+  send({ type: "open", source, load: view.load });
 }
 
 /** A subagent's transcript for a tool call: a child named `…-<toolUseId>`. */
@@ -134,23 +158,38 @@ worker.onmessage = ({ data }) => {
   if (data.type === "alive") {
     workerAlive();
   } else if (data.type === "progress") {
+    if (data.load !== view.load) return;
+    for (const e of data.entries) view.incoming.push(e);
     $("bar").style.width = data.total ? `${(100 * data.done) / data.total}%` : "50%";
     $("status").textContent = `Loading… ${(data.done / 1e6).toFixed(1)} MB`;
   } else if (data.type === "ready") {
+    if (data.load !== view.load) return;
     $("progress").hidden = true;
-    view.entries = data.entries;
+    const entries = view.incoming;
+    for (const e of data.entries) entries.push(e);
+    for (let i = 0; i < entries.length; i++) {
+      if (data.status[i]) entries[i].status = STATUS[data.status[i]];
+      if (data.thinking[i]) entries[i].thinkingState = data.thinking[i] === 3 ? `dropped: ${data.droppedWhy[i]}` : THINKING[data.thinking[i]];
+    }
+    pairTools(entries);
+    view.entries = entries;
+    view.incoming = [];
     view.generation++;
     view.stats = data.stats;
+    view.marks = data.marks;
+    view.marks.received = performance.timeOrigin + performance.now();
     view.selected = -1;
     view.loadMs = performance.now() - view.loadStarted;
-    $("status").textContent = `${view.active}: ${n(data.entries.length)} records`;
+    $("status").textContent = `${view.active}: ${n(entries.length)} records`;
     renderSummary(data);
     applyFilters();
     if (view.query) send({ type: "search", query: view.query });
     document.body.dataset.loaded = view.active;
+    view.marks.rendered = performance.timeOrigin + performance.now();
   } else if (data.type === "hits") {
     if (data.query !== view.query) return;
-    view.hits = data.hits.filter((i) => view.visible.includes(i));
+    const shown = new Set(view.visible);
+    view.hits = data.hits.filter((i) => shown.has(i));
     view.hitSet = new Set(data.hits);
     view.generation++;
     view.hit = view.hits.length ? 0 : -1;
@@ -165,6 +204,7 @@ worker.onmessage = ({ data }) => {
     $("status").textContent = `Redaction check: ${data.would.length} records would change; ${data.marked.length} were already marked redacted.`;
     renderRows();
   } else if (data.type === "error") {
+    if (data.load !== undefined && data.load !== view.load) return;
     $("progress").hidden = true;
     $("status").textContent = `Error: ${data.message}`;
   }
@@ -193,9 +233,15 @@ function renderSummary({ stats, chart, compactions, subagents }) {
     box.append(w);
   }
   if (subagents.length) {
+    // Filled when opened: a long session has thousands of subagent runs, and
+    // building their rows up front cost 100 ms of a 100 MB journal's load.
     const t = el("table", { class: "sub" });
-    for (const s of subagents) t.append(el("tr", {}, el("td", { text: s.child ?? "-" }), el("td", { text: `${n(s.tokens)} tokens` }), el("td", { text: s.costUsd === null ? "cost unknown" : `$${s.costUsd.toFixed(4)}` })));
-    box.append(el("details", {}, el("summary", { text: `subagents (${subagents.length})` }), t));
+    const fold = el("details", {}, el("summary", { text: `subagents (${n(subagents.length)})` }), t);
+    fold.addEventListener("toggle", () => {
+      if (!fold.open || t.rows.length) return;
+      for (const s of subagents) t.append(el("tr", {}, el("td", { text: s.child ?? "-" }), el("td", { text: `${n(s.tokens)} tokens` }), el("td", { text: s.costUsd === null ? "cost unknown" : `$${s.costUsd.toFixed(4)}` })));
+    });
+    box.append(fold);
   }
   box.append(contextChart(chart, compactions));
 }
@@ -209,7 +255,8 @@ function contextChart(points, compactions) {
   svg.setAttribute("aria-label", "context size over the session");
   if (points.length < 2) return svg;
   const maxLine = points.at(-1)[0] || 1;
-  const maxTokens = Math.max(1, ...points.map((p) => p[1]));
+  let maxTokens = 1; // not Math.max(...points): that throws past ~100k arguments
+  for (const p of points) if (p[1] > maxTokens) maxTokens = p[1];
   const step = Math.max(1, Math.floor(points.length / 600));
   const coords = points.filter((_, i) => i % step === 0).map(([line, t]) => `${((600 * line) / maxLine).toFixed(1)},${(58 - (56 * t) / maxTokens).toFixed(1)}`);
   const poly = document.createElementNS(NS, "polyline");

@@ -5,31 +5,43 @@
 import { Journal, Redactor, resumeSession, formatCost, budgetNote } from "../web/index.js";
 
 const CHUNK = 4 << 20;
+// Codes the page turns back into words (see viewer.js).
+const STATUS = { live: 1, compacted: 2, undone: 3 };
+const THINKING = { kept: 1, notSent: 2, dropped: 3 };
 const PREVIEW = 160;
+// The content of a synthetic result for a call cut off by a crash (spec §6).
+const INTERRUPTED = "[Interrupted before result was recorded]";
 
 let current = null; // { lines: string[], entries: [], byLine: Map }
 
 const post = (msg) => self.postMessage(msg);
 
-async function readSource(source, onBytes) {
-  if (source.file) {
-    const file = source.file;
-    for (let at = 0; at < file.size; at += CHUNK) {
-      onBytes(new Uint8Array(await file.slice(at, at + CHUNK).arrayBuffer()), Math.min(at + CHUNK, file.size), file.size);
-    }
-    return;
-  }
-  const res = await fetch(source.url);
-  if (!res.ok) throw new Error(`could not load ${source.url}: HTTP ${res.status}`);
-  const total = Number(res.headers.get("content-length")) || 0;
-  const reader = res.body.getReader();
-  let done = 0;
-  for (;;) {
-    const { value, done: end } = await reader.read();
-    if (end) break;
-    done += value.length;
-    onBytes(value, done, total);
-  }
+/**
+ * Reads a source on reader.js's thread and calls onBytes for each chunk, in
+ * order. An exception from onBytes (a newer open, say) stops the reading.
+ */
+function readSource(source, onBytes) {
+  return new Promise((resolve, reject) => {
+    const reader = new Worker(new URL("./reader.js", import.meta.url));
+    let stopped = false;
+    const stop = (settle, value) => {
+      stopped = true;
+      reader.terminate();
+      settle(value);
+    };
+    reader.onmessage = ({ data }) => {
+      if (stopped) return;
+      if (data.error) return stop(reject, new Error(data.error));
+      if (data.end) return stop(resolve);
+      try {
+        onBytes(data.bytes, data.done, data.total);
+      } catch (e) {
+        stop(reject, e);
+      }
+    };
+    reader.onerror = (e) => (e.preventDefault(), stop(reject, new Error(`could not read the journal: ${e.message}`)));
+    reader.postMessage(source);
+  });
 }
 
 function blocksOf(message) {
@@ -37,19 +49,43 @@ function blocksOf(message) {
   return typeof message.content === "string" ? [{ type: "text", text: message.content }] : Array.isArray(message.content) ? message.content : [];
 }
 
-function textOf(block) {
+/** A block as text, cut near `limit` characters: previews need 160, and a
+ * 50 KB file write need not be stringified whole to show its first line. */
+function textOf(block, limit = Infinity) {
   switch (block.type) {
     case "text":
-      return block.text ?? "";
+      return String(block.text ?? "").slice(0, limit);
     case "thinking":
-      return block.thinking ?? "";
+      return String(block.thinking ?? "").slice(0, limit);
     case "tool_use":
-      return `${block.name}(${JSON.stringify(block.input ?? {})})`;
-    case "tool_result":
-      return typeof block.content === "string" ? block.content : (block.content ?? []).map((p) => p.text ?? `[${p.type}]`).join("\n");
+      return `${block.name}(${shortJson(block.input ?? {}, limit)})`;
+    case "tool_result": {
+      if (typeof block.content === "string") return block.content.slice(0, limit);
+      let out = "";
+      for (const p of Array.isArray(block.content) ? block.content : []) {
+        if (out.length >= limit) break;
+        out += (out ? "\n" : "") + (p?.text ?? `[${p?.type}]`);
+      }
+      return out.slice(0, limit);
+    }
     default:
       return `[${block.type}]`;
   }
+}
+
+/** JSON.stringify that stops once `limit` characters are written. */
+function shortJson(value, limit) {
+  if (limit === Infinity) return JSON.stringify(value) ?? "null";
+  if (typeof value === "string") return JSON.stringify(value.slice(0, limit));
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  const array = Array.isArray(value);
+  let out = array ? "[" : "{";
+  for (const k in value) {
+    if (out.length >= limit) break;
+    if (out.length > 1) out += ",";
+    out += (array ? "" : JSON.stringify(k) + ":") + shortJson(value[k], limit - out.length);
+  }
+  return out + (array ? "]" : "}");
 }
 
 const tokens = (u) => (u ? (u.inputTokens ?? 0) + (u.outputTokens ?? 0) + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) : 0);
@@ -68,12 +104,17 @@ function entryOf(record, line) {
       e.label = record.type === "tool_results" ? "tool results" : record.type === "continue" ? "continue note" : e.role;
       const blocks = blocksOf(message);
       e.blocks = [...new Set(blocks.map((b) => b.type))];
-      e.preview = blocks.map(textOf).join(" · ").slice(0, PREVIEW);
+      let preview = "";
+      for (const b of blocks) {
+        if (preview.length >= PREVIEW) break;
+        preview += (preview ? " · " : "") + textOf(b, PREVIEW);
+      }
+      e.preview = preview.slice(0, PREVIEW);
       for (const b of blocks) {
         if (b.type === "tool_use") e.tools.push({ id: b.id, name: b.name, use: true });
         if (b.type === "tool_result") {
-          const text = textOf(b);
-          e.tools.push({ id: b.tool_use_id, error: b.is_error === true, interrupted: text.startsWith("[Interrupted before result was recorded]") });
+          const text = textOf(b, INTERRUPTED.length);
+          e.tools.push({ id: b.tool_use_id, error: b.is_error === true, interrupted: text === INTERRUPTED });
         }
       }
       e.thinking = blocks.filter((b) => b.type === "thinking" || b.type === "redacted_thinking").length;
@@ -127,41 +168,35 @@ function entryOf(record, line) {
   return e;
 }
 
-async function open(source) {
+// The load in progress; a newer open supersedes it and the older one stops.
+let loading = 0;
+class Superseded extends Error {}
+
+async function open(source, load) {
+  loading = load;
+  // When each phase ended (absolute ms); the 100 MB test prints where the time went.
+  const marks = { start: performance.now() };
   const journal = new Journal();
   const decoder = new TextDecoder();
   const lines = [];
-  let partial = "";
-  await readSource(source, (bytes, done, total) => {
-    journal.feed(bytes);
-    const text = partial + decoder.decode(bytes, { stream: true });
-    const parts = text.split("\n");
-    partial = parts.pop();
-    for (const p of parts) lines.push(p);
-    post({ type: "progress", done, total });
-  });
-  partial += decoder.decode();
-  if (partial !== "") lines.push(partial);
-  journal.finish();
-  const state = journal.state();
-  journal.free();
-
   const entries = [];
   const byLine = new Map();
   const chart = [];
   const compactions = [];
   const subagents = [];
   let lastCompaction = 0;
-  for (let i = 0; i < lines.length; i++) {
+  // Entries are built as lines arrive, so the parsing overlaps the network
+  // instead of following it.
+  const take = (i) => {
     const raw = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
-    if (raw.trim() === "") continue;
+    if (raw.trim() === "") return;
     let record;
     try {
       record = JSON.parse(raw);
     } catch {
-      continue;
+      return;
     }
-    if (!record || typeof record !== "object" || typeof record.type !== "string") continue;
+    if (!record || typeof record !== "object" || typeof record.type !== "string") return;
     const e = entryOf(record, i + 1);
     e.index = entries.length;
     byLine.set(i + 1, e.index);
@@ -177,27 +212,39 @@ async function open(source) {
         if (call.report) subagents.push({ child: call.report.childSessionId, tokens: tokens(call.report.usage), costUsd: call.report.costUsd ?? null, line: i + 1 });
       }
     }
+  };
+  let partial = "";
+  // Entries go to the page with each chunk: copying them in one message at
+  // the end cost a quarter of a second for 100 MB, all of it after the read.
+  let sent = 0;
+  try {
+    await readSource(source, (bytes, done, total) => {
+      if (loading !== load) throw new Superseded();
+      journal.feed(bytes);
+      const parts = (partial + decoder.decode(bytes, { stream: true })).split("\n");
+      partial = parts.pop();
+      for (const p of parts) take(lines.push(p) - 1);
+      post({ type: "progress", load, done, total, entries: entries.slice(sent) });
+      sent = entries.length;
+    });
+  } catch (e) {
+    journal.free();
+    if (e instanceof Superseded) return;
+    throw e;
   }
-  // Pair tool calls with their results: the call shows how it ended, the
-  // result names its call.
-  const calls = new Map();
-  for (const e of entries) for (const t of e.tools) if (t.use) calls.set(t.id, t);
-  for (const e of entries) {
-    for (const t of e.tools) {
-      if (t.use) continue;
-      const call = calls.get(t.id);
-      if (!call) continue;
-      t.name = call.name;
-      call.outcome = t.interrupted ? "interrupted" : t.error ? "error" : "ok";
-      call.resultLine = e.line;
-    }
-  }
+  partial += decoder.decode();
+  if (partial !== "") take(lines.push(partial) - 1);
+  journal.finish();
+  marks.read = performance.now();
+  const state = journal.state();
+  journal.free();
+
   // Messages that are not in the final state were taken out: by a compaction
-  // (before the last one) or by undo.
+  // (before the last one) or by undo. Sent as one code per entry.
   const live = new Set(state.messageOrigins.map((o) => o.line));
+  const status = new Uint8Array(entries.length);
   for (const e of entries) {
-    if (e.kind !== "message") continue;
-    e.status = live.has(e.line) ? "live" : e.line < lastCompaction ? "compacted" : "undone";
+    if (e.kind === "message") status[e.index] = live.has(e.line) ? STATUS.live : e.line < lastCompaction ? STATUS.compacted : STATUS.undone;
   }
   // The resume view: which thinking blocks go back, and why others do not.
   const { report } = resumeSession(state, {});
@@ -206,15 +253,25 @@ async function open(source) {
     const line = state.messageOrigins[d.message]?.line;
     if (line !== undefined) dropped.set(line, [...(dropped.get(line) ?? []), d.reason]);
   }
+  const thinking = new Uint8Array(entries.length);
+  const droppedWhy = {};
   for (const e of entries) {
     if (!e.thinking) continue;
-    e.thinkingState = e.status !== "live" ? "not sent" : dropped.has(e.line) ? `dropped: ${[...new Set(dropped.get(e.line))].join(", ")}` : "kept";
+    if (status[e.index] !== STATUS.live) thinking[e.index] = THINKING.notSent;
+    else if (!dropped.has(e.line)) thinking[e.index] = THINKING.kept;
+    else (thinking[e.index] = THINKING.dropped), (droppedWhy[e.index] = [...new Set(dropped.get(e.line))].join(", "));
   }
+  marks.resume = performance.now();
+  for (const k in marks) marks[k] += performance.timeOrigin;
   current = { lines, entries, byLine };
   const usage = state.usage;
   post({
     type: "ready",
-    entries,
+    load,
+    entries: entries.slice(sent),
+    status,
+    thinking,
+    droppedWhy,
     stats: {
       messages: state.messages.length,
       prompts: state.prompts,
@@ -235,6 +292,7 @@ async function open(source) {
     chart,
     compactions,
     subagents,
+    marks,
   });
 }
 
@@ -276,12 +334,12 @@ function redactionCheck() {
 
 self.onmessage = async ({ data }) => {
   try {
-    if (data.type === "open") await open(data.source);
+    if (data.type === "open") await open(data.source, data.load);
     else if (data.type === "detail") post({ type: "detail", detail: detail(data.index) });
     else if (data.type === "search") post({ type: "hits", query: data.query, hits: search(data.query) });
     else if (data.type === "redaction") post({ type: "redaction", ...redactionCheck() });
   } catch (e) {
-    post({ type: "error", message: String(e?.message ?? e) });
+    post({ type: "error", load: data.load, message: String(e?.message ?? e) });
   }
 };
 post({ type: "alive" });

@@ -68,6 +68,8 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   const dropped = await p.$$eval(".badge.thinking.dropped", (b) => b.map((x) => x.textContent));
   assert.ok(dropped.includes("thinking dropped: model-switch"), dropped.join());
   assert.ok((await p.$$(".row.compacted")).length > 0, "turns compacted away are struck through");
+  await p.click("details:has(table.sub) summary");
+  assert.match(await p.textContent("table.sub"), /explore-toolu_explore1.*tokens.*\$\d/s, "subagent costs are listed");
   const badges = await p.$$eval(".badge", (b) => b.map((x) => x.textContent));
   assert.ok(badges.includes("explore → ok") && badges.includes("result of explore"), "calls are paired with results");
   await p.fill("#search", "time zone");
@@ -146,6 +148,32 @@ test("dropping files on the page opens them", async () => {
   p.onlyOwnFiles();
 });
 
+test("a journal that cannot be loaded says why, and a newer open wins over an older one", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-missing-"));
+  copyFileSync(path.join(samples, "viewer-sample.jsonl"), path.join(dir, "viewer-sample.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(`${origin}/viewer/?file=/files/nothere.jsonl`);
+  await p.waitForFunction(() => document.getElementById("status").textContent.startsWith("Error:"));
+  assert.match(await p.textContent("#status"), /could not load .*nothere\.jsonl: HTTP 404/);
+  // A large journal opened, then a small one before the first is done: the
+  // small one is what stays on screen.
+  const { journalFile } = await import(path.join(root, "bench/data.mjs"));
+  copyFileSync(journalFile(10), path.join(dir, "big.jsonl"));
+  await p.goto(`${origin}/`);
+  await p.waitForSelector("body[data-loaded]");
+  await p.evaluate(() => {
+    const link = (name) => [...document.querySelectorAll("#sessions a")].find((a) => a.textContent === name);
+    link("big").click();
+    link("viewer-sample").click();
+  });
+  await p.waitForSelector("body[data-loaded='viewer-sample']");
+  await p.waitForTimeout(1500); // the big one would have finished by now
+  assert.equal(await p.textContent("#cost"), "$0.1503");
+  assert.equal(await p.evaluate(() => window.viewer.entries.length), 20, "the sample's 20 records, not the big journal's");
+  assert.deepEqual(p.errors, []);
+});
+
 test("a 100 MB journal: time to first render, and the page answers while it loads", async () => {
   const { journalFile } = await import(path.join(root, "bench/data.mjs"));
   const big = journalFile(100);
@@ -172,13 +200,16 @@ test("a 100 MB journal: time to first render, and the page answers while it load
   assert.ok(rows > 0);
   const records = await p.evaluate(() => window.viewer.entries.length);
   const loadMs = await p.evaluate(() => window.viewer.loadMs);
+  const marks = await p.evaluate(() => window.viewer.marks);
+  const phase = (from, to) => Math.round(marks[to] - marks[from]);
   // Scrolling to the end renders only what is on screen.
   await p.evaluate(() => (document.getElementById("list").scrollTop = 1e9));
   await p.waitForTimeout(100);
   assert.ok((await p.$$eval(".row", (r) => r.length)) < 60, "only the rows on screen exist");
   await p.screenshot({ path: path.join(artifacts, "viewer-100mb.png") });
   console.log(
-    `viewer: 100 MB journal, ${records} records: first render ${firstRender} ms after navigation (${Math.round(loadMs)} ms load in the page); ` +
+    `viewer: 100 MB journal, ${records} records: first render ${firstRender} ms after navigation (${Math.round(loadMs)} ms load in the page: ` +
+      `read and parse ${phase("start", "read")}, state and resume ${phase("read", "resume")}, hand-over ${phase("resume", "received")}, render ${phase("received", "rendered")}); ` +
       `click latency while loading: ${latencies.length ? `max ${Math.max(...latencies)} ms over ${latencies.length} pairs` : "load finished before the first click"}`,
   );
   // Answered, not timed: each click changed the page while it was loading.
