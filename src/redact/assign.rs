@@ -204,10 +204,16 @@ pub fn classify_name(name: &str) -> NameClass {
     if name.is_empty() || name.len() > MAX_NAME {
         return NameClass::default();
     }
-    let (mut metadata, mut secret, mut numeric, mut only_key, mut strong) =
-        (false, false, false, true, false);
+    // Metadata words first, in a pass of their own: the names a journal
+    // repeats on every record (`inputTokens`, `maxTokens`) stop here, before
+    // the substring searches below.
+    let mut metadata = false;
+    for_each_word(name, |w| metadata |= is_metadata_word(w));
+    if metadata {
+        return NameClass::default();
+    }
+    let (mut secret, mut numeric, mut only_key, mut strong) = (false, false, true, false);
     for_each_word(name, |w| {
-        metadata |= is_metadata_word(w);
         let exact = is_secret_word(w);
         let part = SECRET_PARTS.iter().any(|p| contains(w, p));
         secret |= exact || part;
@@ -215,7 +221,7 @@ pub fn classify_name(name: &str) -> NameClass {
         only_key &= !part && (!exact || w == b"key" || w == b"keys");
         strong |= is_strong_word(w);
     });
-    if metadata || !secret {
+    if !secret {
         return NameClass::default();
     }
     // `key` alone (a map key, a React key, a keyboard key) is weak; `api
@@ -479,12 +485,14 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     let name = &text[start..end];
     let name = name.strip_prefix(b"--").unwrap_or(name);
     let Ok(name) = std::str::from_utf8(name) else { return false };
-    if !classify_name(name).secret {
-        return true;
-    }
+    // The syntax test first: it is cheaper than classifying the name, and
+    // most names in prose ("the token budget") are followed by no value.
     let escaped_around = text.get(end) == Some(&b'\\')
         || (start > 0 && text[start - 1] == b'"' && start > 1 && text[start - 2] == b'\\');
-    !escaped_around && !looks_assigned(text, start, end)
+    if !escaped_around && !looks_assigned(text, start, end) {
+        return true;
+    }
+    !classify_name(name).secret
 }
 
 /// The assignment whose name contains the prefilter hit at `pos`, if any:
