@@ -69,6 +69,7 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   assert.ok(dropped.includes("thinking dropped: model-switch"), dropped.join());
   assert.ok((await p.$$(".row.compacted")).length > 0, "turns compacted away are struck through");
   await p.click("details:has(table.sub) summary");
+  await p.waitForSelector("table.sub tr"); // filled on the toggle event, a task after the click
   assert.match(await p.textContent("table.sub"), /explore-toolu_explore1.*tokens.*\$\d/s, "subagent costs are listed");
   const badges = await p.$$eval(".badge", (b) => b.map((x) => x.textContent));
   assert.ok(badges.includes("explore → ok") && badges.includes("result of explore"), "calls are paired with results");
