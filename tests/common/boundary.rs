@@ -72,6 +72,20 @@ fn a_big_string_is_fed_in_chunks_without_splitting_characters() {
 }
 
 #[wasm_bindgen_test]
+fn a_lone_surrogate_in_a_string_replays_as_the_replacement_character() {
+    // JS strings may hold what UTF-8 cannot; the text crosses as U+FFFD,
+    // as TextEncoder defines, and the record is not lost.
+    let head = js_sys::JsString::from(r#"{"type":"user","message":{"role":"user","content":"a"#);
+    let tail = js_sys::JsString::from("b\"}}\n");
+    let text = head.concat(&js_sys::JsString::from_char_code1(0xD800)).concat(&tail);
+    let state = wasm::rebuild_state(text.into()).expect("text with a lone surrogate");
+    let messages: Array = get(&state, "messages").into();
+    assert_eq!(messages.length(), 1);
+    assert_eq!(get(&messages.get(0), "content").as_string().as_deref(), Some("a\u{FFFD}b"));
+    assert_eq!(Array::from(&get(&state, "warnings")).length(), 0);
+}
+
+#[wasm_bindgen_test]
 fn journal_write_matches_replay_and_takes_objects_or_text() {
     let mut journal = wasm::Journal::new(JsValue::UNDEFINED).expect("journal");
     let mut written = String::new();
