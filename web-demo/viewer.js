@@ -73,7 +73,7 @@ function addFiles(files) {
     const parts = path.split("/").filter(Boolean);
     const name = parts.at(-1).slice(0, -6);
     const parent = parts.length >= 2 ? parts.at(-2) : null;
-    if (parent && (view.sessions.has(parent) || files.some((f) => f.path.endsWith(`${parent}.jsonl`)))) {
+    if (parent && (view.sessions.has(parent) || files.some((f) => f.path.split("/").at(-1) === `${parent}.jsonl`))) {
       const p = view.sessions.get(parent) ?? { children: [] };
       p.children.push({ name, file });
       view.sessions.set(parent, p);

@@ -149,6 +149,27 @@ test("dropping files on the page opens them", async () => {
   p.onlyOwnFiles();
 });
 
+test("opening a sessions folder nests each child run under its session and links it from its tool call", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-folder-"));
+  const folder = path.join(dir, "sessions");
+  mkdirSync(path.join(folder, "viewer-sample"), { recursive: true });
+  copyFileSync(path.join(samples, "viewer-sample.jsonl"), path.join(folder, "viewer-sample.jsonl"));
+  copyFileSync(path.join(samples, "viewer-sample/explore-toolu_explore1.jsonl"), path.join(folder, "viewer-sample/explore-toolu_explore1.jsonl"));
+  const origin = await serveDir(mkdtempSync(path.join(tmpdir(), "garuda-empty-")));
+  const p = await page(origin);
+  await p.goto(`${origin}/viewer/`);
+  await p.setInputFiles("#pick-folder", folder);
+  await p.waitForSelector("body[data-loaded]");
+  const links = await p.$$eval("#sessions a", (a) => a.map((x) => x.textContent));
+  assert.deepEqual(links, ["viewer-sample", "↳ explore-toolu_explore1"]);
+  await p.waitForSelector("body[data-loaded='viewer-sample']");
+  await p.click(".badge.sub");
+  await p.waitForSelector("body[data-loaded='explore-toolu_explore1']");
+  assert.match(await p.textContent("#summary"), /model claude-haiku-4-5/);
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+});
+
 test("a journal that cannot be loaded says why, and a newer open wins over an older one", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "garuda-missing-"));
   copyFileSync(path.join(samples, "viewer-sample.jsonl"), path.join(dir, "viewer-sample.jsonl"));
