@@ -122,3 +122,19 @@ test("serve answers on 127.0.0.1 with the sessions and a transcript", async () =
     child.kill();
   }
 });
+
+test("a progress bar on a terminal for inputs over 10 MB, and none when stderr is not a terminal", async () => {
+  const { journalFile } = await import(path.join(root, "bench/data.mjs"));
+  const big = journalFile(10); // just over 10 MB
+  // script(1) (util-linux, in every Debian) runs the command on a pseudo-terminal.
+  const quote = (s) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const tty = spawnSync("script", ["-qec", `${quote(process.execPath)} ${quote(bin)} replay ${quote(big)}`, "/dev/null"], { encoding: "utf8" });
+  assert.equal(tty.error, undefined, "script(1) runs");
+  assert.match(tty.stdout, /\rreplay \[#+\.*\] \d+% of 10 MB/);
+  assert.match(tty.stdout, /\rreplay \[#{25}\] 100% of 10 MB/);
+  assert.match(tty.stdout, /\x1b\[K/, "the bar is cleared before the summary");
+  assert.match(tty.stdout, /messages/);
+  const piped = cli("replay", big);
+  assert.doesNotMatch(piped.err, /% of/);
+  assert.match(piped.out, /messages/);
+});
