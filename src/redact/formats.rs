@@ -136,13 +136,12 @@ fn github_token(text: &[u8], pos: usize) -> Option<(usize, usize)> {
 /// and at least one more, 20 characters or more.
 fn slack_token(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     let rest = &text[pos..];
-    let prefix = if rest.starts_with(b"xapp-") {
-        5
-    } else if rest.len() > 4 && rest.starts_with(b"xox") && b"abeoprs".contains(&rest[3]) && rest[4] == b'-' {
-        5
-    } else {
+    // Both prefixes are five bytes.
+    let xox = rest.len() > 4 && rest.starts_with(b"xox") && b"abeoprs".contains(&rest[3]) && rest[4] == b'-';
+    if !(xox || rest.starts_with(b"xapp-")) {
         return None;
-    };
+    }
+    let prefix = 5;
     if !starts_token(text, pos, |b| b.is_ascii_alphanumeric()) {
         return None;
     }

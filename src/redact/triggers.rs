@@ -278,7 +278,7 @@ mod tests {
                 for tail in 0..10 {
                     let mut text = vec![b'.'; lead];
                     text.extend_from_slice(piece);
-                    text.extend(std::iter::repeat(b'.').take(tail));
+                    text.extend(std::iter::repeat_n(b'.', tail));
                     for cut in 0..=text.len() {
                         let hits = t.scan(&text[..cut]);
                         let expected = naive(&t, &text[..cut]);
