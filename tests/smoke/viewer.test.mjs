@@ -1,7 +1,7 @@
 // The transcript viewer in a real browser: playwright-core driving Debian's
 // Chromium, headless, against `garuda-session serve`. Screenshots go to
 // tests/artifacts/.
-import { test, before, after } from "node:test";
+import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, symlinkSync } from "node:fs";
@@ -17,6 +17,7 @@ const samples = path.join(root, "web-demo/samples");
 
 let browser;
 const servers = [];
+const pages = [];
 
 async function serveDir(dir) {
   const child = spawn(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
@@ -34,6 +35,13 @@ before(async () => {
   });
 });
 
+// Each test's pages are closed after it: a page left open keeps its worker
+// and the journal it read, which the 100 MB test should not have to share
+// the machine with.
+afterEach(async () => {
+  for (const p of pages.splice(0)) await p.close();
+});
+
 after(async () => {
   await browser?.close();
   for (const s of servers) s.kill();
@@ -42,6 +50,7 @@ after(async () => {
 /** A page that records every request, dialog and error. */
 async function page(origin) {
   const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  pages.push(p);
   p.requests = [];
   p.dialogs = [];
   p.errors = [];
