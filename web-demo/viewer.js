@@ -333,6 +333,8 @@ function row(e, top) {
       else if (t.error) head.append(el("span", { class: "badge error", text: "error" }));
     }
   }
+  if (e.notes) head.append(el("span", { class: "badge", text: `${e.notes} ${e.notes === 1 ? "note" : "notes"}` }));
+  if (e.attachments) head.append(el("span", { class: "badge", text: `${e.attachments} ${e.attachments === 1 ? "attachment" : "attachments"}` }));
   if (e.synthetic) head.append(el("span", { class: "badge", text: "synthetic" }));
   if (view.redaction?.marked.has(e.index) || e.redacted) head.append(el("span", { class: "badge redact", text: "redacted" }));
   if (view.redaction?.would.has(e.index)) head.append(el("span", { class: "badge redact", text: "would redact" }));

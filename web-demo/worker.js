@@ -88,6 +88,21 @@ function shortJson(value, limit) {
   return out + (array ? "]" : "}");
 }
 
+// A user record's content (spec §2): the prompt, then one
+// <garuda_note>…</garuda_note> text block per note, then one plain text block
+// per attachment.
+const NOTE = /^<garuda_note>([\s\S]*)<\/garuda_note>$/;
+
+/** What each block of a user message is: prompt, note or attachment. */
+function userRoles(blocks) {
+  let prompt = false;
+  return blocks.map((b) => {
+    if (b.type !== "text") return b.type;
+    if (!prompt) return (prompt = true), "prompt";
+    return NOTE.test(b.text ?? "") ? "note" : "attachment";
+  });
+}
+
 const tokens = (u) => (u ? (u.inputTokens ?? 0) + (u.outputTokens ?? 0) + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) : 0);
 
 /** One entry per record: what the list shows without parsing again. */
@@ -104,10 +119,13 @@ function entryOf(record, line) {
       e.label = record.type === "tool_results" ? "tool results" : record.type === "continue" ? "continue note" : e.role;
       const blocks = blocksOf(message);
       e.blocks = [...new Set(blocks.map((b) => b.type))];
+      // A prompt's preview is the prompt; its notes and attachments are counted.
+      const roles = record.type === "user" ? userRoles(blocks) : null;
       let preview = "";
-      for (const b of blocks) {
-        if (preview.length >= PREVIEW) break;
-        preview += (preview ? " · " : "") + textOf(b, PREVIEW);
+      for (const [i, b] of blocks.entries()) {
+        if (roles?.[i] === "note") e.notes = (e.notes ?? 0) + 1;
+        else if (roles?.[i] === "attachment") e.attachments = (e.attachments ?? 0) + 1;
+        else if (preview.length < PREVIEW) preview += (preview ? " · " : "") + textOf(b, PREVIEW);
       }
       e.preview = preview.slice(0, PREVIEW);
       for (const b of blocks) {
@@ -302,7 +320,15 @@ function detail(index) {
   if (!e) return null;
   const record = JSON.parse(current.lines[e.line - 1].replace(/\r$/, ""));
   const message = record.type === "assistant" ? { role: "assistant", content: record.response?.content } : record.message;
-  const parts = blocksOf(message).map((b) => ({ type: b.type, text: textOf(b), error: b.is_error === true, id: b.id ?? b.tool_use_id ?? null, name: b.name ?? null }));
+  const blocks = blocksOf(message);
+  const roles = record.type === "user" ? userRoles(blocks) : blocks.map((b) => b.type);
+  const parts = blocks.map((b, i) => ({
+    type: roles[i],
+    text: roles[i] === "note" ? NOTE.exec(b.text)[1] : textOf(b),
+    error: b.is_error === true,
+    id: b.id ?? b.tool_use_id ?? null,
+    name: b.name ?? null,
+  }));
   const other = { ...record };
   delete other.message;
   delete other.response;

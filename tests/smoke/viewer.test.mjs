@@ -77,6 +77,16 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   const dropped = await p.$$eval(".badge.thinking.dropped", (b) => b.map((x) => x.textContent));
   assert.ok(dropped.includes("thinking dropped: model-switch"), dropped.join());
   assert.ok((await p.$$(".row.compacted")).length > 0, "turns compacted away are struck through");
+  // The first prompt with its note and its attachment, told apart.
+  const badgesNow = await p.$$eval(".badge", (b) => b.map((x) => x.textContent));
+  assert.ok(badgesNow.includes("1 note") && badgesNow.includes("1 attachment"), badgesNow.join());
+  await p.click(".row:has(.badge:text-is('1 note'))");
+  await p.waitForSelector("#detail h3");
+  const detail = await p.textContent("#detail");
+  assert.match(detail, /prompt\s*Find the flaky test in the parser suite\./);
+  assert.match(detail, /note\s*The user is on the release branch/);
+  assert.doesNotMatch(detail, /garuda_note/);
+  assert.match(detail, /attachment\s*@src\/parser\.test\.ts/);
   await p.click("details:has(table.sub) summary");
   await p.waitForSelector("table.sub tr"); // filled on the toggle event, a task after the click
   assert.match(await p.textContent("table.sub"), /explore-toolu_explore1.*tokens.*\$\d/s, "subagent costs are listed");
