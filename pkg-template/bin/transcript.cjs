@@ -17,15 +17,30 @@ function resultText(block) {
   return "";
 }
 
+// A prompt's content (spec §2): the prompt, then one
+// <garuda_note>…</garuda_note> text block per note, then one plain text block
+// per attachment.
+const NOTE = /^<garuda_note>([\s\S]*)<\/garuda_note>$/;
+
+/** A user message's text blocks after the first: a note, or an attachment. */
+function promptPart(text, first) {
+  if (first) return { kind: "text", text };
+  const note = NOTE.exec(text);
+  return note ? { kind: "note", label: "Note", text: note[1] } : { kind: "attachment", text };
+}
+
 /** A format-neutral view of the conversation: one entry per message, parts typed. */
 function transcript(state, redact) {
   return state.messages.map((message, index) => ({
     index,
     role: message.role,
-    parts: blocksOf(message).map((b) => {
+    parts: blocksOf(message).map((b, i, blocks) => {
       switch (b.type) {
-        case "text":
-          return { kind: "text", text: redact(b.text ?? "") };
+        case "text": {
+          const text = redact(b.text ?? "");
+          if (message.role !== "user") return { kind: "text", text };
+          return promptPart(text, blocks.findIndex((x) => x.type === "text") === i);
+        }
         case "thinking":
           return { kind: "thinking", text: redact(b.thinking ?? "") };
         case "redacted_thinking":
@@ -57,7 +72,9 @@ function markdown(state, summary, redact) {
   for (const m of transcript(state, redact)) {
     out.push(`## ${m.role === "user" ? "User" : "Assistant"} (message ${m.index + 1})`, "");
     for (const p of m.parts) {
-      if (p.kind === "text" || p.kind === "note") out.push(p.text, "");
+      if (p.kind === "text" || (p.kind === "note" && !p.label)) out.push(p.text, "");
+      else if (p.kind === "note") out.push(`> **${p.label}:** ${p.text.replace(/\n/g, "\n> ")}`, "");
+      else if (p.kind === "attachment") out.push("**Attachment**", "", fence(p.text), "");
       else if (p.kind === "thinking") out.push("<details><summary>Thinking</summary>", "", fence(p.text), "", "</details>", "");
       else if (p.kind === "tool_use") out.push(`**Tool call** \`${p.name}\` (${p.id})`, "", fence(p.text), "");
       else if (p.kind === "tool_result") {
@@ -80,7 +97,8 @@ function html(state, summary, redact) {
     const body = m.parts
       .map((p) => {
         if (p.kind === "text") return `<div class="text">${e(p.text)}</div>`;
-        if (p.kind === "note") return `<div class="note">${e(p.text)}</div>`;
+        if (p.kind === "note") return `<div class="note">${p.label ? `<b>${e(p.label)}:</b> ` : ""}${e(p.text)}</div>`;
+        if (p.kind === "attachment") return `<div class="attachment"><b>Attachment</b><pre>${e(p.text)}</pre></div>`;
         if (p.kind === "thinking") return `<details class="thinking"><summary>Thinking</summary><pre>${e(p.text)}</pre></details>`;
         if (p.kind === "tool_use") return `<div class="tool"><b>Tool call</b> <code>${e(p.name)}</code> <small>${e(p.id)}</small><pre>${e(p.text)}</pre></div>`;
         const head = `<b>Tool result</b> <small>${e(p.id)}</small>${p.error ? ' <span class="error">error</span>' : ""}`;
@@ -101,7 +119,7 @@ body{font:15px/1.5 system-ui,sans-serif;max-width:900px;margin:2em auto;padding:
 section{border-left:4px solid #ccc;padding:.2em 1em;margin:1em 0}
 section.user{border-color:#3b82f6}section.assistant{border-color:#10b981}
 .text{white-space:pre-wrap}pre{background:#f5f5f5;padding:.6em;overflow:auto;white-space:pre-wrap}
-.error{color:#b91c1c;font-weight:bold}.note{color:#666;font-style:italic}summary{cursor:pointer;color:#555}
+.error{color:#b91c1c;font-weight:bold}.note{color:#666;font-style:italic;white-space:pre-wrap}summary{cursor:pointer;color:#555}
 </style></head><body>
 <h1>${title}</h1>
 <p>session ${e(state.sessionId ?? "-")} · model ${e(state.model ?? "-")} · cost ${e(summary.cost)}${summary.budgetNote ? " · " + e(summary.budgetNote) : ""}</p>

@@ -91,6 +91,23 @@ test("list shows the /sessions table newest first; export writes md and self-con
   assert.ok(!/<script|src=|href="http/i.test(html.out), "one self-contained file, nothing fetched");
 });
 
+test("export shows a prompt's notes and attachments as such", () => {
+  const dir = tmp();
+  const file = path.join(dir, "n.jsonl");
+  const content = [
+    { type: "text", text: "Fix the parser." },
+    { type: "text", text: "<garuda_note>on the release branch</garuda_note>" },
+    { type: "text", text: "@src/a.ts\nconst token = 'x';" },
+  ];
+  writeFileSync(file, JSON.stringify({ type: "user", message: { role: "user", content } }) + "\n");
+  const md = cli("export", file, "--format", "md").out;
+  assert.match(md, /Fix the parser\.\n\n> \*\*Note:\*\* on the release branch\n\n\*\*Attachment\*\*\n\n```+\n@src\/a\.ts/);
+  assert.doesNotMatch(md, /garuda_note/);
+  const html = cli("export", file, "--format", "html").out;
+  assert.match(html, /<div class="note"><b>Note:<\/b> on the release branch<\/div>/);
+  assert.match(html, /<div class="attachment"><b>Attachment<\/b><pre>@src\/a\.ts/);
+});
+
 test("export escapes hostile content and redacts it", () => {
   const dir = tmp();
   const file = path.join(dir, "h.jsonl");
