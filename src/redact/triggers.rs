@@ -3,10 +3,12 @@
 //! gitleaks and trufflehog use keywords). regex-lite has no literal
 //! optimisations, so scanning whole texts with patterns would be slow.
 //!
-//! Each trigger literal is indexed by a hash of its first three bytes
-//! (ASCII-folded) in a 64 Ki-bit table: most positions of a text cost one
-//! multiply and one table lookup. Three bytes, not two: pairs such as "to",
-//! "se" or "pa" start a word every few bytes of English.
+//! Three tests, each rarer to pass than the one before: the position's raw
+//! byte pair in a 64 KB table (four positions per 8-byte load, so most of a
+//! text costs a load and an OR per byte); then a hash of the first three
+//! bytes, ASCII-folded, in a 64 Ki-bit table (pairs such as "to", "se" or
+//! "pa" start a word every few bytes of English, three bytes do not); then
+//! the literals of that prefix.
 
 /// What a hit may be the start of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
