@@ -239,7 +239,7 @@ function renderSummary({ stats, chart, compactions, subagents }) {
     const fold = el("details", {}, el("summary", { text: `subagents (${n(subagents.length)})` }), t);
     fold.addEventListener("toggle", () => {
       if (!fold.open || t.rows.length) return;
-      for (const s of subagents) t.append(el("tr", {}, el("td", { text: s.child ?? "-" }), el("td", { text: `${n(s.tokens)} tokens` }), el("td", { text: s.costUsd === null ? "cost unknown" : `$${s.costUsd.toFixed(4)}` })));
+      for (const s of subagents) t.append(el("tr", {}, el("td", { text: s.child ?? "-" }), el("td", { text: `${n(s.tokens)} tokens` }), el("td", { text: typeof s.costUsd === "number" ? `$${s.costUsd.toFixed(4)}` : "cost unknown" })));
     });
     box.append(fold);
   }

@@ -4,7 +4,6 @@
 // this worker except as plain strings the page renders as text.
 import { Journal, Redactor, resumeSession, formatCost, budgetNote } from "../web/index.js";
 
-const CHUNK = 4 << 20;
 // Codes the page turns back into words (see viewer.js).
 const STATUS = { live: 1, compacted: 2, undone: 3 };
 const THINKING = { kept: 1, notSent: 2, dropped: 3 };
@@ -44,9 +43,11 @@ function readSource(source, onBytes) {
   });
 }
 
+/** A message's blocks; anything in the array that is not an object is skipped. */
 function blocksOf(message) {
-  if (!message) return [];
-  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : Array.isArray(message.content) ? message.content : [];
+  if (!message || typeof message !== "object") return [];
+  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
+  return Array.isArray(message.content) ? message.content.filter((b) => b && typeof b === "object") : [];
 }
 
 /** A block as text, cut near `limit` characters: previews need 160, and a
@@ -215,7 +216,13 @@ async function open(source, load) {
       return;
     }
     if (!record || typeof record !== "object" || typeof record.type !== "string") return;
-    const e = entryOf(record, i + 1);
+    let e;
+    try {
+      e = entryOf(record, i + 1);
+    } catch {
+      // A record of a known type with fields of the wrong shape: shown, not fatal.
+      e = { line: i + 1, type: record.type, kind: "landmark", label: record.type, preview: "a record whose fields could not be read", blocks: [], tools: [] };
+    }
     e.index = entries.length;
     byLine.set(i + 1, e.index);
     entries.push(e);
@@ -225,9 +232,9 @@ async function open(source, load) {
       compactions.push(i + 1);
       lastCompaction = i + 1;
     }
-    if (record.type === "tool_results") {
-      for (const call of record.calls ?? []) {
-        if (call.report) subagents.push({ child: call.report.childSessionId, tokens: tokens(call.report.usage), costUsd: call.report.costUsd ?? null, line: i + 1 });
+    if (record.type === "tool_results" && Array.isArray(record.calls)) {
+      for (const call of record.calls) {
+        if (call?.report && typeof call.report === "object") subagents.push({ child: call.report.childSessionId, tokens: tokens(call.report.usage), costUsd: call.report.costUsd ?? null, line: i + 1 });
       }
     }
   };

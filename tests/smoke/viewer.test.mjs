@@ -122,12 +122,21 @@ test("a hostile journal renders as text: nothing executes, nothing is fetched", 
     { type: "user", message: { role: "user", content: evil } },
     { type: "assistant", step: 1, response: { content: [{ type: "text", text: evil }, { type: "tool_use", id: "<x>", name: "<img src=x onerror=alert(3)>", input: { path: evil } }], usage: {} }, costUsd: 0 },
     { type: "tool_results", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "<x>", content: evil }] }, calls: [] },
+    // Known types with fields of the wrong shape: shown, never fatal.
+    { type: "tool_results", message: { role: "user", content: [null, 5, evil, { type: "tool_result", tool_use_id: 7, content: { evil } }] }, calls: 7 },
+    { type: "assistant", step: 2, response: { content: [null, { type: "tool_use", id: {}, name: [evil], input: evil }], usage: "lots" }, costUsd: "free" },
+    { type: "tool_results", message: { role: "user", content: [] }, calls: [null, { report: { costUsd: evil, usage: 5, childSessionId: evil } }] },
+    { type: "compaction", afterTokens: evil, beforeTokens: {} },
+    { type: "user", message: "not an object" },
   ];
   writeFileSync(path.join(dir, "hostile.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
   const origin = await serveDir(dir);
   const p = await page(origin);
   await p.goto(origin + "/");
   await p.waitForSelector("body[data-loaded='hostile']");
+  assert.equal(await p.evaluate(() => window.viewer.entries.length), lines.length, "every record is listed");
+  await p.click("details:has(table.sub) summary");
+  await p.waitForSelector("table.sub tr");
   const indices = await p.$$eval(".row", (rows) => rows.map((r) => r.dataset.index));
   for (const i of indices) {
     await p.click(`.row[data-index="${i}"]`);
@@ -140,6 +149,8 @@ test("a hostile journal renders as text: nothing executes, nothing is fetched", 
   assert.deepEqual(p.dialogs, []);
   assert.equal(await p.$$eval("#list img, #detail img, #list iframe, #detail iframe, #list a[href], #detail a[href], #list script, #detail script", (x) => x.length), 0);
   assert.match(await p.textContent("#detail"), /<script>|<img|<a href/);
+  assert.deepEqual(p.errors, []);
+  assert.doesNotMatch(await p.textContent("#status"), /^Error/);
   // File names are hostile too, through the file picker.
   const p2 = await page(origin);
   await p2.goto(origin + "/viewer/");
