@@ -5,14 +5,16 @@
 
 const FOLD_AT = 2000;
 
+/** A message's blocks; anything in the array that is not an object is skipped. */
 function blocksOf(message) {
-  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content ?? [];
+  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
+  return Array.isArray(message.content) ? message.content.filter((b) => b && typeof b === "object") : [];
 }
 
 function resultText(block) {
   if (typeof block.content === "string") return block.content;
   if (Array.isArray(block.content)) {
-    return block.content.map((p) => (p.type === "text" ? p.text : `[${p.type} block]`)).join("\n");
+    return block.content.map((p) => (p?.type === "text" ? String(p.text ?? "") : `[${p?.type} block]`)).join("\n");
   }
   return "";
 }
@@ -37,12 +39,12 @@ function transcript(state, redact) {
     parts: blocksOf(message).map((b, i, blocks) => {
       switch (b.type) {
         case "text": {
-          const text = redact(b.text ?? "");
+          const text = redact(String(b.text ?? ""));
           if (message.role !== "user") return { kind: "text", text };
           return promptPart(text, blocks.findIndex((x) => x.type === "text") === i);
         }
         case "thinking":
-          return { kind: "thinking", text: redact(b.thinking ?? "") };
+          return { kind: "thinking", text: redact(String(b.thinking ?? "")) };
         case "redacted_thinking":
           return { kind: "thinking", text: "[redacted thinking]" };
         case "tool_use":

@@ -108,6 +108,18 @@ test("export shows a prompt's notes and attachments as such", () => {
   assert.match(html, /<div class="attachment"><b>Attachment<\/b><pre>@src\/a\.ts/);
 });
 
+test("export reads past blocks of the wrong shape", () => {
+  const dir = tmp();
+  const file = path.join(dir, "w.jsonl");
+  const content = [null, 5, { type: "text", text: 7 }, { type: "tool_result", tool_use_id: {}, content: [null, { type: "text", text: null }] }];
+  writeFileSync(file, JSON.stringify({ type: "user", message: { role: "user", content } }) + "\n");
+  for (const format of ["md", "html"]) {
+    const r = cli("export", file, "--format", format);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /7/);
+  }
+});
+
 test("export escapes hostile content and redacts it", () => {
   const dir = tmp();
   const file = path.join(dir, "h.jsonl");
