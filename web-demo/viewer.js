@@ -43,7 +43,7 @@ const view = {
 
 // The worker's codes for an entry's status and its thinking on resume.
 const STATUS = [null, "live", "compacted", "undone"];
-const THINKING = [null, "kept", "not sent"];
+const THINKING = [null, "kept", "not sent", "dropped"];
 
 /** Pair tool calls with their results: the call shows how it ended, the result names its call. */
 function pairTools(entries) {
@@ -169,7 +169,8 @@ worker.onmessage = ({ data }) => {
     for (const e of data.entries) entries.push(e);
     for (let i = 0; i < entries.length; i++) {
       if (data.status[i]) entries[i].status = STATUS[data.status[i]];
-      if (data.thinking[i]) entries[i].thinkingState = data.thinking[i] === 3 ? `dropped: ${data.droppedWhy[i]}` : THINKING[data.thinking[i]];
+      const thinking = THINKING[data.thinking[i]];
+      if (thinking) entries[i].thinkingState = thinking === "dropped" ? `dropped: ${data.droppedWhy[i]}` : thinking;
     }
     pairTools(entries);
     view.entries = entries;

@@ -11,7 +11,7 @@ const PREVIEW = 160;
 // The content of a synthetic result for a call cut off by a crash (spec §6).
 const INTERRUPTED = "[Interrupted before result was recorded]";
 
-let current = null; // { lines: string[], entries: [], byLine: Map }
+let current = null; // { lines: string[], entries: [] }
 
 const post = (msg) => self.postMessage(msg);
 
@@ -199,7 +199,6 @@ async function open(source, load) {
   const decoder = new TextDecoder();
   const lines = [];
   const entries = [];
-  const byLine = new Map();
   const chart = [];
   const compactions = [];
   const subagents = [];
@@ -224,7 +223,6 @@ async function open(source, load) {
       e = { line: i + 1, type: record.type, kind: "landmark", label: record.type, preview: "a record whose fields could not be read", blocks: [], tools: [] };
     }
     e.index = entries.length;
-    byLine.set(i + 1, e.index);
     entries.push(e);
     if (record.type === "assistant") chart.push([i + 1, tokens(record.response?.usage)]);
     if (record.type === "compaction") {
@@ -288,7 +286,7 @@ async function open(source, load) {
   }
   marks.resume = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
-  current = { lines, entries, byLine };
+  current = { lines, entries };
   const usage = state.usage;
   post({
     type: "ready",
