@@ -1,0 +1,18 @@
+//! `../shared` holds material from other public projects (the labelled
+//! redaction corpus, other agents' transcripts). Tests may read it, the
+//! repository never carries a copy, and a clone without it must still pass:
+//! a test that needs it asks here and skips, saying so, when it is absent.
+
+use std::path::PathBuf;
+
+/// The path of `rel` under `../shared`, or `None` after printing one line
+/// that says which test skipped and why.
+pub fn shared_file(test: &str, rel: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared").join(rel);
+    if path.exists() {
+        Some(path)
+    } else {
+        println!("SKIP {test}: {} is absent (../shared sits beside the repository in CI; a bare clone skips this)", path.display());
+        None
+    }
+}
