@@ -235,48 +235,5 @@ fn warning_of(outcome: Result<Option<(WarningKind, String)>, LineError>) -> Opti
 
 /// The index of the first `\n`.
 pub(crate) fn find_newline(bytes: &[u8]) -> Option<usize> {
-    find_byte(bytes, b'\n')
-}
-
-/// The index of the first `needle`. Eight bytes at a time: on wasm32 the
-/// standard library's memchr works in 32-bit words, and finding line ends
-/// is a tenth of replay's time.
-pub(crate) fn find_byte(bytes: &[u8], needle: u8) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let pattern: u64 = ONES * u64::from(needle);
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word) ^ pattern;
-        // A zero byte in x is a newline in the input.
-        let found = x.wrapping_sub(ONES) & !x & HIGHS;
-        if found != 0 {
-            return Some(offset + (found.trailing_zeros() / 8) as usize);
-        }
-        offset += 8;
-    }
-    chunks.remainder().iter().position(|&b| b == needle).map(|i| offset + i)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::find_newline;
-
-    #[test]
-    fn find_newline_agrees_with_position() {
-        let text: Vec<u8> = (0..200u32)
-            .map(|i| if i % 37 == 5 || i % 53 == 0 { b'\n' } else { (i % 250) as u8 + 11 })
-            .collect();
-        for start in 0..text.len() {
-            for end in start..text.len().min(start + 40) {
-                let slice = &text[start..end];
-                assert_eq!(find_newline(slice), slice.iter().position(|&b| b == b'\n'));
-            }
-        }
-        assert_eq!(find_newline(b"\xff\x8a\n"), Some(2));
-        assert_eq!(find_newline(b"\x0b\x0b\x0b\x0b\x0b\x0b\x0b\x0b\n"), Some(8));
-    }
+    crate::bytes::find_byte(bytes, b'\n')
 }

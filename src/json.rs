@@ -57,9 +57,12 @@ fn push_origins(out: &mut String, messages: &[Message]) {
         }
         let _ = write!(
             out,
-            r#"{{"redacted":{},"epoch":{},"line":{}}}"#,
+            r#"{{"redacted":{},"epoch":{},"line":{}"#,
             m.origin.redacted, m.origin.epoch, m.origin.line
         );
+        // Only when set: a dropped message is rare, and the usual origin
+        // keeps its shape.
+        out.push_str(if m.origin.dropped { r#","dropped":true}"# } else { "}" });
     }
     out.push(']');
 }

@@ -15,6 +15,7 @@
 //! - `listing`: `/sessions` rows and session ids (§7)
 
 pub mod accounting;
+mod bytes;
 pub mod journal;
 mod json;
 pub mod listing;

@@ -17,7 +17,16 @@ pub struct Origin {
     /// The 1-based journal line of the record (for viewers: a message can be
     /// traced to its line after undo, redo and compaction).
     pub line: u64,
+    /// The message as written could not be carried (it nested deeper than
+    /// `MAX_NESTING`): replay put a short note of the same role in its place.
+    pub dropped: bool,
 }
+
+/// How deep a message's JSON may nest (the message object is level 1, its
+/// content array 2, a block 3). Deeper is no conversation the API takes, and
+/// JS hosts overflow their stack on it in `JSON.stringify`; a record line
+/// stays under serde_json's own limit of 128.
+pub const MAX_NESTING: usize = 100;
 
 /// One message of the conversation, kept as the exact JSON text it was
 /// written with (Anthropic Messages API shape).
@@ -51,6 +60,8 @@ pub enum WarningKind {
     UnknownType,
     EmptyUndo,
     EmptyRedo,
+    /// A message nested deeper than `MAX_NESTING`: a note stands in its place.
+    TooDeep,
 }
 
 impl WarningKind {
@@ -62,6 +73,7 @@ impl WarningKind {
             WarningKind::UnknownType => "unknown-type",
             WarningKind::EmptyUndo => "empty-undo",
             WarningKind::EmptyRedo => "empty-redo",
+            WarningKind::TooDeep => "too-deep",
         }
     }
 }
@@ -114,7 +126,8 @@ impl SessionState {
     /// missing field: the caller skips it with a `bad-field` warning, and
     /// nothing of it has been applied (all checks come before any change).
     pub fn apply(&mut self, r: &Fields, line: u64) -> Result<Option<(WarningKind, String)>, String> {
-        let origin = Origin { redacted: r.redacted == Some(true), epoch: self.epoch, line };
+        let origin = Origin { redacted: r.redacted == Some(true), epoch: self.epoch, line, dropped: false };
+        let mut warning = None;
         match &*r.kind {
             "start" | "resume" | "model" => {
                 if let Some(model) = &r.model {
@@ -144,16 +157,16 @@ impl SessionState {
                 if self.first_prompt.is_none() {
                     self.first_prompt = prompt_text(&message);
                 }
-                self.push(message, origin);
+                warning = self.push(message, origin);
                 self.prompts += 1;
             }
             "continue" => {
                 let message = message_json(r.message.as_ref())?;
-                self.push(message, origin);
+                warning = self.push(message, origin);
             }
             "tool_results" => {
                 let message = message_json(r.message.as_ref())?;
-                self.push(message, origin);
+                warning = self.push(message, origin);
                 for call in r.calls.iter().flatten() {
                     if let Some(report) = &call.report {
                         self.accounts.add_report(report);
@@ -175,7 +188,7 @@ impl SessionState {
                 json.push_str(HEAD);
                 json.push_str(content);
                 json.push('}');
-                self.messages.push(Message { json: json.into(), origin });
+                warning = self.push(json, origin);
             }
             "compaction" => {
                 let raw = required(r.messages, "messages")?;
@@ -187,7 +200,15 @@ impl SessionState {
                     let reported = summary.usage_reported.or(r.usage_reported) != Some(false);
                     self.accounts.add_response(&summary.usage, reported, r.cost_usd);
                 }
-                self.messages = carry_origins(&self.messages, list, origin);
+                let mut carried = carry_origins(&self.messages, list, origin);
+                for m in &mut carried {
+                    if let Some((json, w)) = fit(&m.json, line) {
+                        m.json = json.into();
+                        m.origin.dropped = true;
+                        warning.get_or_insert(w);
+                    }
+                }
+                self.messages = carried;
                 if let Some(after) = r.after_tokens {
                     self.context_tokens = after;
                 }
@@ -246,11 +267,23 @@ impl SessionState {
             }
             other => return Err(format!("unknown record type `{other}`")),
         }
-        Ok(None)
+        Ok(warning)
     }
 
-    fn push(&mut self, json: String, origin: Origin) {
-        self.messages.push(Message { json: json.into_boxed_str(), origin });
+    /// Appends a message, or the note that stands in for one too deep to
+    /// carry (with its warning).
+    fn push(&mut self, json: String, mut origin: Origin) -> Option<(WarningKind, String)> {
+        match fit(&json, origin.line) {
+            None => {
+                self.messages.push(Message { json: json.into_boxed_str(), origin });
+                None
+            }
+            Some((note, warning)) => {
+                origin.dropped = true;
+                self.messages.push(Message { json: note.into_boxed_str(), origin });
+                Some(warning)
+            }
+        }
     }
 
     pub fn cost_incomplete(&self) -> bool {
@@ -275,6 +308,23 @@ fn carry_origins(old: &[Message], kept: Vec<String>, origin: Origin) -> Vec<Mess
             Message { json: json.into_boxed_str(), origin }
         })
         .collect()
+}
+
+/// None when `json` (a valid message) can be carried; else the note of the
+/// same role that replaces it, and the warning to give.
+fn fit(json: &str, line: u64) -> Option<(String, (WarningKind, String))> {
+    if !crate::bytes::nests_deeper_than(json.as_bytes(), MAX_NESTING) {
+        return None;
+    }
+    // Rare, so a second parse costs nothing that matters.
+    let parts: Option<MessageParts> = serde_json::from_str(json).ok();
+    let assistant = parts.and_then(|p| p.get("role")).is_some_and(|r| r.get() == r#""assistant""#);
+    let role = if assistant { "assistant" } else { "user" };
+    let note = format!(
+        r#"{{"role":"{role}","content":[{{"type":"text","text":"[A message was dropped here at replay: its JSON nested deeper than {MAX_NESTING} levels (journal line {line}).]"}}]}}"#
+    );
+    let warning = format!("a {role} message nests deeper than {MAX_NESTING} levels: a note stands in its place");
+    Some((note, (WarningKind::TooDeep, warning)))
 }
 
 fn message_json(message: Option<&MessageParts>) -> Result<String, String> {

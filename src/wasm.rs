@@ -501,6 +501,8 @@ struct OriginView {
     epoch: u32,
     #[serde(default)]
     line: u64,
+    #[serde(default)]
+    dropped: bool,
 }
 
 /// The parts of a JS state object resume reads: its messages (with their
@@ -539,6 +541,7 @@ fn state_messages(
                     redacted: o.is_some_and(|o| o.redacted),
                     epoch: o.map_or(epoch, |o| o.epoch),
                     line: o.map_or(0, |o| o.line),
+                    dropped: o.is_some_and(|o| o.dropped),
                 },
             }
         })

@@ -13,7 +13,7 @@ mod formats;
 mod jsonline;
 mod triggers;
 
-use crate::journal::find_byte;
+use crate::bytes::find_byte;
 use serde::de::IgnoredAny;
 use std::borrow::Cow;
 use std::fmt;
