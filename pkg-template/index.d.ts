@@ -37,9 +37,11 @@ export interface MessageOrigin {
   epoch: number;
   /** The 1-based journal line of the record the message came from. */
   line: number;
+  /** Replay could not carry the message as written (it nested deeper than 100 levels): a short note of the same role stands in its place. */
+  dropped?: true;
 }
 
-export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo";
+export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo" | "too-deep";
 
 /** A line the reader skipped or a record it could not apply; `line` is 1-based. */
 export interface Warning {
@@ -218,6 +220,14 @@ export interface RepairReport {
   toolUseIdsRenamed: number;
   leadingNoteAdded: boolean;
   toolLoopToText: boolean;
+  /** Blocks of a shape the API refuses that were left out. */
+  blocksDropped: number;
+  /** Blocks of a shape the API refuses that were turned into text keeping what they said. */
+  blocksMended: number;
+  /** Each such block: its message in state.messages, its block index, the journal line, what was wrong, what was done. */
+  badBlocks: { message: number; block: number; line: number; problem: string; fix: "dropped" | "mended" }[];
+  /** Messages replay could not carry (nested too deep); a note stands in for each. */
+  messagesDroppedAtReplay: number;
   /** Rules the result still breaks: always empty unless there is a bug. */
   remaining: MessageProblem[];
 }
@@ -232,7 +242,8 @@ export type MessageProblemKind =
   | "empty-content"
   | "empty-text"
   | "thinking-unsigned"
-  | "thinking-missing";
+  | "thinking-missing"
+  | "bad-block";
 
 /** A rule of the Messages API that a history breaks (the API would answer 400). */
 export interface MessageProblem {

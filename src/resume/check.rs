@@ -1,7 +1,7 @@
 //! `checkMessages`: the history rules for which the Anthropic Messages API
 //! answers 400, checked before a request is sent (spec §6 rule 5).
 
-use super::message::{Kind, Msg, Role};
+use super::message::{Block, Kind, Msg, Role};
 
 /// One rule a history breaks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +43,10 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
             out.push(problem(i, "empty-content", format!("message {i} has empty content")));
         }
         for (j, b) in m.blocks.iter().enumerate() {
+            if let Some(why) = b.fault.or_else(|| misplaced(m.role, b)) {
+                out.push(problem(i, "bad-block", format!("message {i}, block {j}: {why}")));
+                continue;
+            }
             if b.kind == Kind::Text && b.blank {
                 out.push(problem(i, "empty-text", format!("message {i}, block {j}: a text block is empty")));
             }
@@ -117,6 +121,16 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
         }
     }
     out
+}
+
+/// A block the API takes only in the other role's messages.
+pub fn misplaced(role: Role, b: &Block) -> Option<&'static str> {
+    match (role, b.kind) {
+        (Role::User, Kind::ToolUse) => Some("a user message cannot hold a tool_use block"),
+        (Role::User, Kind::Thinking | Kind::RedactedThinking) => Some("a user message cannot hold thinking"),
+        (Role::Assistant, Kind::ToolResult) => Some("an assistant message cannot hold a tool_result block"),
+        _ => None,
+    }
 }
 
 /// The assistant message of a tool loop the next request continues: the

@@ -3,7 +3,7 @@
 //! ids, whether its text is empty, whether it is signed).
 
 use crate::json::str_literal;
-use crate::record::MessageParts;
+use crate::record::{raw_kind, MessageParts};
 use crate::state::Origin;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -34,29 +34,91 @@ pub struct Block {
     pub signed: bool,
     /// Thinking text that holds `[REDACTED]` (a journal from before the marker).
     pub legacy_redacted: bool,
+    /// Why the API would refuse the block's shape (not an object, no string
+    /// `type`, a known type missing a field it needs), or None.
+    pub fault: Option<&'static str>,
     /// Position in its message as written (None for blocks resume made).
     pub at: Option<usize>,
 }
 
+/// The fields of a block that its shape is judged by, each kept raw so a
+/// value of the wrong JSON type is seen, not a parse failure.
 #[derive(Deserialize)]
 struct BlockHead<'a> {
     #[serde(rename = "type", borrow)]
-    kind: Option<Cow<'a, str>>,
-    id: Option<String>,
-    tool_use_id: Option<String>,
-    name: Option<String>,
+    kind: Option<&'a RawValue>,
     #[serde(borrow)]
-    text: Option<Cow<'a, str>>,
+    id: Option<&'a RawValue>,
     #[serde(borrow)]
-    thinking: Option<Cow<'a, str>>,
+    tool_use_id: Option<&'a RawValue>,
     #[serde(borrow)]
-    signature: Option<Cow<'a, str>>,
+    name: Option<&'a RawValue>,
+    #[serde(borrow)]
+    text: Option<&'a RawValue>,
+    #[serde(borrow)]
+    thinking: Option<&'a RawValue>,
+    #[serde(borrow)]
+    signature: Option<&'a RawValue>,
+    #[serde(borrow)]
+    data: Option<&'a RawValue>,
+    #[serde(borrow)]
+    input: Option<&'a RawValue>,
+    #[serde(borrow)]
+    source: Option<&'a RawValue>,
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+    #[serde(borrow)]
+    is_error: Option<&'a RawValue>,
+}
+
+/// A raw value as a string, when it is one.
+fn string(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
+    serde_json::from_str::<Cow<str>>(raw?.get()).ok()
+}
+
+fn is(raw: Option<&RawValue>, first: u8) -> bool {
+    raw.is_some_and(|r| raw_kind(r) == first)
+}
+
+fn is_bool(raw: Option<&RawValue>) -> bool {
+    raw.is_some_and(|r| matches!(r.get(), "true" | "false"))
+}
+
+/// What is wrong with a block of a type the API knows, or None. Unknown
+/// types pass (spec §2): newer API blocks must survive older code.
+fn fault(kind: &str, h: &BlockHead) -> Option<&'static str> {
+    let str_field = |raw: Option<&RawValue>| is(raw, b'"');
+    match kind {
+        "text" if !str_field(h.text) => Some("a text block needs a string `text`"),
+        "thinking" if !str_field(h.thinking) => Some("a thinking block needs a string `thinking`"),
+        "thinking" if h.signature.is_some() && !str_field(h.signature) => {
+            Some("a thinking block's `signature` must be a string")
+        }
+        "redacted_thinking" if !str_field(h.data) => Some("a redacted_thinking block needs a string `data`"),
+        "tool_use" | "server_tool_use" if !str_field(h.id) || string(h.id).is_some_and(|s| s.is_empty()) => {
+            Some("a tool_use block needs a string `id`")
+        }
+        "tool_use" | "server_tool_use" if !str_field(h.name) => Some("a tool_use block needs a string `name`"),
+        "tool_use" | "server_tool_use" if !is(h.input, b'{') => Some("a tool_use block needs an object `input`"),
+        "tool_result" | "web_search_tool_result" if !str_field(h.tool_use_id) => {
+            Some("a tool_result block needs a string `tool_use_id`")
+        }
+        "tool_result" if h.content.is_some() && !is(h.content, b'"') && !is(h.content, b'[') => {
+            Some("a tool_result's `content` must be a string or an array of blocks")
+        }
+        "tool_result" if h.is_error.is_some() && !is_bool(h.is_error) => {
+            Some("a tool_result's `is_error` must be true or false")
+        }
+        "image" | "document" if !is(h.source, b'{') => Some("an image or document block needs an object `source`"),
+        _ => None,
+    }
 }
 
 impl Block {
     pub fn parse(json: &str) -> Block {
         let head: Option<BlockHead> = serde_json::from_str(json).ok();
-        let kind = match head.as_ref().and_then(|h| h.kind.as_deref()) {
+        let type_name = head.as_ref().and_then(|h| string(h.kind));
+        let kind = match type_name.as_deref() {
             Some("text") => Kind::Text,
             Some("thinking") => Kind::Thinking,
             Some("redacted_thinking") => Kind::RedactedThinking,
@@ -64,27 +126,39 @@ impl Block {
             Some("tool_result") => Kind::ToolResult,
             _ => Kind::Other,
         };
+        let fault = match (&head, type_name.as_deref()) {
+            (Some(h), Some(t)) => fault(t, h),
+            (Some(_), None) => Some("a content block needs a string `type`"),
+            (None, _) => Some("a content block must be a JSON object"),
+        };
         let head = head.as_ref();
         let id = match kind {
-            Kind::ToolUse => head.and_then(|h| h.id.clone()),
-            Kind::ToolResult => head.and_then(|h| h.tool_use_id.clone()),
+            Kind::ToolUse => head.and_then(|h| string(h.id)),
+            Kind::ToolResult => head.and_then(|h| string(h.tool_use_id)),
             _ => None,
         };
-        let blank =
-            kind == Kind::Text && head.and_then(|h| h.text.as_deref()).is_none_or(|t| t.trim().is_empty());
-        let signed = head.and_then(|h| h.signature.as_deref()).is_some_and(|s| !s.is_empty());
+        let blank = kind == Kind::Text && head.and_then(|h| string(h.text)).is_none_or(|t| t.trim().is_empty());
+        let signed = head.and_then(|h| string(h.signature)).is_some_and(|s| !s.is_empty());
         let legacy_redacted = kind == Kind::Thinking
-            && head.and_then(|h| h.thinking.as_deref()).is_some_and(|t| t.contains("[REDACTED]"));
+            && head.and_then(|h| string(h.thinking)).is_some_and(|t| t.contains("[REDACTED]"));
         Block {
             json: json.to_owned(),
             kind,
-            id,
-            name: head.and_then(|h| h.name.clone()),
+            id: id.map(Cow::into_owned),
+            name: head.and_then(|h| string(h.name)).map(Cow::into_owned),
             blank,
             signed,
             legacy_redacted,
+            fault,
             at: None,
         }
+    }
+
+    /// The block's `text` when it has one as a string (a typeless `{"text":
+    /// …}` can be mended into a text block).
+    pub fn loose_text(&self) -> Option<String> {
+        let head: BlockHead = serde_json::from_str(&self.json).ok()?;
+        string(head.text).map(Cow::into_owned)
     }
 
     pub fn text(text: &str) -> Block {

@@ -50,6 +50,39 @@ pub struct Dropped {
     pub reason: &'static str,
 }
 
+/// What became of a block the API would refuse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockFix {
+    /// Left out: nothing in it could be kept (`null`, a number, an image
+    /// with no source, thinking in a user message).
+    Dropped,
+    /// Turned into a text block that keeps what it said (a malformed tool
+    /// call, a result without its id, a text whose `text` is not a string).
+    Mended,
+}
+
+impl BlockFix {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BlockFix::Dropped => "dropped",
+            BlockFix::Mended => "mended",
+        }
+    }
+}
+
+/// A block whose shape the API refuses, where it was, and what resume did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BadBlock {
+    /// Index of the message in the state.
+    pub message: usize,
+    /// Index of the block in that message.
+    pub block: usize,
+    /// The journal line of the message's record (0 when unknown).
+    pub line: u64,
+    pub problem: &'static str,
+    pub fix: BlockFix,
+}
+
 /// What resume changed, for the agent's log and the viewer.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RepairReport {
@@ -65,6 +98,10 @@ pub struct RepairReport {
     pub tool_use_ids_renamed: usize,
     pub leading_note_added: bool,
     pub tool_loop_to_text: bool,
+    /// Blocks whose shape the API refuses, each dropped or mended.
+    pub bad_blocks: Vec<BadBlock>,
+    /// Messages replay could not carry (too deep): a note stood in for each.
+    pub messages_dropped_at_replay: usize,
     /// Rules the result still breaks: empty unless resume has a bug.
     pub remaining: Vec<Problem>,
 }
@@ -93,8 +130,23 @@ impl RepairReport {
             .collect();
         let answered: Vec<String> = self.tool_calls_answered.iter().map(|id| str_literal(id)).collect();
         let remaining: Vec<String> = self.remaining.iter().map(Problem::to_json).collect();
+        let bad: Vec<String> = self
+            .bad_blocks
+            .iter()
+            .map(|b| {
+                format!(
+                    r#"{{"message":{},"block":{},"line":{},"problem":{},"fix":"{}"}}"#,
+                    b.message,
+                    b.block,
+                    b.line,
+                    str_literal(b.problem),
+                    b.fix.as_str()
+                )
+            })
+            .collect();
+        let count = |fix| self.bad_blocks.iter().filter(|b| b.fix == fix).count();
         format!(
-            r#"{{"thinkingDropped":{{{}}},"dropped":[{}],"toolCallsAnswered":[{}],"messagesRemoved":{},"messagesMerged":{},"orphanResultsToText":{},"resultsMovedFirst":{},"blankTextRemoved":{},"toolUseIdsRenamed":{},"leadingNoteAdded":{},"toolLoopToText":{},"remaining":[{}]}}"#,
+            r#"{{"thinkingDropped":{{{}}},"dropped":[{}],"toolCallsAnswered":[{}],"messagesRemoved":{},"messagesMerged":{},"orphanResultsToText":{},"resultsMovedFirst":{},"blankTextRemoved":{},"toolUseIdsRenamed":{},"leadingNoteAdded":{},"toolLoopToText":{},"blocksDropped":{},"blocksMended":{},"badBlocks":[{}],"messagesDroppedAtReplay":{},"remaining":[{}]}}"#,
             counts.join(","),
             dropped.join(","),
             answered.join(","),
@@ -106,6 +158,10 @@ impl RepairReport {
             self.tool_use_ids_renamed,
             self.leading_note_added,
             self.tool_loop_to_text,
+            count(BlockFix::Dropped),
+            count(BlockFix::Mended),
+            bad.join(","),
+            self.messages_dropped_at_replay,
             remaining.join(",")
         )
     }
@@ -143,6 +199,9 @@ pub fn resume_messages(
     let mut report = RepairReport::default();
     let mut msgs: Vec<Msg> = Vec::with_capacity(messages.len() + 1);
     for (i, m) in messages.iter().enumerate() {
+        if m.origin.dropped {
+            report.messages_dropped_at_replay += 1;
+        }
         match Msg::parse(&m.json, m.origin, Some(i)) {
             Some(msg) => msgs.push(msg),
             None => {
@@ -155,6 +214,7 @@ pub fn resume_messages(
             }
         }
     }
+    fix_blocks(&mut msgs, &mut report);
     thinking_rules(&mut msgs, model, epoch, options, &mut report);
     shape(&mut msgs, &mut report);
     rename_duplicate_ids(&mut msgs, &mut report);
@@ -176,6 +236,56 @@ pub fn resume_messages(
         report.remaining = check::check(&msgs, options.thinking == Some(true));
     }
     Resumed { messages: msgs, report }
+}
+
+/// Blocks of a shape the API refuses are mended into text when they said
+/// something (a call, a result, a text) and dropped when not. Either way
+/// the content changed, so later thinking is unbound (rule 4).
+fn fix_blocks(msgs: &mut [Msg], report: &mut RepairReport) {
+    for m in msgs.iter_mut() {
+        let role = m.role;
+        if m.blocks.iter().all(|b| b.fault.is_none() && check::misplaced(role, b).is_none()) {
+            continue;
+        }
+        let (source, line) = (m.source.unwrap_or(0), m.origin.line);
+        let mut kept = Vec::with_capacity(m.blocks.len());
+        for b in m.blocks.drain(..) {
+            let Some(problem) = b.fault.or_else(|| check::misplaced(role, &b)) else {
+                kept.push(b);
+                continue;
+            };
+            let mended = mend(&b);
+            let fix = if mended.is_some() { BlockFix::Mended } else { BlockFix::Dropped };
+            report.bad_blocks.push(BadBlock { message: source, block: b.at.unwrap_or(0), line, problem, fix });
+            if let Some(text) = mended {
+                kept.push(Block { at: b.at, ..Block::text(&text) });
+            }
+        }
+        m.blocks = kept;
+        m.changed = true;
+        m.repaired = true;
+    }
+}
+
+/// The text that keeps what a refused block said, or None when it said
+/// nothing worth keeping.
+fn mend(b: &Block) -> Option<String> {
+    let raw = |key: &str| b.field::<Box<serde_json::value::RawValue>>(key).map(|r| r.get().to_owned());
+    match b.kind {
+        Kind::ToolUse => Some(format!(
+            "[A malformed call of tool {} ({}) with input {}]",
+            b.name.as_deref().unwrap_or("?"),
+            b.id.as_deref().unwrap_or("?"),
+            raw("input").unwrap_or_else(|| "{}".into())
+        )),
+        Kind::ToolResult => {
+            Some(format!("[Result of tool call {}:]\n{}", b.id.as_deref().unwrap_or("?"), b.result_text()))
+        }
+        Kind::Text => raw("text").filter(|t| t != "null"),
+        Kind::Other => b.loose_text(),
+        Kind::Thinking | Kind::RedactedThinking => None,
+    }
+    .filter(|t| !t.trim().is_empty())
 }
 
 fn drop_thinking(m: &mut Msg, reason: &'static str, report: &mut RepairReport) {

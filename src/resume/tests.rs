@@ -172,3 +172,62 @@ fn thinking_off_drops_all_thinking() {
     assert_eq!(report.dropped_for("thinking-off"), 1);
     assert_eq!(messages[1]["content"][0]["type"], "text");
 }
+
+/// Issue 10, finding 4: blocks the API refuses were passed through and
+/// `checkMessages` saw nothing wrong.
+#[test]
+fn blocks_of_a_shape_the_api_refuses_are_found_and_mended_or_dropped() {
+    let bad_user = r#"{"type":"user","message":{"role":"user","content":[null,1,{"text":"no type"},{"type":"text"}]}}"#;
+    let bad_call = assistant(r#"[{"type":"text","text":"calling"},{"type":"tool_use"}]"#);
+    let j = [START, bad_user, &bad_call].join("\n");
+    let state = rebuild_state(&j);
+    let texts: Vec<String> = state.messages.iter().map(|m| m.json.to_string()).collect();
+    let problems = check_messages(&texts, false);
+    let bad: Vec<&Problem> = problems.iter().filter(|p| p.kind == "bad-block").collect();
+    assert_eq!(bad.len(), 5, "null, 1, no type, text without text, tool_use without id: {problems:?}");
+    let (messages, report) = resumed(&j, "m1", None);
+    assert!(report.remaining.is_empty(), "{:?}", report.remaining);
+    assert_eq!(report.bad_blocks.iter().filter(|b| b.fix == BlockFix::Dropped).count(), 3);
+    assert_eq!(report.bad_blocks.iter().filter(|b| b.fix == BlockFix::Mended).count(), 2);
+    assert!(report.bad_blocks.iter().all(|b| b.line > 0), "each names its journal line");
+    assert_eq!(messages[0]["content"][0]["text"], "no type", "a typeless text is mended, not lost");
+    assert_eq!(messages[1]["content"][1]["type"], "text", "a malformed call is kept as text");
+    let json = resume(&state, &ResumeOptions::default()).to_json();
+    assert!(json.contains(r#""blocksDropped":3,"blocksMended":2"#), "{json}");
+}
+
+#[test]
+fn known_blocks_with_fields_of_the_wrong_type_are_refused_and_unknown_types_pass() {
+    let cases = [
+        (r#"{"type":"text","text":5}"#, true),
+        (r#"{"type":"image"}"#, true),
+        (r#"{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="}}"#, false),
+        (r#"{"type":"tool_result","tool_use_id":"t","content":7}"#, true),
+        (r#"{"type":"tool_result","tool_use_id":"t","is_error":"yes"}"#, true),
+        (r#"{"type":"redacted_thinking"}"#, true),
+        (r#"{"type":"tool_use","id":"t","name":"x","input":[]}"#, true),
+        (r#"{"type":"tool_use","id":"","name":"x","input":{}}"#, true),
+        (r#"{"type":"some_future_block","anything":1}"#, false),
+    ];
+    for (json, refused) in cases {
+        assert_eq!(message::Block::parse(json).fault.is_some(), refused, "{json}");
+    }
+}
+
+/// Issue 10, finding 2: a message nested 100,000 deep made the session
+/// impossible to resume. Replay now puts a note in its place, with a warning.
+#[test]
+fn a_message_nested_too_deep_is_dropped_at_replay_and_counted_on_resume() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let j = [START, &format!(r#"{{"type":"user","message":{{"role":"user","content":{deep}}}}}"#), USER].join("\n");
+    let state = rebuild_state(&j);
+    assert_eq!(state.prompts, 2, "the record still counts");
+    assert_eq!(state.warnings.len(), 1);
+    assert_eq!((state.warnings[0].line, state.warnings[0].kind), (2, crate::WarningKind::TooDeep));
+    assert!(state.messages[0].origin.dropped);
+    assert!(state.messages[0].json.len() < 300);
+    let (messages, report) = resumed(&j, "m1", None);
+    assert_eq!(report.messages_dropped_at_replay, 1);
+    assert!(report.remaining.is_empty(), "{:?}", report.remaining);
+    assert_eq!(messages.len(), 1, "the note and the next prompt are one user turn");
+}
