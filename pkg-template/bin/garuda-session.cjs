@@ -17,7 +17,7 @@ const USAGE = `usage: garuda-session <command> ...
   check <file> [--model m] [--thinking on|off]    exit 1 when the API would refuse the history
   list <dir>                                  the /sessions table of a sessions folder
   export <file> --format md|html [-o out]     a readable, redacted transcript
-  serve <dir> [--port n]                      browse a sessions folder on http://127.0.0.1`;
+  serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)`;
 
 class UsageError extends Error {}
 
@@ -299,24 +299,106 @@ function sessionIndex(dir) {
   };
 }
 
-/** The viewer for a sessions folder on 127.0.0.1: its own files, the folder's journals, nothing else. */
+/**
+ * A journal streamed through the Redactor, 4 MB at a time, whole lines per
+ * call: a journal of any size, never one big string. Journals written by
+ * Garuda were redacted already (redaction is idempotent, so this changes
+ * nothing there); a hand-edited one, an old one or another agent's is not.
+ */
+function sendRedacted(res, file, type) {
+  const redactor = new session.Redactor({ env: process.env });
+  res.writeHead(200, { ...SECURITY_HEADERS, "content-type": type });
+  let rest = Buffer.alloc(0);
+  readChunks(file, "serve", (chunk) => {
+    const bytes = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    const cut = bytes.lastIndexOf(10) + 1;
+    if (cut > 0) res.write(redactor.redactJournal(bytes.subarray(0, cut)).text);
+    rest = Buffer.from(bytes.subarray(cut));
+  });
+  if (rest.length) res.write(redactor.redactJournal(rest).text);
+  redactor.free();
+  res.end();
+}
+
+const GARUDA_TYPES = new Set(["start", "resume", "model", "user", "assistant", "tool_results", "compaction", "snapshot", "undo", "redo", "title", "thinking", "continue", "unreported", "child_debit", "side_usage", "end"]);
+
+/**
+ * Whether a file's first record is one of Garuda's (spec §2): such a journal
+ * passed the Redactor when it was written, and is served as it is. Anything
+ * else (another agent's transcript, a file of unknown origin) is served
+ * redacted.
+ */
+function writtenByGaruda(file) {
+  const fd = fs.openSync(file, "r");
+  try {
+    const buf = Buffer.alloc(64 << 10);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const first = buf.subarray(0, n).toString("utf8").split("\n").find((l) => l.trim() !== "");
+    return first !== undefined && GARUDA_TYPES.has(JSON.parse(first)?.type);
+  } catch {
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "cross-origin-resource-policy": "same-origin",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
+};
+
+/**
+ * The viewer for a sessions folder on 127.0.0.1: its own files, the folder's
+ * journals, nothing else, and only for whoever holds the token it printed.
+ * Another web page cannot read it: a DNS-rebinding name fails the Host
+ * check, a cross-site request carries no SameSite=Strict cookie, no CORS
+ * header lets a response out, and only GET and HEAD are answered.
+ */
 function serve(args) {
-  const o = parseArgs(args, { "--port": "port" });
+  const o = parseArgs(args, { "--port": "port", "--no-redact": "noRedact!" });
   const dir = o._[0];
   if (dir === undefined || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError("give a sessions folder");
   const pkg = path.join(__dirname, "..");
+  const token = require("node:crypto").randomBytes(24).toString("base64url");
+  const tokenBytes = Buffer.from(token);
+  const holdsToken = (value) => {
+    const b = Buffer.from(String(value ?? ""));
+    return b.length === tokenBytes.length && require("node:crypto").timingSafeEqual(b, tokenBytes);
+  };
+  const cookieOf = (header) => {
+    for (const part of String(header ?? "").split(";")) {
+      const [k, ...v] = part.trim().split("=");
+      if (k === cookie) return v.join("=");
+    }
+    return undefined;
+  };
+  // Cookies are per host, not per port: the name carries the port, so two
+  // servers on one machine do not overwrite each other's token.
+  let hosts = new Set();
+  let cookie = "garuda_serve";
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url, "http://127.0.0.1");
-    const send = (status, type, body) => {
-      res.writeHead(status, { "content-type": type, "x-content-type-options": "nosniff" });
+    const send = (status, type, body, extra = {}) => {
+      res.writeHead(status, { ...SECURITY_HEADERS, "content-type": type, ...extra });
       res.end(body);
     };
+    if (req.method !== "GET" && req.method !== "HEAD") return send(405, "text/plain", "only GET and HEAD\n", { allow: "GET, HEAD" });
+    if (!hosts.has(String(req.headers.host ?? "").toLowerCase())) return send(403, "text/plain", "this server answers only its own origin\n");
+    const url = new URL(req.url, "http://127.0.0.1");
+    if (url.searchParams.has("token")) {
+      if (!holdsToken(url.searchParams.get("token"))) return send(403, "text/plain", "wrong token: open the URL that serve printed\n");
+      // The token moves into a cookie and out of the address bar (and out of
+      // any Referer or history entry).
+      url.searchParams.delete("token");
+      const location = url.pathname + (url.search || "");
+      return send(303, "text/plain", "", { location, "set-cookie": `${cookie}=${token}; HttpOnly; SameSite=Strict; Path=/` });
+    }
+    if (!holdsToken(cookieOf(req.headers.cookie))) return send(401, "text/plain", "open the URL that serve printed: it carries this run's token\n");
     const file = (p) => send(200, TYPES[path.extname(p)] ?? "application/octet-stream", fs.readFileSync(p));
+    const journalFile = (p) => (o.noRedact || writtenByGaruda(p) ? file(p) : sendRedacted(res, p, TYPES[".jsonl"]));
     try {
-      if (url.pathname === "/") {
-        res.writeHead(302, { location: "/viewer/?dir=/files/index.json" });
-        return res.end();
-      }
+      if (url.pathname === "/") return send(302, "text/plain", "", { location: "/viewer/?dir=/files/index.json" });
       const asset = /^\/(viewer|web)\/([\w.-]*)$/.exec(url.pathname);
       if (asset) {
         const p = path.join(pkg, asset[1], asset[2] || "index.html");
@@ -328,7 +410,7 @@ function serve(args) {
         const ids = [journal[1], journal[2]].filter(Boolean).map(decodeURIComponent);
         if (!ids.every((id) => session.validateSessionId(id))) return send(400, "text/plain", "not a session id");
         const p = path.join(dir, ...ids.slice(0, -1), `${ids.at(-1)}.jsonl`);
-        return fs.existsSync(p) ? file(p) : send(404, "text/plain", "no such session");
+        return fs.existsSync(p) ? journalFile(p) : send(404, "text/plain", "no such session");
       }
       const m = /^\/session\/([^/]+)$/.exec(url.pathname);
       if (m) {
@@ -340,11 +422,15 @@ function serve(args) {
       }
       send(404, "text/plain", "not found");
     } catch (e) {
+      if (res.headersSent) return res.destroy();
       send(500, "text/plain", String(e.message));
     }
   });
   server.listen(o.port ? Number(o.port) : 0, "127.0.0.1", () => {
-    process.stdout.write(`viewer for ${dir} on http://127.0.0.1:${server.address().port}/ (Ctrl-C to stop)\n`);
+    const port = server.address().port;
+    hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+    cookie = `garuda_serve_${port}`;
+    process.stdout.write(`viewer for ${dir} on http://127.0.0.1:${port}/?token=${token} (Ctrl-C to stop)\n`);
   });
   return null;
 }

@@ -255,3 +255,26 @@ fn resume_closes_open_calls_and_reports() {
     assert_error(wasm::resume_messages(5.into(), JsValue::UNDEFINED), "state must be a state object");
     assert_error(wasm::check_messages("x".into(), JsValue::UNDEFINED), "messages must be an array");
 }
+
+/// Issue 10, finding 2: one line nested 100,000 deep made `resumeMessages`
+/// throw (`JSON.stringify` overflows the JS stack), so the session could
+/// never be resumed. Now replay warns and resume returns a valid history.
+#[wasm_bindgen_test]
+fn a_line_nested_too_deep_never_stops_a_resume() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let journal = format!(
+        "{}\n{}\n",
+        r#"{"type":"start","model":"m1"}"#,
+        format_args!(r#"{{"type":"user","message":{{"role":"user","content":{deep}}}}}"#)
+    );
+    let state = wasm::rebuild_state(journal.into()).expect("replay never throws on data");
+    let warnings: Array = get(&state, "warnings").into();
+    assert_eq!(get(&warnings.get(0), "kind").as_string().as_deref(), Some("too-deep"));
+    assert_eq!(get(&warnings.get(0), "line").as_f64(), Some(2.0));
+    let resumed = wasm::resume_session(state.clone(), JsValue::UNDEFINED).expect("resume never throws on data");
+    let report = get(&resumed, "report");
+    assert_eq!(get(&report, "messagesDroppedAtReplay").as_f64(), Some(1.0));
+    let problems: Array =
+        wasm::check_messages(get(&resumed, "messages"), JsValue::UNDEFINED).expect("checked").into();
+    assert_eq!(problems.length(), 0, "{}", json(&problems));
+}

@@ -1,4 +1,5 @@
 // The garuda-session CLI: each command, its output, its exit codes.
+import http from "node:http";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync, spawn } from "node:child_process";
@@ -131,24 +132,108 @@ test("export escapes hostile content and redacts it", () => {
   assert.ok(!html.includes("hunter2hunter"));
 });
 
-test("serve answers on 127.0.0.1 with the sessions and a transcript", async () => {
+/** Starts `serve` on a folder; resolves to its printed URL (with the token) and the child. */
+async function startServe(dir, ...flags) {
+  const child = spawn(process.execPath, [bin, "serve", dir, ...flags], { stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
+  const printed = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(line)[0];
+  return { child, printed, origin: new URL(printed).origin, token: new URL(printed).searchParams.get("token") };
+}
+
+/** A GET (or other method) on 127.0.0.1 with a Host header of our choosing; fetch() will not send a false Host. */
+function rawRequest(origin, { path: p = "/", method = "GET", host, cookie } = {}) {
+  const { port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const headers = { host: host ?? `127.0.0.1:${port}` };
+    if (cookie) headers.cookie = cookie;
+    const req = http.request({ host: "127.0.0.1", port, path: p, method, headers }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test("serve answers on 127.0.0.1 with the sessions and a transcript, to the holder of its token", async () => {
   const dir = tmp();
   copyFileSync(golden("every-record-type.jsonl"), path.join(dir, "s1.jsonl"));
-  const child = spawn(process.execPath, [bin, "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  const { child, printed, origin } = await startServe(dir);
   try {
-    const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
-    const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(line)[0];
-    const index = await (await fetch(url + "files/index.json")).json();
+    const login = await rawRequest(origin, { path: new URL(printed).pathname + new URL(printed).search });
+    assert.equal(login.status, 303, "the token is traded for a cookie");
+    assert.equal(login.headers.location, "/", "and leaves the address bar");
+    const setCookie = login.headers["set-cookie"][0];
+    assert.match(setCookie, /HttpOnly/);
+    assert.match(setCookie, /SameSite=Strict/);
+    const cookie = setCookie.split(";")[0];
+    const get = (p) => fetch(origin + p, { headers: { cookie } });
+    const index = await (await get("/files/index.json")).json();
     assert.deepEqual(index.sessions.map((s) => s.id), ["s1"]);
-    assert.match(await (await fetch(url)).text(), /Garuda transcript viewer/);
-    assert.equal((await fetch(url + "web/garuda_session_bg.wasm")).headers.get("content-type"), "application/wasm");
-    assert.equal((await fetch(url + "files/s1.jsonl")).status, 200);
-    assert.equal((await fetch(url + "files/..%2F..%2Fetc%2Fpasswd.jsonl")).status, 400);
-    const page = await (await fetch(url + "session/s1")).text();
-    assert.match(page, /Fix the parser/);
-    assert.equal((await fetch(url + "session/..%2Fx")).status, 400);
+    assert.match(await (await get("/")).text(), /Garuda transcript viewer/);
+    assert.equal((await get("/web/garuda_session_bg.wasm")).headers.get("content-type"), "application/wasm");
+    assert.equal((await get("/files/s1.jsonl")).status, 200);
+    assert.equal((await get("/files/..%2F..%2Fetc%2Fpasswd.jsonl")).status, 400);
+    assert.match(await (await get("/session/s1")).text(), /Fix the parser/);
+    assert.equal((await get("/session/..%2Fx")).status, 400);
+    for (const r of [await get("/files/s1.jsonl"), await get("/")]) {
+      assert.equal(r.headers.get("access-control-allow-origin"), null, "no CORS header lets a response out");
+    }
   } finally {
     child.kill();
+  }
+});
+
+test("serve refuses other Hosts (DNS rebinding), requests without the token, and methods other than GET and HEAD", async () => {
+  const dir = tmp();
+  copyFileSync(golden("every-record-type.jsonl"), path.join(dir, "s1.jsonl"));
+  const { child, origin, token } = await startServe(dir);
+  const port = new URL(origin).port;
+  try {
+    const login = await rawRequest(origin, { path: `/?token=${token}` });
+    const cookie = login.headers["set-cookie"][0].split(";")[0];
+    // A rebinding page's name resolves to 127.0.0.1, but its Host header is its own.
+    for (const host of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `127.0.0.1:${Number(port) + 1}`, `localhost`]) {
+      const r = await rawRequest(origin, { path: "/files/s1.jsonl", host, cookie });
+      assert.equal(r.status, 403, host);
+      assert.doesNotMatch(r.body, /Fix the parser/);
+    }
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+      assert.equal((await rawRequest(origin, { path: "/files/index.json", host, cookie })).status, 200, host);
+    }
+    const noToken = await rawRequest(origin, { path: "/files/s1.jsonl" });
+    assert.equal(noToken.status, 401);
+    assert.doesNotMatch(noToken.body, /Fix the parser/);
+    assert.equal((await rawRequest(origin, { path: "/files/s1.jsonl", cookie: `garuda_serve_${port}=wrong` })).status, 401);
+    assert.equal((await rawRequest(origin, { path: "/?token=wrong" })).status, 403);
+    for (const method of ["POST", "PUT", "DELETE", "OPTIONS"]) {
+      const r = await rawRequest(origin, { path: "/files/index.json", method, cookie });
+      assert.equal(r.status, 405, method);
+      assert.equal(r.headers.allow, "GET, HEAD");
+    }
+    assert.equal((await rawRequest(origin, { path: "/files/index.json", method: "HEAD", cookie })).status, 200);
+  } finally {
+    child.kill();
+  }
+});
+
+test("serve sends files that Garuda did not write through the Redactor, unless --no-redact is given", async () => {
+  const dir = tmp();
+  const secret = "sk-ant-api03-" + "x".repeat(93) + "AA";
+  // Another agent's line shape: never passed Garuda's Redactor.
+  writeFileSync(path.join(dir, "s1.jsonl"), JSON.stringify({ type: "human", text: `key ${secret}` }) + "\n");
+  for (const [flags, leaks] of [[[], false], [["--no-redact"], true]]) {
+    const { child, origin, token } = await startServe(dir, ...flags);
+    try {
+      const login = await rawRequest(origin, { path: `/?token=${token}` });
+      const cookie = login.headers["set-cookie"][0].split(";")[0];
+      const body = (await rawRequest(origin, { path: "/files/s1.jsonl", cookie })).body;
+      assert.equal(body.includes(secret), leaks, body);
+      if (!leaks) assert.match(body, /\[REDACTED\]/);
+    } finally {
+      child.kill();
+    }
   }
 });
 

@@ -23,7 +23,17 @@ async function serveDir(dir) {
   const child = spawn(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
   servers.push(child);
   const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
-  return /http:\/\/127\.0\.0\.1:\d+/.exec(line)[0];
+  const printed = new URL(/http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(line)[0]);
+  tokens.set(printed.origin, printed.searchParams.get("token"));
+  return printed.origin;
+}
+
+/** `serve` answers only the holder of the token it printed: a page's first load carries it. */
+const tokens = new Map();
+function authed(url) {
+  const u = new URL(url);
+  u.searchParams.set("token", tokens.get(u.origin));
+  return u.href;
 }
 
 before(async () => {
@@ -68,7 +78,7 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   copyFileSync(path.join(samples, "viewer-sample/explore-toolu_explore1.jsonl"), path.join(dir, "viewer-sample/explore-toolu_explore1.jsonl"));
   const origin = await serveDir(dir);
   const p = await page(origin);
-  await p.goto(origin + "/");
+  await p.goto(authed(origin + "/"));
   await p.waitForSelector("body[data-loaded='viewer-sample']");
   assert.equal(await p.textContent("#cost"), "$0.1503");
   assert.match(await p.textContent("#summary"), /5 messages · 4 prompts/);
@@ -132,7 +142,7 @@ test("a hostile journal renders as text: nothing executes, nothing is fetched", 
   writeFileSync(path.join(dir, "hostile.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
   const origin = await serveDir(dir);
   const p = await page(origin);
-  await p.goto(origin + "/");
+  await p.goto(authed(origin + "/"));
   await p.waitForSelector("body[data-loaded='hostile']");
   assert.equal(await p.evaluate(() => window.viewer.entries.length), lines.length, "every record is listed");
   await p.click("details:has(table.sub) summary");
@@ -153,7 +163,7 @@ test("a hostile journal renders as text: nothing executes, nothing is fetched", 
   assert.doesNotMatch(await p.textContent("#status"), /^Error/);
   // File names are hostile too, through the file picker.
   const p2 = await page(origin);
-  await p2.goto(origin + "/viewer/");
+  await p2.goto(authed(origin + "/viewer/"));
   await p2.setInputFiles("#pick-files", { name: "<img src=x onerror=alert(4)>.jsonl", mimeType: "text/plain", buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n")) });
   await p2.waitForSelector("body[data-loaded]");
   assert.deepEqual(p2.dialogs, []);
@@ -167,7 +177,7 @@ test("dropping files on the page opens them", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "garuda-drop-"));
   const origin = await serveDir(dir);
   const p = await page(origin);
-  await p.goto(origin + "/viewer/");
+  await p.goto(authed(origin + "/viewer/"));
   const text = (await import("node:fs")).readFileSync(path.join(samples, "viewer-sample.jsonl"), "utf8");
   await p.evaluate((text) => {
     const data = new DataTransfer();
@@ -187,7 +197,7 @@ test("opening a sessions folder nests each child run under its session and links
   copyFileSync(path.join(samples, "viewer-sample/explore-toolu_explore1.jsonl"), path.join(folder, "viewer-sample/explore-toolu_explore1.jsonl"));
   const origin = await serveDir(mkdtempSync(path.join(tmpdir(), "garuda-empty-")));
   const p = await page(origin);
-  await p.goto(`${origin}/viewer/`);
+  await p.goto(authed(`${origin}/viewer/`));
   await p.setInputFiles("#pick-folder", folder);
   await p.waitForSelector("body[data-loaded]");
   const links = await p.$$eval("#sessions a", (a) => a.map((x) => x.textContent));
@@ -205,14 +215,14 @@ test("a journal that cannot be loaded says why, and a newer open wins over an ol
   copyFileSync(path.join(samples, "viewer-sample.jsonl"), path.join(dir, "viewer-sample.jsonl"));
   const origin = await serveDir(dir);
   const p = await page(origin);
-  await p.goto(`${origin}/viewer/?file=/files/nothere.jsonl`);
+  await p.goto(authed(`${origin}/viewer/?file=/files/nothere.jsonl`));
   await p.waitForFunction(() => document.getElementById("status").textContent.startsWith("Error:"));
   assert.match(await p.textContent("#status"), /could not load .*nothere\.jsonl: HTTP 404/);
   // A large journal opened, then a small one before the first is done: the
   // small one is what stays on screen.
   const { journalFile } = await import(path.join(root, "bench/data.mjs"));
   copyFileSync(journalFile(10), path.join(dir, "big.jsonl"));
-  await p.goto(`${origin}/`);
+  await p.goto(authed(`${origin}/`));
   await p.waitForSelector("body[data-loaded]");
   await p.evaluate(() => {
     const link = (name) => [...document.querySelectorAll("#sessions a")].find((a) => a.textContent === name);
@@ -234,7 +244,7 @@ test("a 100 MB journal: time to first render, and the page answers while it load
   const origin = await serveDir(dir);
   const p = await page(origin);
   const start = Date.now();
-  await p.goto(`${origin}/viewer/?file=/files/big.jsonl`);
+  await p.goto(authed(`${origin}/viewer/?file=/files/big.jsonl`));
   // While the worker reads and replays, the page keeps answering input.
   const latencies = [];
   const answered = [];
