@@ -41,7 +41,7 @@ export interface MessageOrigin {
   dropped?: true;
 }
 
-export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo" | "too-deep";
+export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo" | "too-deep" | "line-too-long";
 
 /** A line the reader skipped or a record it could not apply; `line` is 1-based. */
 export interface Warning {
@@ -160,6 +160,8 @@ export class Redactor {
 export interface JournalOptions {
   /** Defaults to a Redactor with no environment (known formats and assignments only). */
   redactor?: Redactor;
+  /** The longest line written or read, in bytes (default 64 MiB). A longer record is refused by write(); a longer line is skipped by replay with a "line-too-long" warning, never held in memory whole. */
+  maxLineBytes?: number;
 }
 
 /** The pure in-memory journal. After every write its state equals rebuildState of the lines written. */

@@ -11,16 +11,42 @@ use crate::record::{with_fields, LineError};
 use crate::redact::{Redactor, RedactorError};
 use crate::state::{SessionState, Warning, WarningKind};
 use std::fmt;
+use std::rc::Rc;
 
-#[derive(Debug, Default)]
+/// The longest line a journal reads or writes by default: 64 MiB. A longer
+/// one is refused at write and skipped with a warning at replay, without
+/// ever being held in memory whole, so a runaway tool output cannot run the
+/// process (or a browser tab) out of memory.
+pub const DEFAULT_MAX_LINE: usize = 64 << 20;
+
+#[derive(Debug)]
 pub struct Journal {
     state: SessionState,
-    redactor: Redactor,
+    /// Shared, not copied: its prefilter table is built once per Redactor.
+    /// None until the first write (a replay never needs one).
+    redactor: Option<Rc<Redactor>>,
     /// Lines seen so far (blank ones too): warnings carry 1-based numbers.
     lines: u64,
     /// The end of the last chunk when it did not end in a newline (bytes:
     /// a chunk of a file may end inside a UTF-8 character).
     partial: Vec<u8>,
+    max_line: usize,
+    /// Inside a line longer than `max_line`: its bytes are dropped up to
+    /// its newline (its warning is already given).
+    skipping: bool,
+}
+
+impl Default for Journal {
+    fn default() -> Journal {
+        Journal {
+            state: SessionState::default(),
+            redactor: None,
+            lines: 0,
+            partial: Vec::new(),
+            max_line: DEFAULT_MAX_LINE,
+            skipping: false,
+        }
+    }
 }
 
 /// Why `Journal::write` refused a record. Nothing was applied.
@@ -51,7 +77,18 @@ pub fn rebuild_state(text: &str) -> SessionState {
 
 impl Journal {
     pub fn new(redactor: Redactor) -> Journal {
-        Journal { redactor, ..Journal::default() }
+        Journal::shared(Rc::new(redactor))
+    }
+
+    /// A journal that writes through a Redactor shared with others.
+    pub fn shared(redactor: Rc<Redactor>) -> Journal {
+        Journal { redactor: Some(redactor), ..Journal::default() }
+    }
+
+    /// Sets the longest line read or written (bytes, without the newline).
+    pub fn with_max_line(mut self, max_line: usize) -> Journal {
+        self.max_line = max_line.max(1);
+        self
     }
 
     pub fn state(&self) -> &SessionState {
@@ -62,8 +99,8 @@ impl Journal {
         self.state
     }
 
-    pub fn redactor(&self) -> &Redactor {
-        &self.redactor
+    pub fn redactor(&mut self) -> &Redactor {
+        self.redactor.get_or_insert_with(|| Rc::new(Redactor::default()))
     }
 
     /// Lines read or written so far.
@@ -105,10 +142,24 @@ impl Journal {
     /// Finishes the line left over from the last chunk, if any, and returns
     /// what follows it.
     fn complete_partial<'c>(&mut self, chunk: &'c [u8]) -> &'c [u8] {
+        if self.skipping {
+            return match find_newline(chunk) {
+                Some(i) => {
+                    self.skipping = false;
+                    &chunk[i + 1..]
+                }
+                None => &[],
+            };
+        }
         if self.partial.is_empty() {
             return chunk;
         }
         match find_newline(chunk) {
+            Some(i) if self.partial.len() + i > self.max_line => {
+                self.partial = Vec::new();
+                self.too_long();
+                &chunk[i + 1..]
+            }
             Some(i) => {
                 let mut line = std::mem::take(&mut self.partial);
                 line.extend_from_slice(&chunk[..i]);
@@ -116,30 +167,57 @@ impl Journal {
                 &chunk[i + 1..]
             }
             None => {
-                self.partial.extend_from_slice(chunk);
+                self.keep_partial(chunk);
                 &[]
             }
         }
+    }
+
+    /// Keeps the start of an unfinished line, unless the line is already
+    /// too long: then it is dropped, and so is the rest of it.
+    fn keep_partial(&mut self, bytes: &[u8]) {
+        if self.partial.len() + bytes.len() > self.max_line {
+            self.partial = Vec::new();
+            self.too_long();
+            self.skipping = true;
+        } else {
+            self.partial.extend_from_slice(bytes);
+        }
+    }
+
+    /// Counts a line over `max_line` and warns about it.
+    fn too_long(&mut self) {
+        self.lines += 1;
+        let message = format!("the line is longer than {} bytes: skipped", self.max_line);
+        self.state.warnings.push(Warning { line: self.lines, kind: WarningKind::LineTooLong, message });
     }
 
     /// Whole lines of valid text; the unfinished end waits in `partial`.
     fn feed_text(&mut self, text: &str) {
         let mut rest = text;
         while let Some(i) = find_newline(rest.as_bytes()) {
-            self.read_line(&rest[..i]);
+            if i > self.max_line {
+                self.too_long();
+            } else {
+                self.read_line(&rest[..i]);
+            }
             rest = &rest[i + 1..];
         }
-        self.partial.extend_from_slice(rest.as_bytes());
+        self.keep_partial(rest.as_bytes());
     }
 
     /// Lines that may hold invalid UTF-8.
     fn feed_raw(&mut self, bytes: &[u8]) {
         let mut rest = bytes;
         while let Some(i) = find_newline(rest) {
-            self.read_line_bytes(&rest[..i]);
+            if i > self.max_line {
+                self.too_long();
+            } else {
+                self.read_line_bytes(&rest[..i]);
+            }
             rest = &rest[i + 1..];
         }
-        self.partial.extend_from_slice(rest);
+        self.keep_partial(rest);
     }
 
     fn read_line_bytes(&mut self, line: &[u8]) {
@@ -156,6 +234,7 @@ impl Journal {
     /// Ends the input: a last line without its newline is applied when it
     /// parses, and is a torn tail (a crash mid-write) when it does not.
     pub fn finish(&mut self) {
+        self.skipping = false;
         let line = std::mem::take(&mut self.partial);
         match std::str::from_utf8(&line) {
             Ok(text) => self.read_last_line(text),
@@ -187,7 +266,13 @@ impl Journal {
     /// refused and nothing changes.
     /// An unchanged record comes back borrowed: the caller's own text.
     pub fn write<'a>(&mut self, record: &'a str) -> Result<std::borrow::Cow<'a, str>, WriteError> {
-        let redacted = self.redactor.redact_record_lazily(record)?;
+        if record.len() > self.max_line {
+            return Err(self.line_too_long(record.len()));
+        }
+        let redacted = self.redactor().redact_record_lazily(record)?;
+        if redacted.len() > self.max_line {
+            return Err(self.line_too_long(redacted.len()));
+        }
         // Parsing to apply is also the check that the record is one JSON
         // object: a bad one is refused and nothing changes.
         let state = &mut self.state;
@@ -201,6 +286,13 @@ impl Journal {
             self.state.warnings.push(Warning { line, kind, message });
         }
         Ok(redacted)
+    }
+
+    fn line_too_long(&self, len: usize) -> WriteError {
+        WriteError(format!(
+            "the record is {len} bytes, over the maximum line size of {} bytes: nothing was written",
+            self.max_line
+        ))
     }
 
     fn apply_line(&mut self, line: &str, last: bool) {
@@ -236,4 +328,51 @@ fn warning_of(outcome: Result<Option<(WarningKind, String)>, LineError>) -> Opti
 /// The index of the first `\n`.
 pub(crate) fn find_newline(bytes: &[u8]) -> Option<usize> {
     crate::bytes::find_byte(bytes, b'\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TITLE: &str = r#"{"type":"title","title":"ok"}"#;
+
+    fn long_line(n: usize) -> String {
+        format!(r#"{{"type":"title","title":"{}"}}"#, "x".repeat(n))
+    }
+
+    /// A line over the maximum is skipped with a warning, whole or split
+    /// into chunks of any size, and the lines around it still count.
+    #[test]
+    fn a_line_over_the_maximum_is_skipped_with_a_warning_however_it_arrives() {
+        let text = format!("{TITLE}\n{}\n{TITLE}\n", long_line(500));
+        for step in [1, 7, 64, 100, 1000, text.len()] {
+            let mut j = Journal::default().with_max_line(200);
+            for chunk in text.as_bytes().chunks(step) {
+                j.feed_bytes(chunk);
+            }
+            j.finish();
+            let s = j.state();
+            assert_eq!(s.warnings.len(), 1, "step {step}: {:?}", s.warnings);
+            assert_eq!((s.warnings[0].line, s.warnings[0].kind), (2, WarningKind::LineTooLong), "step {step}");
+            assert_eq!(s.title.as_deref(), Some("ok"), "step {step}");
+            assert_eq!(j.line_count(), 3, "step {step}");
+            assert!(j.partial.capacity() <= 400, "step {step}: the long line was buffered");
+        }
+        let mut j = Journal::default().with_max_line(200);
+        j.feed(&format!("{TITLE}\n{}", long_line(500)));
+        j.finish();
+        assert_eq!(j.state().warnings[0].kind, WarningKind::LineTooLong, "an overlong last line");
+        assert!(!j.state().torn_tail);
+    }
+
+    #[test]
+    fn a_record_over_the_maximum_is_refused_at_write_and_nothing_changes() {
+        let mut j = Journal::default().with_max_line(200);
+        j.write(TITLE).expect("a short record");
+        let before = j.state().clone();
+        let e = j.write(&long_line(500)).expect_err("too long");
+        assert!(e.to_string().contains("maximum line size of 200 bytes"), "{e}");
+        assert_eq!(j.state(), &before);
+        assert_eq!(j.line_count(), 1);
+    }
 }

@@ -62,6 +62,8 @@ pub enum WarningKind {
     EmptyRedo,
     /// A message nested deeper than `MAX_NESTING`: a note stands in its place.
     TooDeep,
+    /// A line longer than the journal's maximum line size, skipped unread.
+    LineTooLong,
 }
 
 impl WarningKind {
@@ -74,6 +76,7 @@ impl WarningKind {
             WarningKind::EmptyUndo => "empty-undo",
             WarningKind::EmptyRedo => "empty-redo",
             WarningKind::TooDeep => "too-deep",
+            WarningKind::LineTooLong => "line-too-long",
         }
     }
 }

@@ -289,7 +289,24 @@ impl Journal {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Journal, JsError> {
         let redactor = redactor_of(&options)?;
-        Ok(Journal { inner: CoreJournal::new((*redactor).clone()) })
+        let mut inner = CoreJournal::shared(redactor);
+        if options.is_object() {
+            let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
+            if !max.is_undefined() {
+                match max.as_f64() {
+                    Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= 4_294_967_295.0 => {
+                        inner = inner.with_max_line(n as usize)
+                    }
+                    _ => {
+                        return Err(error(format!(
+                            "new Journal(options): options.maxLineBytes must be a whole number of bytes from 1 to 2^32 - 1, got {}",
+                            type_name(&max)
+                        )))
+                    }
+                }
+            }
+        }
+        Ok(Journal { inner })
     }
 
     /// Takes a record (an object, or its JSON text), redacts it, applies it,

@@ -1,0 +1,119 @@
+//! The properties every input must keep, shared by the fuzz targets
+//! (`fuzz/fuzz_targets/*.rs`) and by the regression tests that replay what
+//! the fuzzers found (`tests/fuzz_regressions.rs`). Each function takes the
+//! raw bytes a fuzzer made and panics when a property breaks.
+
+#![allow(dead_code)] // each includer uses some of these
+
+use garuda_session::resume::{check_messages, resume, ResumeOptions};
+use garuda_session::{rebuild_state, Journal, Redactor, SessionState};
+
+/// An env secret the Redactor is told about; the fuzzers plant it.
+pub const PLANTED_NAME: &str = "FUZZ_API_TOKEN";
+pub const PLANTED: &str = "pl4nted-S3CRET-value";
+
+/// Any resumed history is one the API accepts (spec §6 rule 5), whatever
+/// the options.
+fn resumes_acceptably(state: &SessionState, what: &str) {
+    for (model, thinking) in [(None, None), (Some("another-model"), Some(true)), (None, Some(false))] {
+        let options = ResumeOptions { model: model.map(str::to_owned).or(state.model.clone()), thinking };
+        let resumed = resume(state, &options);
+        assert!(resumed.report.remaining.is_empty(), "{what}: {:?}", resumed.report.remaining);
+        let messages = resumed.messages_json();
+        if !messages.is_empty() {
+            let problems = check_messages(&messages, thinking == Some(true));
+            assert!(problems.is_empty(), "{what}: {problems:?}");
+        }
+        for m in &messages {
+            assert!(serde_json::from_str::<serde_json::Value>(m).is_ok(), "{what}: a message is not JSON: {m}");
+        }
+    }
+}
+
+/// Replay of bytes: the same state fed whole or in chunks of any size, and
+/// its resume is acceptable.
+pub fn replay(data: &[u8]) {
+    let mut whole = Journal::default();
+    whole.feed_bytes(data);
+    whole.finish();
+    let step = 1 + data.first().map_or(7, |&b| b as usize % 61);
+    let mut chunked = Journal::default();
+    for chunk in data.chunks(step) {
+        chunked.feed_bytes(chunk);
+    }
+    chunked.finish();
+    assert_eq!(whole.state(), chunked.state(), "chunks of {step} bytes replay differently");
+    if let Ok(text) = std::str::from_utf8(data) {
+        assert_eq!(&rebuild_state(text), whole.state(), "text and bytes replay differently");
+    }
+    for w in &whole.state().warnings {
+        assert!(w.line >= 1 && w.line <= whole.line_count(), "warning line {} of {}", w.line, whole.line_count());
+    }
+    resumes_acceptably(whole.state(), "replay");
+}
+
+/// Live writes: every record written is one line, and replaying the lines
+/// written gives the live state (the seed's "the journal always matches
+/// memory"); no planted secret reaches the lines.
+pub fn live_equals_replay(data: &[u8]) {
+    let text = String::from_utf8_lossy(data).replace("PLANT", PLANTED);
+    let mut live = Journal::new(Redactor::new([(PLANTED_NAME, PLANTED)]));
+    let mut written = String::new();
+    for record in text.split('\n') {
+        if let Ok(line) = live.write(record) {
+            assert!(!line.contains('\n'), "a written record spans lines: {line:?}");
+            assert!(!line.contains(PLANTED), "the planted secret reached the journal: {line}");
+            written.push_str(&line);
+            written.push('\n');
+        }
+    }
+    assert_eq!(&rebuild_state(&written), live.state(), "live and replay differ for:\n{written}");
+    resumes_acceptably(live.state(), "live");
+}
+
+/// The Redactor on journal text: the line count stays, each record stays a
+/// JSON object, a second pass changes nothing, and no planted secret
+/// survives.
+pub fn redact(data: &[u8]) {
+    let text = String::from_utf8_lossy(data).replace("PLANT", PLANTED);
+    let redactor = Redactor::new([(PLANTED_NAME, PLANTED)]);
+    let once = redactor.redact_journal(&text);
+    assert_eq!(once.text.split('\n').count(), text.split('\n').count(), "the line count changed");
+    assert!(!once.text.contains(PLANTED), "the planted secret survived:\n{}", once.text);
+    let twice = redactor.redact_journal(&once.text);
+    assert_eq!(twice.text, once.text, "a second pass changed the text");
+    for (before, after) in text.split('\n').zip(once.text.split('\n')) {
+        let was_object = serde_json::from_str::<serde_json::Value>(before).is_ok_and(|v| v.is_object());
+        if was_object {
+            let now = serde_json::from_str::<serde_json::Value>(after);
+            assert!(now.is_ok_and(|v| v.is_object()), "a record stopped being JSON: {before} -> {after}");
+        }
+        match redactor.redact_line(before) {
+            Ok(r) => {
+                assert!(!r.changed || r.line != before);
+                assert!(!r.line.contains(PLANTED));
+            }
+            Err(_) => assert!(!was_object, "a JSON object was refused: {before}"),
+        }
+    }
+    let free = redactor.redact(&text);
+    assert!(!free.contains(PLANTED), "the planted secret survived as free text");
+    assert_eq!(redactor.redact(&free), free, "a second pass over free text changed it");
+}
+
+/// `checkMessages` and the repair on an arbitrary list of messages (the
+/// bytes as a JSON array, or each line as one message).
+pub fn check_and_repair(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let messages: Vec<String> = match serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&text) {
+        Ok(list) => list.into_iter().map(|m| m.get().to_owned()).collect(),
+        Err(_) => text.lines().map(str::to_owned).collect(),
+    };
+    let _ = check_messages(&messages, true);
+    let _ = check_messages(&messages, false);
+    let journal: String = messages
+        .iter()
+        .map(|m| format!(r#"{{"type":"user","message":{m}}}"#) + "\n")
+        .collect::<String>();
+    resumes_acceptably(&rebuild_state(&journal), "repair");
+}
