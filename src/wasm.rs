@@ -252,9 +252,11 @@ impl Drop for Redactor {
     }
 }
 
-fn redactor_of(options: &JsValue) -> Result<Rc<CoreRedactor>, JsError> {
+/// The Redactor a Journal's options name, or None for the default one
+/// (which the Journal builds at its first write, if it ever writes).
+fn redactor_of(options: &JsValue) -> Result<Option<Rc<CoreRedactor>>, JsError> {
     if options.is_undefined() || options.is_null() {
-        return Ok(Rc::new(CoreRedactor::default()));
+        return Ok(None);
     }
     if !options.is_object() {
         return Err(error(format!(
@@ -264,7 +266,7 @@ fn redactor_of(options: &JsValue) -> Result<Rc<CoreRedactor>, JsError> {
     }
     let redactor = js_sys::Reflect::get(options, &"redactor".into()).unwrap_or(JsValue::UNDEFINED);
     if redactor.is_undefined() || redactor.is_null() {
-        return Ok(Rc::new(CoreRedactor::default()));
+        return Ok(None);
     }
     let id = js_sys::Reflect::get(&redactor, &"__redactorId".into())
         .ok()
@@ -272,6 +274,7 @@ fn redactor_of(options: &JsValue) -> Result<Rc<CoreRedactor>, JsError> {
         .ok_or_else(|| error("new Journal(options): options.redactor must be a Redactor"))?;
     REDACTORS
         .with(|r| r.borrow().iter().find(|(k, _)| f64::from(*k) == id).map(|(_, v)| v.clone()))
+        .map(Some)
         .ok_or_else(|| error("new Journal(options): options.redactor was freed"))
 }
 
@@ -288,8 +291,10 @@ pub struct Journal {
 impl Journal {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Journal, JsError> {
-        let redactor = redactor_of(&options)?;
-        let mut inner = CoreJournal::shared(redactor);
+        let mut inner = match redactor_of(&options)? {
+            Some(redactor) => CoreJournal::shared(redactor),
+            None => CoreJournal::default(),
+        };
         if options.is_object() {
             let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
             if !max.is_undefined() {

@@ -6,7 +6,13 @@ export class FileJournal {
   readonly path: string;
   /** The file ended mid-line (a crash) and open() ended that line; replay reports it as a bad line. */
   readonly repairedTornTail: boolean;
-  /** Redacts the record, appends its line with one write, applies it, and returns the line. */
+  /**
+   * Redacts the record, applies it, appends its line, and returns the line.
+   * Throws a StoreError: ERR_LINE_TOO_LONG or ERR_BAD_RECORD (nothing changed),
+   * ERR_SESSION_REMOVED (the file was deleted while open), ERR_JOURNAL_CLOSED, or
+   * ERR_JOURNAL_WRITE (a full disk, say: the file is cut back to its last whole
+   * line and the state rebuilt from it, so the record is in neither).
+   */
   write(record: JournalRecord | string): string;
   state(): SessionState;
   /** Closes the file and releases the lock. */
@@ -16,6 +22,26 @@ export class FileJournal {
 export interface StoreOptions {
   /** Defaults to a Redactor over process.env. */
   redactor?: Redactor;
+  /** The longest line written or read, in bytes (default 64 MiB). */
+  maxLineBytes?: number;
+}
+
+/** The stable codes of the store's errors. */
+export type StoreErrorCode =
+  | "ERR_BAD_SESSION_ID"
+  | "ERR_SESSION_LOCKED"
+  | "ERR_SESSION_REMOVED"
+  | "ERR_JOURNAL_CLOSED"
+  | "ERR_JOURNAL_WRITE"
+  | "ERR_STORE_UNWRITABLE"
+  | "ERR_LINE_TOO_LONG"
+  | "ERR_BAD_RECORD"
+  | "ERR_INVALID_ARG_TYPE";
+
+/** What the store throws: an Error with a stable code; `cause` is the system error, when there was one. */
+export interface StoreError extends Error {
+  code: StoreErrorCode;
+  cause?: Error & { code?: string; syscall?: string; path?: string };
 }
 
 export class FileSessionStore {

@@ -13,7 +13,15 @@
 //   its bytes stay in the file, replay reports them as a bad line, and the
 //   next record starts on a fresh line. Nothing is cut away;
 // - one writer per session: open() takes <id>.lock with O_EXCL and refuses
-//   while a live process holds it; a lock whose process is gone is taken over.
+//   while a live process holds it; a lock whose process is gone is taken over;
+// - a write that fails (a full disk, a folder gone read-only) is cut back to
+//   the last whole line and memory is rebuilt from the file, so the journal
+//   and memory still agree; a session file deleted while open is never
+//   written to again; a record over the maximum line size is refused.
+// Errors carry a stable `code` (ERR_BAD_SESSION_ID, ERR_SESSION_LOCKED,
+// ERR_SESSION_REMOVED, ERR_JOURNAL_CLOSED, ERR_JOURNAL_WRITE,
+// ERR_STORE_UNWRITABLE, ERR_LINE_TOO_LONG, ERR_BAD_RECORD) and, for a
+// failed system call, the system error as `cause`.
 "use strict";
 
 const fs = require("node:fs");
@@ -24,10 +32,25 @@ const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 const CHUNK = 4 << 20;
 
+/** An Error with a stable `code`, as Node's own errors have. */
+function fail(code, message, cause) {
+  const e = new Error(message, cause ? { cause } : undefined);
+  e.code = code;
+  return e;
+}
+
 function checkId(id, what) {
   if (typeof id !== "string" || !session.validateSessionId(id)) {
-    throw new Error(`${what} ${JSON.stringify(id)} is not a session id: use letters, digits, "-" and "_" only`);
+    throw fail("ERR_BAD_SESSION_ID", `${what} ${JSON.stringify(id)} is not a session id: use letters, digits, "-" and "_" only`);
   }
+}
+
+/** A system error met while opening for writing, said plainly. */
+function unwritable(what, e) {
+  if (["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT"].includes(e?.code)) {
+    return fail("ERR_STORE_UNWRITABLE", `cannot write ${what}: ${e.code} (${e.message})`, e);
+  }
+  return e;
 }
 
 /** Replays a file in chunks (no whole-file string); also says whether it ends mid-line. */
@@ -59,12 +82,18 @@ function pidAlive(pid) {
 
 /** A session file open for writing. */
 class FileJournal {
-  constructor(file, lockFile, redactor) {
+  constructor(file, lockFile, redactor, maxLineBytes) {
     this.path = file;
     this.lockPath = lockFile;
-    this.journal = new session.Journal(redactor ? { redactor } : undefined);
-    this.fd = fs.openSync(file, "a+", FILE_MODE);
-    fs.fchmodSync(this.fd, FILE_MODE);
+    this.options = { redactor, maxLineBytes };
+    this.journal = new session.Journal(this.options);
+    try {
+      this.fd = fs.openSync(file, "a+", FILE_MODE);
+      fs.fchmodSync(this.fd, FILE_MODE);
+    } catch (e) {
+      this.journal.free();
+      throw unwritable(file, e);
+    }
     /** True when the file ended mid-line and open() ended that line. */
     this.repairedTornTail = false;
     if (fs.fstatSync(this.fd).size > 0 && replayFile(file, this.journal)) {
@@ -75,12 +104,45 @@ class FileJournal {
     this.journal.finish();
   }
 
-  /** Redacts the record, appends its line with one write, applies it, and returns the line. */
+  /**
+   * Redacts the record, applies it, appends its line, and returns the line.
+   * When the append fails, the file is cut back to its last whole line and
+   * memory is rebuilt from it, so both still agree, and the error says so.
+   */
   write(record) {
-    if (this.fd === null) throw new Error(`write: ${this.path} is closed`);
-    const line = this.journal.write(record);
-    fs.appendFileSync(this.fd, line + "\n");
+    if (this.fd === null) throw fail("ERR_JOURNAL_CLOSED", `write: ${this.path} is closed`);
+    const before = fs.fstatSync(this.fd);
+    if (before.nlink === 0) {
+      throw fail("ERR_SESSION_REMOVED", `write: ${this.path} was deleted while open; nothing more is written to it`);
+    }
+    let line;
+    try {
+      line = this.journal.write(record);
+    } catch (e) {
+      throw fail(/maximum line size/.test(e.message) ? "ERR_LINE_TOO_LONG" : "ERR_BAD_RECORD", `write: ${e.message}`);
+    }
+    const bytes = Buffer.from(line + "\n");
+    try {
+      for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at, bytes.length - at);
+    } catch (e) {
+      this.#rollBack(before.size);
+      throw fail("ERR_JOURNAL_WRITE", `write: could not append to ${this.path}: ${e.code ?? e.message}; the file keeps whole lines only and this record is not in it`, e);
+    }
     return line;
+  }
+
+  /** After a failed append: the file back to `size` bytes, memory back to the file. */
+  #rollBack(size) {
+    try {
+      fs.ftruncateSync(this.fd, size);
+    } catch {
+      // A file we cannot even shorten keeps the partial line; replay
+      // reports it and the next open ends it. Memory still follows the file.
+    }
+    this.journal.free();
+    this.journal = new session.Journal(this.options);
+    if (replayFile(this.path, this.journal)) this.journal.feed("\n");
+    this.journal.finish();
   }
 
   state() {
@@ -114,15 +176,15 @@ function takeLock(lockFile) {
       heldLocks.add(lockFile);
       return;
     } catch (e) {
-      if (e.code !== "EEXIST") throw e;
+      if (e.code !== "EEXIST") throw unwritable(lockFile, e);
       const holder = Number.parseInt(fs.readFileSync(lockFile, "utf8"), 10);
       if (pidAlive(holder)) {
-        throw new Error(`the session is open for writing in process ${holder} (${lockFile}); one writer at a time`);
+        throw fail("ERR_SESSION_LOCKED", `the session is open for writing in process ${holder} (${lockFile}); one writer at a time`);
       }
       fs.rmSync(lockFile, { force: true }); // stale: its process is gone
     }
   }
-  throw new Error(`could not take ${lockFile}`);
+  throw fail("ERR_SESSION_LOCKED", `could not take ${lockFile}`);
 }
 
 function releaseLock(lockFile) {
@@ -133,16 +195,21 @@ function releaseLock(lockFile) {
 class FileSessionStore {
   /**
    * @param {string} [dir] the sessions folder (default .garuda/sessions)
-   * @param {{ redactor?: import("../index").Redactor }} [options]
+   * @param {{ redactor?: import("../index").Redactor, maxLineBytes?: number }} [options]
    */
   constructor(dir = path.join(".garuda", "sessions"), options = {}) {
     this.dir = dir;
     this.redactor = options.redactor ?? new session.Redactor({ env: process.env });
+    this.maxLineBytes = options.maxLineBytes;
   }
 
   #ensureDir(dir) {
-    fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-    fs.chmodSync(dir, DIR_MODE);
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+      fs.chmodSync(dir, DIR_MODE);
+    } catch (e) {
+      throw unwritable(dir, e);
+    }
   }
 
   #file(id) {
@@ -157,7 +224,7 @@ class FileSessionStore {
     const lock = path.join(this.dir, `${id}.lock`);
     takeLock(lock);
     try {
-      return new FileJournal(file, lock, this.redactor);
+      return new FileJournal(file, lock, this.redactor, this.maxLineBytes);
     } catch (e) {
       releaseLock(lock);
       throw e;
@@ -174,7 +241,7 @@ class FileSessionStore {
     const lock = path.join(dir, `${childId}.lock`);
     takeLock(lock);
     try {
-      return new FileJournal(path.join(dir, `${childId}.jsonl`), lock, this.redactor);
+      return new FileJournal(path.join(dir, `${childId}.jsonl`), lock, this.redactor, this.maxLineBytes);
     } catch (e) {
       releaseLock(lock);
       throw e;
@@ -197,7 +264,7 @@ class FileSessionStore {
 
   /** The replayed state of a session. */
   replay(id) {
-    const journal = new session.Journal();
+    const journal = new session.Journal({ maxLineBytes: this.maxLineBytes });
     try {
       replayFile(this.#file(id), journal);
       journal.finish();
@@ -236,7 +303,7 @@ class FileSessionStore {
 
   /** Appends a title record and keeps the file's time (a rename is not activity). */
   setTitle(id, title) {
-    if (typeof title !== "string") throw new Error("setTitle(id, title): title must be a string");
+    if (typeof title !== "string") throw fail("ERR_INVALID_ARG_TYPE", "setTitle(id, title): title must be a string");
     const file = this.#file(id);
     const { atime, mtime } = fs.statSync(file);
     const journal = this.open(id);
