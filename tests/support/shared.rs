@@ -5,10 +5,14 @@
 
 use std::path::PathBuf;
 
-/// The path of `rel` under `../shared`, or `None` after printing one line
-/// that says which test skipped and why.
+/// The path of `rel` under `../shared` (or under `$GARUDA_SHARED`, which
+/// `.ci/test` points at nothing once to prove a bare clone passes), or
+/// `None` after printing one line that says which test skipped and why.
 pub fn shared_file(test: &str, rel: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared").join(rel);
+    let base = std::env::var_os("GARUDA_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let path = base.join(rel);
     if path.exists() {
         Some(path)
     } else {
