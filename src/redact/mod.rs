@@ -11,7 +11,9 @@
 mod assign;
 mod formats;
 mod jsonline;
+mod names;
 mod triggers;
+mod value;
 
 use crate::bytes::find_byte;
 use serde::de::IgnoredAny;
@@ -19,7 +21,7 @@ use std::borrow::Cow;
 use std::fmt;
 use triggers::{Trigger, Triggers};
 
-pub use assign::{classify_name, NameClass};
+pub use names::{classify_name, NameClass};
 
 /// What a secret becomes.
 pub const MARKER: &str = "[REDACTED]";
@@ -406,7 +408,7 @@ impl Redactor {
 /// browser tool's `{"key": "ArrowDown"}`): it needs a digit or 16 characters.
 fn structural_secret(value: &str, class: NameClass) -> bool {
     let v = value.as_bytes();
-    if assign::keeps_value(v, true, class) {
+    if value::keeps_value(v, true, class) {
         return false;
     }
     !class.generic_key || v.iter().any(u8::is_ascii_digit) || v.len() >= 16

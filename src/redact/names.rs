@@ -1,0 +1,259 @@
+//! What a name says about the value it is given (spec §5 rule 3):
+//! `OPENAI_API_KEY` and `db_password` name secrets, `tokenBudget` and
+//! `passwordMinLength` name metadata, and a bare `key` is a weak signal.
+
+/// Longest name considered; longer identifiers are data, not names.
+pub const MAX_NAME: usize = 128;
+
+/// What a name says about its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NameClass {
+    /// The value is a secret (unless it is code or a placeholder).
+    pub secret: bool,
+    /// A number under this name is a secret too (a PIN, a numeric password).
+    pub numeric: bool,
+    /// The only secret word is `key`: a weaker signal (React keys, map keys).
+    pub generic_key: bool,
+}
+
+/// Words that make a name a secret's name, matched as whole words.
+fn is_secret_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"key"
+            | b"keys"
+            | b"auth"
+            | b"authorization"
+            | b"pin"
+            | b"pwd"
+            | b"pass"
+            | b"passwd"
+            | b"cred"
+            | b"creds"
+            | b"bearer"
+    )
+}
+
+/// Word parts that make a name a secret's name wherever they appear in a word
+/// (`apikey`, `authtoken`, `dbpassword`, `clientsecret`).
+const SECRET_PARTS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "credential",
+    "apikey",
+    "accesskey",
+    "privatekey",
+    "secretkey",
+    "authkey",
+];
+
+/// Words that say the value is metadata about a secret, not the secret.
+fn is_metadata_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"length"
+            | b"len"
+            | b"count"
+            | b"id"
+            | b"ids"
+            | b"uuid"
+            | b"url"
+            | b"urls"
+            | b"uri"
+            | b"name"
+            | b"names"
+            | b"type"
+            | b"types"
+            | b"kind"
+            | b"budget"
+            | b"max"
+            | b"min"
+            | b"input"
+            | b"output"
+            | b"size"
+            | b"limit"
+            | b"limits"
+            | b"ttl"
+            | b"expiry"
+            | b"expires"
+            | b"expiration"
+            | b"timeout"
+            | b"file"
+            | b"files"
+            | b"path"
+            | b"dir"
+            | b"prefix"
+            | b"suffix"
+            | b"format"
+            | b"field"
+            | b"fields"
+            | b"hint"
+            | b"version"
+            | b"index"
+            | b"idx"
+            | b"usage"
+            | b"cache"
+            | b"reported"
+            | b"unreported"
+            | b"public"
+            | b"pub"
+            | b"label"
+            | b"title"
+            | b"description"
+            | b"placeholder"
+            | b"pattern"
+            | b"regex"
+            | b"policy"
+            | b"rotation"
+            | b"algorithm"
+            | b"alg"
+            | b"mode"
+            | b"required"
+            | b"tokenizer"
+            | b"tokenize"
+            | b"tokenizers"
+            | b"tokenized"
+            | b"endpoint"
+            | b"header"
+            | b"headers"
+            | b"location"
+            | b"store"
+            | b"manager"
+            | b"provider"
+            | b"source"
+            | b"helper"
+            | b"validator"
+            | b"schema"
+            | b"chars"
+    )
+}
+
+/// Words that make a `key` strong: `api key`, `access key`, `private key`.
+fn is_strong_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"api"
+            | b"access"
+            | b"private"
+            | b"secret"
+            | b"client"
+            | b"master"
+            | b"signing"
+            | b"encryption"
+            | b"license"
+    )
+}
+
+/// Numbers under these names go (a PIN), when they have 4 digits or more.
+const NUMERIC_PARTS: &[&str] = &["password", "passwd", "passphrase", "secret"];
+
+/// Calls `f` with each word of a name, lowercased: `apiKey`, `API_KEY`,
+/// `x-api-key`, `APIKey2` all give `api`, `key` (and `2`). No allocation:
+/// this runs for every name the prefilter finds.
+fn for_each_word(name: &[u8], mut f: impl FnMut(&[u8])) {
+    let mut buf = [0u8; MAX_NAME];
+    let mut len = 0;
+    for (i, &c) in name.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if len > 0 {
+                f(&buf[..len]);
+                len = 0;
+            }
+            continue;
+        }
+        if len > 0 {
+            let p = name[i - 1];
+            let next_lower = name.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            let boundary = (p.is_ascii_lowercase() && c.is_ascii_uppercase())
+                || (p.is_ascii_uppercase() && c.is_ascii_uppercase() && next_lower)
+                || (p.is_ascii_digit() != c.is_ascii_digit());
+            if boundary {
+                f(&buf[..len]);
+                len = 0;
+            }
+        }
+        if len < buf.len() {
+            buf[len] = c.to_ascii_lowercase();
+            len += 1;
+        }
+    }
+    if len > 0 {
+        f(&buf[..len]);
+    }
+}
+
+fn contains(word: &[u8], part: &str) -> bool {
+    word.windows(part.len()).any(|w| w == part.as_bytes())
+}
+
+/// Classifies a name such as `OPENAI_API_KEY`, `passwordMinLength` or `pin`.
+pub fn classify_name(name: &str) -> NameClass {
+    let name = name.as_bytes();
+    if name.is_empty() || name.len() > MAX_NAME {
+        return NameClass::default();
+    }
+    // Metadata words first, in a pass of their own: the names a journal
+    // repeats on every record (`inputTokens`, `maxTokens`) stop here, before
+    // the substring searches below.
+    let mut metadata = false;
+    for_each_word(name, |w| metadata |= is_metadata_word(w));
+    if metadata {
+        return NameClass::default();
+    }
+    let (mut secret, mut numeric, mut only_key, mut strong) = (false, false, true, false);
+    for_each_word(name, |w| {
+        let exact = is_secret_word(w);
+        let part = SECRET_PARTS.iter().any(|p| contains(w, p));
+        secret |= exact || part;
+        numeric |= w == b"pin" || w == b"pass" || NUMERIC_PARTS.iter().any(|p| contains(w, p));
+        only_key &= !part && (!exact || w == b"key" || w == b"keys");
+        strong |= is_strong_word(w);
+    });
+    if !secret {
+        return NameClass::default();
+    }
+    // `key` alone (a map key, a React key, a keyboard key) is weak; `api
+    // key`, `access key`, `private key` are not.
+    NameClass { secret, numeric, generic_key: only_key && !strong }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        for secret in [
+            "password",
+            "OPENAI_API_KEY",
+            "apiKey",
+            "x-api-key",
+            "db_pass",
+            "user_auth",
+            "pin",
+            "Authorization",
+        ] {
+            assert!(classify_name(secret).secret, "{secret}");
+        }
+        for meta in [
+            "tokenBudget",
+            "maxTokens",
+            "inputTokens",
+            "passwordMinLength",
+            "credentialsId",
+            "author",
+            "keyboard",
+            "publicKey",
+            "LLM_SECRET_NAME",
+            "access_token_url",
+        ] {
+            assert!(!classify_name(meta).secret, "{meta}");
+        }
+        assert!(classify_name("pin").numeric && classify_name("db_password").numeric);
+        assert!(!classify_name("apiKey").numeric);
+        assert!(classify_name("some_key").generic_key && !classify_name("apiKey").generic_key);
+    }
+}
