@@ -353,7 +353,11 @@ mod tests {
             j.finish();
             let s = j.state();
             assert_eq!(s.warnings.len(), 1, "step {step}: {:?}", s.warnings);
-            assert_eq!((s.warnings[0].line, s.warnings[0].kind), (2, WarningKind::LineTooLong), "step {step}");
+            assert_eq!(
+                (s.warnings[0].line, s.warnings[0].kind),
+                (2, WarningKind::LineTooLong),
+                "step {step}"
+            );
             assert_eq!(s.title.as_deref(), Some("ok"), "step {step}");
             assert_eq!(j.line_count(), 3, "step {step}");
             assert!(j.partial.capacity() <= 400, "step {step}: the long line was buffered");

@@ -326,7 +326,8 @@ fn fit(json: &str, line: u64) -> Option<(String, (WarningKind, String))> {
     let note = format!(
         r#"{{"role":"{role}","content":[{{"type":"text","text":"[A message was dropped here at replay: its JSON nested deeper than {MAX_NESTING} levels (journal line {line}).]"}}]}}"#
     );
-    let warning = format!("a {role} message nests deeper than {MAX_NESTING} levels: a note stands in its place");
+    let warning =
+        format!("a {role} message nests deeper than {MAX_NESTING} levels: a note stands in its place");
     Some((note, (WarningKind::TooDeep, warning)))
 }
 

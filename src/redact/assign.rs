@@ -7,7 +7,7 @@
 //! `Authorization: Bearer v`, and `user:pass@` in URLs.
 
 use super::names::{classify_name, NameClass, MAX_NAME};
-use super::value::{is_ident, keeps_value};
+use super::value::{is_ident, keeps_value, looks_made};
 
 /// Longest value taken; a longer one is cut there (the cap keeps adversarial
 /// input such as `password=password=…` linear).
@@ -40,22 +40,34 @@ fn quoted_value(text: &[u8], start: usize) -> (usize, usize) {
 fn bare_value(text: &[u8], start: usize) -> (usize, usize) {
     let limit = text.len().min(start + MAX_VALUE);
     // Inside brackets (`jwt.sign(payload, secret)`, `headers["key"]`) blanks
-    // and quotes belong to the expression.
+    // and quotes belong to the expression. A closing bracket with no opening
+    // one ends the value: it closes what the name stood in (`(key: string)`,
+    // `[key: string]: unknown`, `{"preTokens":155979}`), and so does `<` or
+    // `>` (`<div key={todo.id}>`) and an escaped line break or quote of the
+    // raw JSON line the text sits in.
     let mut depth = 0u32;
     let mut end = limit;
     for (i, &b) in text[start..limit].iter().enumerate() {
-        match b {
-            b'(' | b'[' => depth += 1,
-            b')' | b']' => depth = depth.saturating_sub(1),
-            b'\n' | b'\r' => {
-                end = start + i;
-                break;
+        let stop = match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                false
             }
-            b' ' | b'\t' | b'&' | b'"' | b'\'' | b'`' if depth == 0 => {
-                end = start + i;
-                break;
-            }
-            _ => {}
+            b')' | b']' | b'}' => match depth.checked_sub(1) {
+                Some(d) => {
+                    depth = d;
+                    false
+                }
+                None => true,
+            },
+            b'\n' | b'\r' => true,
+            b'\\' => depth == 0 && matches!(text.get(start + i + 1), Some(b'n' | b'r' | b't' | b'"')),
+            b' ' | b'\t' | b'&' | b'"' | b'\'' | b'`' | b'<' | b'>' => depth == 0,
+            _ => false,
+        };
+        if stop {
+            end = start + i;
+            break;
         }
     }
     while end > start && matches!(text[end - 1], b';' | b',') {
@@ -173,7 +185,9 @@ fn looks_assigned(text: &[u8], start: usize, end: usize) -> bool {
     while j > 0 && matches!(text[j - 1], b' ' | b'\t') {
         j -= 1;
     }
-    text[start..].starts_with(b"--") || (j > 0 && text[j - 1] == b'=')
+    text[start..].starts_with(b"--")
+        || (j > 0 && text[j - 1] == b'=')
+        || (is_ident(next) && i > end && after_type(text, i, false).is_some())
 }
 
 fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass) -> Option<(usize, usize)> {
@@ -195,15 +209,33 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         .into_iter()
         .find(|op| rest.starts_with(op) && !(op == b":" && rest.get(1) == Some(&b':')));
     let found = if let Some(op) = op {
-        value_at(text, j + op.len())
-    } else if quote.is_some() && rest.first() == Some(&b',') {
-        // ("api_token", "value"): a lookup with a default, a setter.
-        value_at(text, j + 1).filter(|(_, quoted)| *quoted)
+        let after = j + op.len();
+        match value_at(text, after) {
+            // `auth.ts:12:import`: a grep line's file and line number.
+            Some(((s, _), false)) if op == b":" && is_grep_prefix(&text[start..end], &text[s..]) => {
+                return None
+            }
+            // `apiKey: string = "…"`, `api_key: str = "…"`: the value follows the type.
+            Some(bare @ (_, false)) if op == b":" => {
+                after_type(text, after, true).and_then(|k| value_at(text, k)).or(Some(bare))
+            }
+            found => found,
+        }
+    } else if matches!(quote, Some(b'"' | b'\'')) && rest.first() == Some(&b',') {
+        // ("api_token", "value"): a lookup with a default, a setter. Only a
+        // value that looks made by a machine: call arguments are mostly
+        // other names (`sanitize('API_KEY', 'api-key')`).
+        value_at(text, j + 1).filter(|&((s, e), quoted)| {
+            quoted && matches!(text[s - 1], b'"' | b'\'') && looks_made(&text[s..e])
+        })
     } else if cli && j > i && i < text.len() {
         value_at(text, j)
-    } else if rest.first() == Some(&b'(') && quote.is_none() && is_declaration(text, start) {
+    } else if rest.first() == Some(&b'(') && j == i && quote.is_none() && is_declaration(text, start) {
         // std::string secret("value");
         value_at(text, j + 1).filter(|(_, quoted)| *quoted)
+    } else if j > i && quote.is_none() {
+        // `var apiKey string = "…"` (Go): a one-word type, then the value.
+        after_type(text, j, false).and_then(|k| value_at(text, k))
     } else {
         None
     };
@@ -215,6 +247,41 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         return None;
     }
     reversed_comparison(text, start - usize::from(quote.is_some()), class)
+}
+
+/// `file.ts:12:` or `file.ts:12-` (grep -n output): a file name, then a
+/// line number, not a name and its value.
+fn is_grep_prefix(name: &[u8], value: &[u8]) -> bool {
+    let digits = value.iter().take_while(|b| b.is_ascii_digit()).count();
+    name.contains(&b'.') && digits > 0 && matches!(value.get(digits), Some(b':' | b'-'))
+}
+
+/// Where the value starts after a type annotation that begins at `i` and
+/// ends in ` = ` (not `==` or `=>`): `string`, `&'static str`,
+/// `Option<String>`, `string | undefined` (`complex`), or one word.
+fn after_type(text: &[u8], i: usize, complex: bool) -> Option<usize> {
+    let i = skip_blanks(text, i);
+    let limit = text.len().min(i + 64);
+    let mut k = i;
+    let mut depth = 0u32;
+    while k < limit {
+        let b = text[k];
+        match b {
+            b'<' | b'[' => depth += 1,
+            b'>' | b']' => depth = depth.checked_sub(1)?,
+            b'=' if depth == 0 => break,
+            b' ' | b'\t' | b'|' | b'?' | b'&' | b'\'' | b',' if complex || depth > 0 => {}
+            b' ' | b'\t' => {}
+            b'.' | b':' | b'*' => {}
+            _ if is_ident(b) => {}
+            _ => return None,
+        }
+        k += 1;
+    }
+    let typed = text[i..k].iter().any(|&b| is_ident(b));
+    let one_word = complex || text[i..k].trim_ascii().iter().all(|&b| is_ident(b) || b"*.[]".contains(&b));
+    let eq = text.get(k) == Some(&b'=') && !matches!(text.get(k + 1), Some(b'=' | b'>'));
+    (typed && one_word && eq && depth == 0).then_some(k + 1)
 }
 
 /// `Type name(`: the name follows a type and a space.
@@ -294,4 +361,3 @@ pub fn scheme_credentials(text: &[u8], pos: usize, len: usize) -> Option<(usize,
             || v.iter().any(|b| b"+/=_".contains(b)));
     (shaped && !keeps_value(v, true, NameClass::default())).then_some((s, e))
 }
-

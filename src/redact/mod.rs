@@ -404,14 +404,10 @@ impl Redactor {
 }
 
 /// A string value under a secret name is a secret unless it is code, a
-/// placeholder or a template. A bare `key` is a weak signal in a record (a
-/// browser tool's `{"key": "ArrowDown"}`): it needs a digit or 16 characters.
+/// placeholder, a template or plain words (a bare `key` is weak too: a
+/// browser tool's `{"key": "ArrowDown"}` stays; see `value::keeps_value`).
 fn structural_secret(value: &str, class: NameClass) -> bool {
-    let v = value.as_bytes();
-    if value::keeps_value(v, true, class) {
-        return false;
-    }
-    !class.generic_key || v.iter().any(u8::is_ascii_digit) || v.len() >= 16
+    !value::keeps_value(value.as_bytes(), true, class)
 }
 
 /// §5's exemptions, byte for byte: ciphertext and signatures go back to the

@@ -14,6 +14,10 @@ pub struct NameClass {
     pub numeric: bool,
     /// The only secret word is `key`: a weaker signal (React keys, map keys).
     pub generic_key: bool,
+    /// A value a person may have chosen (a password, a passphrase, a PIN, a
+    /// secret): plain words are secrets here. Under the names of
+    /// machine-made credentials (api keys, tokens), plain words are not.
+    pub human: bool,
 }
 
 /// Words that make a name a secret's name, matched as whole words.
@@ -128,6 +132,8 @@ fn is_metadata_word(w: &[u8]) -> bool {
             | b"validator"
             | b"schema"
             | b"chars"
+            // A count: `preTokens`, `totalTokens`, `tokens: 1200`.
+            | b"tokens"
     )
 }
 
@@ -203,12 +209,13 @@ pub fn classify_name(name: &str) -> NameClass {
     if metadata {
         return NameClass::default();
     }
-    let (mut secret, mut numeric, mut only_key, mut strong) = (false, false, true, false);
+    let (mut secret, mut numeric, mut only_key, mut strong, mut pwd) = (false, false, true, false, false);
     for_each_word(name, |w| {
         let exact = is_secret_word(w);
         let part = SECRET_PARTS.iter().any(|p| contains(w, p));
         secret |= exact || part;
         numeric |= w == b"pin" || w == b"pass" || NUMERIC_PARTS.iter().any(|p| contains(w, p));
+        pwd |= w == b"pwd";
         only_key &= !part && (!exact || w == b"key" || w == b"keys");
         strong |= is_strong_word(w);
     });
@@ -217,7 +224,7 @@ pub fn classify_name(name: &str) -> NameClass {
     }
     // `key` alone (a map key, a React key, a keyboard key) is weak; `api
     // key`, `access key`, `private key` are not.
-    NameClass { secret, numeric, generic_key: only_key && !strong }
+    NameClass { secret, numeric, generic_key: only_key && !strong, human: numeric || pwd }
 }
 
 #[cfg(test)]

@@ -218,3 +218,85 @@ fn adversarial_input_stays_linear() {
         assert!(start.elapsed().as_secs() < 20, "{unit}");
     }
 }
+
+/// Code the agent reads back stays byte for byte: each shape that real
+/// transcripts (../shared/peers) showed being mangled, written anew here in
+/// several languages and with tool-output prefixes.
+#[test]
+fn code_in_every_shape_real_transcripts_hold_stays() {
+    let r = redactor();
+    let code = [
+        // type annotations (TypeScript, Python, Rust, Kotlin)
+        "getItem: (key: string) => store[key] || null,",
+        "  handleInput(keyData: string): void {",
+        "export interface Env { [key: string]: unknown }",
+        "def get(self, api_key: str) -> None:",
+        "fn sign(key: &[u8], token: Option<String>) -> Vec<u8> {",
+        "fun load(apiKey: String?): Client",
+        // JSX attributes and handlers
+        "        <div key={todo.id}>",
+        "<input onKeyDown={(e) => e.stopPropagation()} />",
+        // object keys that are data, enum constants, stand-ins
+        "    { key: 'completed', label: 'Completed', count: 3 },",
+        "  KEY_SPENDING = 'budget_usage',",
+        "        apiKey: 'proxy-handled',",
+        "          apiKey: 'ollama',",
+        "      setEnv({ CODEMIE_API_KEY: 'test-key' });",
+        "      env.OPENAI_API_KEY = 'proxy-handled';",
+        // env var names, casts, call arguments
+        "  apiKey: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],",
+        "      authMethod: (env.CODEMIE_AUTH_METHOD as 'sso' | 'jwt') || undefined,",
+        "const result = sanitizeValue('REDACTED_API_KEY', 'api-key');",
+        "        'authorization': 'Bearer REDACTED_TOKEN'",
+        // grep output, line-number prefixes, metadata numbers in escaped JSON
+        "src/utils/auth.ts:9:import type { ProviderProfile } from './x';",
+        "src/cli/commands/profile/auth.ts:27:export function createLogoutCommand(): Command {",
+        "    12→  getItem: (key: string) => store[key] || null,",
+        r#"{\"trigger\":\"auto\",\"preTokens\":155979}}"#,
+        // prose that lists field names, patterns, placeholders
+        "- Patterns: `api_key`, `auth_token`, `password`, `secret`, `credential`",
+        "The record has: `recordId`, `syncStatus`, `tokens`, `tools`, etc.",
+        "- OpenAI keys: `sk-[alphanumeric]{20,}`",
+        "export ANTHROPIC_API_KEY=sk-ant-...",
+        "export GROQ_API_KEY=gsk_...",
+        "codemie-claude --api-key sk-... \"review code\"",
+        "      const apiKey = 'sk-ant-' + 'a'.repeat(95);",
+        "Given issue key: ABC-123",
+        "border color tokens (`thinkingOff` through `thinkingHigh`)",
+    ];
+    for line in code {
+        assert_eq!(r.redact(line), line, "code changed");
+    }
+}
+
+/// Secrets in typed declarations, object literals, CLI flags, export lines
+/// and headers go, whatever the language around them.
+#[test]
+fn typed_and_quoted_secrets_go_in_every_language() {
+    let r = redactor();
+    let secret = "Q7vX2mPz9LkR4tWn8YbC3dFh6JsA1eGu";
+    let cases = [
+        format!("const apiKey: string = '{secret}';"),
+        format!("let api_key: &str = \"{secret}\";"),
+        format!("val apiKey: String = \"{secret}\""),
+        format!("api_key: str = \"{secret}\""),
+        format!("const token: string | undefined = \"{secret}\";"),
+        format!("var apiKey string = \"{secret}\""),
+        format!("  apiKey: '{secret}',"),
+        format!("{{ \"authToken\": \"{secret}\" }}"),
+        format!("mycli --api-key {secret} --verbose"),
+        format!("mycli --auth-token=\"{secret}\""),
+        format!("export MY_SERVICE_TOKEN={secret}"),
+        format!("Authorization: Bearer {secret}"),
+        format!("    12→  const apiKey: string = '{secret}';"),
+        format!("config.ts:4:  apiKey: '{secret}',"),
+        format!("some_key = \"{secret}\""),
+        "password = \"correct horse battery staple\"".to_owned(),
+        "some_key = \"real_secret\"".to_owned(),
+    ];
+    for line in &cases {
+        let out = r.redact(line);
+        assert!(out.contains("[REDACTED]"), "kept: {line}");
+        assert!(!out.contains(secret), "leaked: {out}");
+    }
+}

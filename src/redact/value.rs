@@ -108,16 +108,98 @@ fn is_number(v: &[u8]) -> bool {
     !digits.is_empty() && digits.iter().all(|b| b.is_ascii_digit() || *b == b'.') && digits[0] != b'.'
 }
 
+/// Words that make a plain-word value a stand-in, not a credential:
+/// `test-key`, `my-token`, `dummy_secret`.
+fn is_stand_in_word(w: &[u8]) -> bool {
+    matches!(w, b"test" | b"my" | b"your" | b"fake" | b"dummy" | b"example" | b"sample" | b"mock" | b"demo")
+}
+
+/// Words in a value that say it is (or names) a secret: `real_secret`.
+fn is_secret_ish_word(w: &[u8]) -> bool {
+    matches!(w, b"secret" | b"password" | b"passwd" | b"token" | b"key" | b"credential" | b"pass")
+}
+
+/// An environment variable's name (`GEMINI_API_KEY`): upper case, digits
+/// and `_`, with at least one `_`. A name, not its value.
+fn is_env_name(v: &[u8]) -> bool {
+    v.first().is_some_and(u8::is_ascii_uppercase)
+        && v.contains(&b'_')
+        && v.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Plain words, not a made credential: letters joined by `-`, `_`, `.` or
+/// blanks, with no digit; one case throughout (`proxy-handled`, `ollama`,
+/// `REDACTED_API_KEY`), or an identifier shorter than 24 (`apiKey`).
+/// Machine-made keys and tokens mix cases and digits.
+fn is_plain_words(v: &[u8]) -> bool {
+    if !v.iter().all(|&b| b.is_ascii_alphabetic() || matches!(b, b'-' | b'_' | b'.' | b' ')) {
+        return false;
+    }
+    let upper = v.iter().any(u8::is_ascii_uppercase);
+    let lower = v.iter().any(u8::is_ascii_lowercase);
+    !(upper && lower) || v.len() < 24
+}
+
+fn words(v: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
+    v.split(|b| !b.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w.to_ascii_lowercase())
+}
+
+/// A pattern or a described shape, not a value: `sk-[alphanumeric]{20,}`,
+/// `[base64].[base64]`, `[trimmed for fixture]`.
+fn is_pattern(v: &[u8]) -> bool {
+    let bracketed_word = v.windows(2).enumerate().any(|(i, w)| {
+        w[0] == b'[' && w[1].is_ascii_lowercase() && {
+            let rest = &v[i + 1..];
+            let end = rest.iter().position(|&b| b == b']');
+            end.is_some_and(|e| {
+                e >= 3 && rest[..e].iter().all(|&b| b.is_ascii_lowercase() || b"-_ ".contains(&b))
+            })
+        }
+    });
+    let quantifier = v.windows(2).enumerate().any(|(i, w)| {
+        w[0] == b'{' && w[1].is_ascii_digit() && {
+            let rest = &v[i + 1..];
+            let end = rest.iter().position(|&b| b == b'}');
+            end.is_some_and(|e| rest[..e].iter().all(|&b| b.is_ascii_digit() || b == b','))
+        }
+    });
+    bracketed_word || quantifier
+}
+
+/// A value shown in part: `sk-ant-...`, `gsk_…`, or a bare prefix `sk-ant-`.
+fn is_elided(v: &[u8]) -> bool {
+    v.ends_with(b"...")
+        || v.ends_with("…".as_bytes())
+        || (v.len() <= 12 && matches!(v.last(), Some(b'-' | b'_')))
+}
+
+/// An array literal whose every element stays: `['GEMINI_API_KEY',
+/// 'GOOGLE_API_KEY']` (env var names), `[]`, `[a, b]`.
+fn is_kept_array(v: &[u8], class: NameClass) -> bool {
+    let Some(inner) = v.strip_prefix(b"[").and_then(|i| i.strip_suffix(b"]")) else { return false };
+    inner.split(|&b| b == b',').all(|item| {
+        let item = item.trim_ascii();
+        match item.first() {
+            None => true,
+            Some(q @ (b'"' | b'\'')) if item.len() >= 2 && item.last() == Some(q) => {
+                keeps_value(&item[1..item.len() - 1], true, class)
+            }
+            _ => keeps_value(item, false, class),
+        }
+    })
+}
+
 /// looksLikeCode and friends: true when the value stays.
 pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     let v = v.trim_ascii();
     if v.is_empty() || !v.iter().any(u8::is_ascii_alphanumeric) {
         return true;
     }
-    if v.windows(10).any(|w| w == b"[REDACTED]") {
+    let lower = v.to_ascii_lowercase();
+    if lower.windows(8).any(|w| w == b"redacted") {
+        // `[REDACTED]`, `REDACTED_API_KEY`: what a redactor left.
         return true;
     }
-    let lower = v.to_ascii_lowercase();
     if [&b"true"[..], b"false", b"null"].contains(&&lower[..]) {
         return true;
     }
@@ -125,7 +207,7 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
         let digits = v.iter().filter(|b| b.is_ascii_digit()).count();
         return !(class.numeric && digits >= 4);
     }
-    if is_placeholder(v) || is_template(v) || has_sequence(v) {
+    if is_placeholder(v) || is_template(v) || has_sequence(v) || is_pattern(v) || is_elided(v) {
         return true;
     }
     if v.starts_with(b"http://") || v.starts_with(b"https://") || v.starts_with(b"/") || v.starts_with(b"./")
@@ -133,26 +215,55 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
         // An endpoint or a path (credentials inside a URL have their own rule).
         return true;
     }
+    if words(v).any(|w| is_stand_in_word(&w)) {
+        return true;
+    }
+    // Plain words under the name of a machine-made credential: an enum value,
+    // a mode, a stand-in (`apiKey: 'proxy-handled'`, `{ key: 'completed' }`).
+    // Not under a password's name, and not when the words name a secret
+    // (`some_key = "real_secret"`).
+    if !class.human && is_plain_words(v) && (is_env_name(v) || !words(v).any(|w| is_secret_ish_word(&w))) {
+        return true;
+    }
+    if class.generic_key && !looks_made(v) && !words(v).any(|w| is_secret_ish_word(&w)) {
+        // `key` alone is weak: only a value that looks made by a machine goes.
+        return true;
+    }
     if quoted {
         // A string literal is data, unless it is a dotted path like
         // "errors.notFound" (an i18n key, a config path).
-        if v.len() < 4 || (v.contains(&b'.') && is_code_expression(v) && !v.iter().any(u8::is_ascii_digit)) {
-            return true;
-        }
-        if class.generic_key {
-            return v.len() < 8 || v.iter().any(u8::is_ascii_whitespace);
-        }
-        return false;
+        return v.len() < 4
+            || (v.contains(&b'.') && is_code_expression(v) && !v.iter().any(u8::is_ascii_digit));
     }
-    if is_code_expression(v) {
+    // Code: a parenthesised expression or a cast (`(env.X as 'sso' | 'jwt')`),
+    // an array of names, an expression.
+    if v[0] == b'(' || is_kept_array(v, class) || is_code_expression(v) {
         return true;
     }
     // A bare identifier without digits is a variable (`accessToken`, `K`,
-    // `string`); with digits (`hunter2`, `CLOJARS_34bf…`) it is a value.
+    // `string`, a nullable `String?`); with digits (`hunter2`,
+    // `CLOJARS_34bf…`) it is a value.
+    let v = v.strip_suffix(b"?").unwrap_or(v);
     if v.iter().all(|&c| is_ident(c)) && is_ident_start(v[0]) {
         return !v.iter().any(u8::is_ascii_digit);
     }
     v.len() < 4
+}
+
+/// Looks made by a machine, for the weak name `key`: 16 characters or more
+/// with no blank, or 8 or more mixing letters and digits with no separator
+/// (`v2:stage0key` and `ABC-1234` are identifiers, not keys).
+pub fn looks_made(v: &[u8]) -> bool {
+    if v.iter().any(u8::is_ascii_whitespace) {
+        return false;
+    }
+    let digits = v.iter().any(u8::is_ascii_digit);
+    let letters = v.iter().any(u8::is_ascii_alphabetic);
+    v.len() >= 16
+        || (v.len() >= 8
+            && digits
+            && letters
+            && v.iter().all(|&b| b.is_ascii_alphanumeric() || b"+/=".contains(&b)))
 }
 
 #[cfg(test)]

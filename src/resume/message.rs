@@ -98,8 +98,12 @@ fn fault(kind: &str, h: &BlockHead) -> Option<&'static str> {
         "tool_use" | "server_tool_use" if !str_field(h.id) || string(h.id).is_some_and(|s| s.is_empty()) => {
             Some("a tool_use block needs a string `id`")
         }
-        "tool_use" | "server_tool_use" if !str_field(h.name) => Some("a tool_use block needs a string `name`"),
-        "tool_use" | "server_tool_use" if !is(h.input, b'{') => Some("a tool_use block needs an object `input`"),
+        "tool_use" | "server_tool_use" if !str_field(h.name) => {
+            Some("a tool_use block needs a string `name`")
+        }
+        "tool_use" | "server_tool_use" if !is(h.input, b'{') => {
+            Some("a tool_use block needs an object `input`")
+        }
         "tool_result" | "web_search_tool_result" if !str_field(h.tool_use_id) => {
             Some("a tool_result block needs a string `tool_use_id`")
         }
@@ -109,7 +113,9 @@ fn fault(kind: &str, h: &BlockHead) -> Option<&'static str> {
         "tool_result" if h.is_error.is_some() && !is_bool(h.is_error) => {
             Some("a tool_result's `is_error` must be true or false")
         }
-        "image" | "document" if !is(h.source, b'{') => Some("an image or document block needs an object `source`"),
+        "image" | "document" if !is(h.source, b'{') => {
+            Some("an image or document block needs an object `source`")
+        }
         _ => None,
     }
 }
@@ -137,7 +143,8 @@ impl Block {
             Kind::ToolResult => head.and_then(|h| string(h.tool_use_id)),
             _ => None,
         };
-        let blank = kind == Kind::Text && head.and_then(|h| string(h.text)).is_none_or(|t| t.trim().is_empty());
+        let blank =
+            kind == Kind::Text && head.and_then(|h| string(h.text)).is_none_or(|t| t.trim().is_empty());
         let signed = head.and_then(|h| string(h.signature)).is_some_and(|s| !s.is_empty());
         let legacy_redacted = kind == Kind::Thinking
             && head.and_then(|h| string(h.thinking)).is_some_and(|t| t.contains("[REDACTED]"));

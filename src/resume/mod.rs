@@ -256,7 +256,13 @@ fn fix_blocks(msgs: &mut [Msg], report: &mut RepairReport) {
             };
             let mended = mend(&b);
             let fix = if mended.is_some() { BlockFix::Mended } else { BlockFix::Dropped };
-            report.bad_blocks.push(BadBlock { message: source, block: b.at.unwrap_or(0), line, problem, fix });
+            report.bad_blocks.push(BadBlock {
+                message: source,
+                block: b.at.unwrap_or(0),
+                line,
+                problem,
+                fix,
+            });
             if let Some(text) = mended {
                 kept.push(Block { at: b.at, ..Block::text(&text) });
             }

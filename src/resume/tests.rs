@@ -177,7 +177,8 @@ fn thinking_off_drops_all_thinking() {
 /// `checkMessages` saw nothing wrong.
 #[test]
 fn blocks_of_a_shape_the_api_refuses_are_found_and_mended_or_dropped() {
-    let bad_user = r#"{"type":"user","message":{"role":"user","content":[null,1,{"text":"no type"},{"type":"text"}]}}"#;
+    let bad_user =
+        r#"{"type":"user","message":{"role":"user","content":[null,1,{"text":"no type"},{"type":"text"}]}}"#;
     let bad_call = assistant(r#"[{"type":"text","text":"calling"},{"type":"tool_use"}]"#);
     let j = [START, bad_user, &bad_call].join("\n");
     let state = rebuild_state(&j);
@@ -219,7 +220,8 @@ fn known_blocks_with_fields_of_the_wrong_type_are_refused_and_unknown_types_pass
 #[test]
 fn a_message_nested_too_deep_is_dropped_at_replay_and_counted_on_resume() {
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-    let j = [START, &format!(r#"{{"type":"user","message":{{"role":"user","content":{deep}}}}}"#), USER].join("\n");
+    let j = [START, &format!(r#"{{"type":"user","message":{{"role":"user","content":{deep}}}}}"#), USER]
+        .join("\n");
     let state = rebuild_state(&j);
     assert_eq!(state.prompts, 2, "the record still counts");
     assert_eq!(state.warnings.len(), 1);
