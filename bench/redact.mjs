@@ -132,3 +132,64 @@ for (const [name, unit] of Object.entries(units)) {
   const t10 = timeIt(() => wasm.redact(big), 3).ms;
   console.log(`  ${name.padEnd(20)} 1 MB ${t1.toFixed(1).padStart(7)} ms, 10 MB ${t10.toFixed(1).padStart(7)} ms (x${(t10 / t1).toFixed(1)})`);
 }
+
+// Custom rules: 20 gitleaks-style token formats (each with a literal
+// prefix, as real ones have), then the same throughput and worst cases.
+const customRules = [
+  ["gitlab-pat", "glpat-[0-9a-zA-Z_-]{20}"],
+  ["npm", "npm_[a-zA-Z0-9]{36}"],
+  ["pypi", "pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"],
+  ["stripe", "sk_live_[0-9a-zA-Z]{24,99}"],
+  ["sendgrid", "SG\\.[a-zA-Z0-9_-]{22}\\.[a-zA-Z0-9_-]{43}"],
+  ["rubygems", "rubygems_[a-f0-9]{48}"],
+  ["planetscale", "pscale_tkn_[a-zA-Z0-9_=.-]{32,64}"],
+  ["shopify", "shpat_[a-fA-F0-9]{32}"],
+  ["doppler", "dp\\.pt\\.[a-zA-Z0-9]{43}"],
+  ["digitalocean", "dop_v1_[a-f0-9]{64}"],
+  ["linear", "lin_api_[a-zA-Z0-9]{40}"],
+  ["huggingface", "hf_[a-zA-Z]{34}"],
+  ["databricks", "dapi[a-h0-9]{32}"],
+  ["postman", "PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}"],
+  ["pulumi", "pul-[a-f0-9]{40}"],
+  ["grafana", "glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"],
+  ["age", "AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"],
+  ["acme-internal", "(?i)acme_[a-z0-9]{32}"],
+  ["ticket-token", "tkt-live-[0-9]{12}"],
+  ["greedy", "zzq_.*Q"],
+].map(([name, pattern]) => ({ name, pattern }));
+const withRules = new session.Redactor({ env, rules: customRules });
+console.log(`\nwith ${customRules.length} custom rules, each with a literal prefix (as gitleaks' rules mostly have)`);
+for (const mb of (process.env.BENCH_SIZES ?? "10,100").split(",").map(Number)) {
+  const text = readFileSync(journalFile(mb), "utf8");
+  const bytes = Buffer.byteLength(text);
+  const runs = mb >= 100 ? 3 : 5;
+  const none = timeIt(() => wasm.redactJournal(text), runs).ms;
+  const some = timeIt(() => withRules.redactJournal(text), runs).ms;
+  const rate = (ms) => (bytes / 1e6 / (ms / 1000)).toFixed(0);
+  console.log(`  ${String(mb).padStart(3)} MB redactJournal: no custom rules ${none.toFixed(0)} ms (${rate(none)} MB/s), 20 rules ${some.toFixed(0)} ms (${rate(some)} MB/s)`);
+}
+// A rule without a literal of 3 bytes or more searches every string.
+const unprefixed = [{ name: "twilio", pattern: "SK[0-9a-fA-F]{32}" }];
+{
+  const text = readFileSync(journalFile(10), "utf8");
+  const ms = timeIt(() => new session.Redactor({ env, rules: unprefixed }).redactJournal(text), 3).ms;
+  console.log(`  one rule without a literal prefix (twilio, SK[0-9a-fA-F]{32}): 10 MB in ${ms.toFixed(0)} ms (${(Buffer.byteLength(text) / 1e6 / (ms / 1000)).toFixed(0)} MB/s)`);
+}
+const withPrefixed = withRules;
+const live = new session.Journal({ redactor: withPrefixed });
+const ruleTimes = [];
+for (let i = 0; i < 20000; i++) {
+  const t0 = process.hrtime.bigint();
+  live.write(textRecord);
+  ruleTimes.push(Number(process.hrtime.bigint() - t0) / 1e3);
+}
+live.free();
+console.log(`  live Journal.write(string) of the ${size}-byte record with the 20 rules: ${median(ruleTimes).toFixed(2)} µs (median of 20,000)`);
+console.log("  worst case with 20 rules: one line of one rule's literal, over and over (the rule never matches)");
+for (const [name, unit] of [["glpat- repeated", "glpat-"], ["zzq_ (greedy .*Q) repeated", "zzq_"], ["acme_ repeated", "ACME_"]]) {
+  const small = unit.repeat(Math.ceil(1e6 / unit.length)).slice(0, 1e6);
+  const big = unit.repeat(Math.ceil(1e7 / unit.length)).slice(0, 1e7);
+  const t1 = timeIt(() => withRules.redact(small), 3).ms;
+  const t10 = timeIt(() => withRules.redact(big), 3).ms;
+  console.log(`  ${name.padEnd(28)} 1 MB ${t1.toFixed(1).padStart(7)} ms, 10 MB ${t10.toFixed(1).padStart(7)} ms (x${(t10 / t1).toFixed(1)})`);
+}

@@ -152,6 +152,15 @@ thread_local! {
 struct RedactorOptions {
     #[serde(default)]
     env: BTreeMap<String, Option<String>>,
+    #[serde(default)]
+    rules: Vec<RuleOption>,
+}
+
+/// A user's rule: `{ name, pattern }` (a regex-lite pattern).
+#[derive(Deserialize)]
+struct RuleOption {
+    name: String,
+    pattern: String,
 }
 
 /// `new Redactor({ env })`: replaces secrets with `[REDACTED]` (spec §5).
@@ -168,7 +177,10 @@ impl Redactor {
         let options: RedactorOptions = if options.is_undefined() || options.is_null() {
             RedactorOptions::default()
         } else if options.is_object() {
-            from_js(options, "new Redactor(options): options.env must map names to strings")?
+            from_js(
+                options,
+                "new Redactor(options): options.env must map names to strings and options.rules be [{ name, pattern }]",
+            )?
         } else {
             return Err(error(format!(
                 "new Redactor(options): options must be an object, got {}",
@@ -176,7 +188,10 @@ impl Redactor {
             )));
         };
         let env = options.env.into_iter().filter_map(|(k, v)| v.map(|v| (k, v)));
-        let inner = Rc::new(CoreRedactor::new(env));
+        let rules = options.rules.iter().map(|r| (r.name.as_str(), r.pattern.as_str()));
+        let inner = Rc::new(
+            CoreRedactor::with_rules(env, rules).map_err(|e| error(format!("new Redactor(options): {e}")))?,
+        );
         let id = NEXT_ID.with(|n| {
             let mut n = n.borrow_mut();
             *n = n.wrapping_add(1);

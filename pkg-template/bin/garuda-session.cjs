@@ -12,11 +12,11 @@ const { markdown, html } = require("./transcript.cjs");
 
 const USAGE = `usage: garuda-session <command> ...
   replay <file> [--json]                      summary: messages, usage, cost, warnings
-  redact <file> [-o out | --in-place]         a redacted copy, with counts per rule
+  redact <file> [-o out | --in-place] [--rules rules.json]   a redacted copy, with counts per rule
   resume <file> [--model m] [--thinking on|off]   resume messages (stdout), repair report (stderr)
   check <file> [--model m] [--thinking on|off]    exit 1 when the API would refuse the history
   list <dir>                                  the /sessions table of a sessions folder
-  export <file> --format md|html [-o out]     a readable, redacted transcript
+  export <file> --format md|html [-o out] [--rules rules.json]   a readable, redacted transcript
   serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)`;
 
 class UsageError extends Error {}
@@ -151,15 +151,39 @@ function replay(args) {
   return s.warnings.length > 0 || s.tornTail ? 1 : 0;
 }
 
+/**
+ * A Redactor over this process's environment and, with --rules, the user's
+ * own token formats: a JSON file `[{ "name", "pattern" }]` (or `{ "rules":
+ * [...] }`), patterns in regex-lite syntax.
+ */
+function redactorFor(o) {
+  let rules = [];
+  if (o.rules !== undefined) {
+    let parsed;
+    try {
+      parsed = JSON.parse(fs.readFileSync(o.rules, "utf8"));
+    } catch (e) {
+      throw new UsageError(`--rules ${o.rules}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
+    }
+    rules = Array.isArray(parsed) ? parsed : parsed?.rules;
+    if (!Array.isArray(rules)) throw new UsageError(`--rules ${o.rules}: give an array of { "name", "pattern" }`);
+  }
+  try {
+    return new session.Redactor({ env: process.env, rules });
+  } catch (e) {
+    throw new UsageError(`--rules ${o.rules}: ${e.message.replace(/^new Redactor\(options\): /, "")}`);
+  }
+}
+
 function redact(args) {
-  const o = parseArgs(args, { "-o": "out", "--in-place": "inPlace!" });
+  const o = parseArgs(args, { "-o": "out", "--in-place": "inPlace!", "--rules": "rules" });
   const file = o._[0];
   openInput(file);
   if (o.inPlace && o.out) throw new UsageError("give -o or --in-place, not both");
   const target = o.inPlace ? `${file}.redacting-${process.pid}` : o.out;
   if (target === undefined) throw new UsageError("give -o <out> (or --in-place to replace the file)");
   if (!o.inPlace && path.resolve(target) === path.resolve(file)) throw new UsageError("-o is the input file: use --in-place");
-  const redactor = new session.Redactor({ env: process.env });
+  const redactor = redactorFor(o);
   const out = fs.openSync(target, "w", 0o600);
   const totals = { lines: 0, changed: 0, notRecords: 0, rules: {} };
   const decoder = new TextDecoder();
@@ -258,9 +282,9 @@ function list(args) {
   return 0;
 }
 
-function exportTranscript(file, format) {
+function exportTranscript(file, format, o = {}) {
   const state = replayFile(file);
-  const redactor = new session.Redactor({ env: process.env });
+  const redactor = redactorFor(o);
   const redact = (text) => redactor.redact(text);
   const info = {
     title: state.title,
@@ -272,9 +296,9 @@ function exportTranscript(file, format) {
 }
 
 function exportCommand(args) {
-  const o = parseArgs(args, { "--format": "format", "-o": "out" });
+  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules" });
   if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
-  const text = exportTranscript(o._[0], o.format);
+  const text = exportTranscript(o._[0], o.format, o);
   if (o.out) fs.writeFileSync(o.out, text, { mode: 0o600 });
   else process.stdout.write(text);
   return 0;

@@ -258,30 +258,38 @@ fn is_grep_prefix(name: &[u8], value: &[u8]) -> bool {
 
 /// Where the value starts after a type annotation that begins at `i` and
 /// ends in ` = ` (not `==` or `=>`): `string`, `&'static str`,
-/// `Option<String>`, `string | undefined` (`complex`), or one word.
+/// `Option<String>`, `string | undefined` (`complex`), or one word (Go's
+/// `var apiKey string = …`, checked on every name followed by a word, so it
+/// stops at the word's end).
 fn after_type(text: &[u8], i: usize, complex: bool) -> Option<usize> {
     let i = skip_blanks(text, i);
+    let k = if complex {
+        complex_type_end(text, i)?
+    } else {
+        let word = text[i..].iter().take(64).take_while(|&&b| is_ident(b) || b"*.[]".contains(&b)).count();
+        skip_blanks(text, i + word)
+    };
+    let typed = text[i..k].iter().any(|&b| is_ident(b));
+    let eq = text.get(k) == Some(&b'=') && !matches!(text.get(k + 1), Some(b'=' | b'>'));
+    (typed && eq).then_some(k + 1)
+}
+
+/// The end of a type expression from `i` (at the `=` after it), within 64
+/// bytes: identifiers, paths, generics, references, unions, optionals.
+fn complex_type_end(text: &[u8], i: usize) -> Option<usize> {
     let limit = text.len().min(i + 64);
-    let mut k = i;
     let mut depth = 0u32;
-    while k < limit {
-        let b = text[k];
+    for (k, &b) in text.iter().enumerate().take(limit).skip(i) {
         match b {
             b'<' | b'[' => depth += 1,
             b'>' | b']' => depth = depth.checked_sub(1)?,
-            b'=' if depth == 0 => break,
-            b' ' | b'\t' | b'|' | b'?' | b'&' | b'\'' | b',' if complex || depth > 0 => {}
-            b' ' | b'\t' => {}
-            b'.' | b':' | b'*' => {}
+            b'=' if depth == 0 => return Some(k),
+            b' ' | b'\t' | b'|' | b'?' | b'&' | b'\'' | b',' | b'.' | b':' | b'*' => {}
             _ if is_ident(b) => {}
             _ => return None,
         }
-        k += 1;
     }
-    let typed = text[i..k].iter().any(|&b| is_ident(b));
-    let one_word = complex || text[i..k].trim_ascii().iter().all(|&b| is_ident(b) || b"*.[]".contains(&b));
-    let eq = text.get(k) == Some(&b'=') && !matches!(text.get(k + 1), Some(b'=' | b'>'));
-    (typed && one_word && eq && depth == 0).then_some(k + 1)
+    None
 }
 
 /// `Type name(`: the name follows a type and a space.

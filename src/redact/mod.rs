@@ -12,6 +12,8 @@ mod assign;
 mod formats;
 mod jsonline;
 mod names;
+mod rules;
+mod simple;
 mod triggers;
 mod value;
 
@@ -22,6 +24,7 @@ use std::fmt;
 use triggers::{Trigger, Triggers};
 
 pub use names::{classify_name, NameClass};
+pub use rules::{CustomRule, Rule, RuleError};
 
 /// What a secret becomes.
 pub const MARKER: &str = "[REDACTED]";
@@ -34,8 +37,9 @@ const MIN_ENV_VALUE: usize = 8;
 pub struct LineRedaction<'a> {
     pub line: Cow<'a, str>,
     pub changed: bool,
-    /// The rule of each secret removed (`jwt`, `assignment`, ...).
-    pub rules: Vec<&'static str>,
+    /// The rule of each secret removed (`Rule::name` gives `jwt`,
+    /// `assignment`, or a user rule's name).
+    pub rules: Vec<Rule>,
 }
 
 /// A redacted journal and what changed in it.
@@ -47,8 +51,8 @@ pub struct JournalRedaction {
     pub changed: usize,
     /// Lines that are not JSON objects (redacted as free text).
     pub not_records: usize,
-    /// Secrets removed, by rule.
-    pub rules: std::collections::BTreeMap<&'static str, usize>,
+    /// Secrets removed, by rule name.
+    pub rules: std::collections::BTreeMap<String, usize>,
 }
 
 /// A line the Redactor cannot take: it is not one JSON object.
@@ -67,6 +71,10 @@ pub struct Redactor {
     triggers: Triggers,
     /// Every spelling of every secret environment value, longest first.
     env_values: Vec<Vec<u8>>,
+    /// The user's rules, in the order given.
+    custom: Vec<CustomRule>,
+    /// Some user rule has no literal: every string must be searched.
+    search_all: bool,
 }
 
 impl fmt::Debug for Redactor {
@@ -84,7 +92,7 @@ impl Default for Redactor {
 
 impl Clone for Redactor {
     fn clone(&self) -> Self {
-        Redactor { triggers: Triggers::new(&self.env_values), env_values: self.env_values.clone() }
+        Redactor::build(self.env_values.clone(), self.custom.clone())
     }
 }
 
@@ -148,12 +156,40 @@ impl Redactor {
         }
         sort_small(&mut env_values, |a, b| a.len() > b.len() || (a.len() == b.len() && a <= b));
         env_values.dedup();
-        Redactor { triggers: Triggers::new(&env_values), env_values }
+        Redactor::build(env_values, Vec::new())
+    }
+
+    /// A Redactor for an environment and the user's own rules (name,
+    /// pattern). A bad pattern is an error naming the rule and the position.
+    pub fn with_rules<I, K, V, R, N, P>(env: I, rules: R) -> Result<Redactor, RuleError>
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<str>,
+        V: AsRef<str>,
+        R: IntoIterator<Item = (N, P)>,
+        N: AsRef<str>,
+        P: AsRef<str>,
+    {
+        let custom = rules
+            .into_iter()
+            .map(|(name, pattern)| CustomRule::new(name.as_ref(), pattern.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Redactor::build(Redactor::new(env).env_values, custom))
+    }
+
+    fn build(env_values: Vec<Vec<u8>>, custom: Vec<CustomRule>) -> Redactor {
+        let search_all = custom.iter().any(|r| r.literal.is_none());
+        Redactor { triggers: Triggers::new(&env_values, &custom), env_values, custom, search_all }
+    }
+
+    /// The name of the rule that found a secret.
+    pub fn rule_name(&self, rule: Rule) -> &str {
+        rule.name(&self.custom)
     }
 
     /// Redacts free text.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let spans = self.text_spans(text.as_bytes());
+        let spans = self.text_spans(text);
         if spans.is_empty() {
             return Cow::Borrowed(text);
         }
@@ -171,8 +207,8 @@ impl Redactor {
     /// The byte spans of `text` that are secret, sorted and disjoint. Spans
     /// start and end on character boundaries (every rule starts and stops at
     /// ASCII bytes, or at the ends of an environment value).
-    fn text_spans(&self, text: &[u8]) -> Vec<Span> {
-        spans_at_hits(text, self.triggers.scan(text).into_iter())
+    fn text_spans(&self, text: &str) -> Vec<Span> {
+        spans_at_hits(text, self.triggers.scan(text.as_bytes()).into_iter(), &self.custom)
     }
 
     // Hits inside a secret already found are skipped: that keeps inputs
@@ -180,13 +216,37 @@ impl Redactor {
     // A value found by rule 3 does not hide a known format inside it.
 }
 
-/// The secret spans of `text`, given its prefilter hits (in order).
-fn spans_at_hits(text: &[u8], hits: impl Iterator<Item = triggers::Hit>) -> Vec<Span> {
+/// The secret spans of `text`, given its prefilter hits (in order), and
+/// the user's rules.
+fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: &[CustomRule]) -> Vec<Span> {
+    let (str_text, text) = (text, text.as_bytes());
     let mut spans = Vec::new();
     let mut format_end = 0;
     let mut value_end = 0;
     let mut name_end = 0;
+    // A user rule searches once per text, from its literal's first hit (or
+    // from the start when it has no literal): one linear pass each.
+    let mut searched = vec![false; custom.len()];
+    let mut found = Vec::new();
+    for (i, rule) in custom.iter().enumerate().filter(|(_, r)| r.literal.is_none()) {
+        searched[i] = true;
+        found.clear();
+        rule.find_all(str_text, 0, &mut found);
+        spans.extend(found.iter().map(|&(s, e)| (s, e, Rule::Custom(i as u32))));
+    }
+    // A user rule with a literal is tried where its literal occurs: its
+    // hits are gathered here, per rule, and tried after the loop.
+    let mut custom_hits: Vec<Vec<usize>> = Vec::new();
     for hit in hits {
+        if let Trigger::Custom(i) = hit.trigger {
+            if custom_hits.is_empty() {
+                custom_hits.resize(custom.len(), Vec::new());
+            }
+            if let Some(list) = custom_hits.get_mut(i as usize) {
+                list.push(hit.pos);
+            }
+            continue;
+        }
         let span = match hit.trigger {
             Trigger::Env(_) => Some((hit.pos, hit.pos + hit.len)),
             Trigger::Name | Trigger::Url | Trigger::Scheme if hit.pos < value_end.max(format_end) => continue,
@@ -199,6 +259,7 @@ fn spans_at_hits(text: &[u8], hits: impl Iterator<Item = triggers::Hit>) -> Vec<
             Trigger::Url => assign::url_credentials(text, hit.pos),
             Trigger::Scheme => assign::scheme_credentials(text, hit.pos, hit.len),
             _ if hit.pos < format_end => continue,
+            Trigger::Custom(_) => None,
             _ => formats::detect(text, &hit),
         };
         let Some((s, e)) = span.filter(|(s, e)| e > s) else { continue };
@@ -207,6 +268,12 @@ fn spans_at_hits(text: &[u8], hits: impl Iterator<Item = triggers::Hit>) -> Vec<
             Trigger::Name | Trigger::Url | Trigger::Scheme => value_end = value_end.max(e),
             _ => format_end = format_end.max(e),
         }
+    }
+    for (i, positions) in custom_hits.iter().enumerate() {
+        let Some(rule) = custom.get(i).filter(|_| !searched[i] && !positions.is_empty()) else { continue };
+        found.clear();
+        rule.find_at_hits(str_text, positions, &mut found);
+        spans.extend(found.iter().map(|&(s, e)| (s, e, Rule::Custom(i as u32))));
     }
     merge(spans)
 }
@@ -228,9 +295,10 @@ impl Redactor {
         // `\u` escapes could spell a trigger the prefilter cannot see.
         if has_unicode_escape(line.as_bytes()) {
             // Decode and look at every string: the slow, rare path below.
-        } else if hits
-            .iter()
-            .all(|h| h.trigger == Trigger::Name && assign::name_is_inert(line.as_bytes(), h.pos))
+        } else if !self.search_all
+            && hits
+                .iter()
+                .all(|h| h.trigger == Trigger::Name && assign::name_is_inert(line.as_bytes(), h.pos))
         {
             // The common case: `inputTokens`, "the token budget": names that
             // are metadata or assign nothing. No need for the line's structure.
@@ -245,7 +313,7 @@ impl Redactor {
         // `"redacted": true`: replace a top-level value the record has...
         if let Some((s, e)) = t.top_redacted {
             let at = edits.partition_point(|x| (x.0, x.1) <= (s, e));
-            edits.insert(at, (s, e, "true", ""));
+            edits.insert(at, (s, e, "true", None));
         }
         let mut rules = Vec::new();
         let mut out = apply_edits(line, &edits, &mut rules);
@@ -280,18 +348,18 @@ impl Redactor {
             match self.redact_line(line) {
                 Ok(r) => {
                     stats.changed += usize::from(r.changed);
-                    for rule in &r.rules {
-                        *stats.rules.entry(rule).or_insert(0) += 1;
+                    for &rule in &r.rules {
+                        *stats.rules.entry(self.rule_name(rule).to_owned()).or_insert(0) += 1;
                     }
                     out.push_str(&r.line);
                 }
                 Err(_) if line.trim().is_empty() => out.push_str(line),
                 Err(_) => {
                     stats.not_records += 1;
-                    let spans = self.text_spans(line.as_bytes());
+                    let spans = self.text_spans(line);
                     stats.changed += usize::from(!spans.is_empty());
-                    for (_, _, rule) in &spans {
-                        *stats.rules.entry(rule).or_insert(0) += 1;
+                    for &(_, _, rule) in &spans {
+                        *stats.rules.entry(self.rule_name(rule).to_owned()).or_insert(0) += 1;
                     }
                     out.push_str(&self.redact(line));
                 }
@@ -333,7 +401,8 @@ impl Redactor {
             while h < hits.len() && hits[h].pos < s.start {
                 h += 1;
             }
-            hot[i] = (h < hits.len() && hits[h].pos < s.end)
+            hot[i] = self.search_all
+                || (h < hits.len() && hits[h].pos < s.end)
                 || (s.escaped && line[s.start..s.end].contains("\\u"));
         }
         let text_of = |i: usize| -> Cow<'_, str> {
@@ -361,7 +430,7 @@ impl Redactor {
                 if hot[*k] {
                     let class = classify_name(name);
                     if class.secret && structural_secret(&text_of(i), class) {
-                        edits.push((s.start, s.end, MARKER, "record-field"));
+                        edits.push((s.start, s.end, MARKER, Some(Rule::RecordField)));
                         continue;
                     }
                 }
@@ -371,10 +440,10 @@ impl Redactor {
             }
             if s.escaped {
                 let decoded = jsonline::decode(t.raw(line, s), s.start);
-                for (a, b, rule) in self.text_spans(decoded.text.as_bytes()) {
+                for (a, b, rule) in self.text_spans(&decoded.text) {
                     let start = decoded.raw_offset(a).min(s.end);
                     let end = decoded.raw_offset(b).min(s.end);
-                    edits.push((start, end, MARKER, rule));
+                    edits.push((start, end, MARKER, Some(rule)));
                 }
             } else {
                 // The line's own hits serve: no second scan.
@@ -384,8 +453,8 @@ impl Redactor {
                     .iter()
                     .take_while(|h| h.pos + h.len <= s.end)
                     .map(|h| triggers::Hit { pos: h.pos - s.start, ..*h });
-                for (a, b, rule) in spans_at_hits(raw.as_bytes(), inside) {
-                    edits.push((s.start + a, s.start + b, MARKER, rule));
+                for (a, b, rule) in spans_at_hits(raw, inside, &self.custom) {
+                    edits.push((s.start + a, s.start + b, MARKER, Some(rule)));
                 }
             }
         }
@@ -395,7 +464,7 @@ impl Redactor {
             let class = classify_name(&text_of(k));
             let digits = bytes[n.start..n.end].iter().filter(|b| b.is_ascii_digit()).count();
             if class.secret && class.numeric && digits >= 4 {
-                numbers.push((n.start, n.end, "\"[REDACTED]\"", "record-field"));
+                numbers.push((n.start, n.end, "\"[REDACTED]\"", Some(Rule::RecordField)));
             }
         }
         // Both lists are in order of position: merge them.
@@ -443,27 +512,28 @@ pub(crate) fn sort_small<T>(items: &mut [T], in_order: impl Fn(&T, &T) -> bool) 
     }
 }
 
-/// (start, end, replacement, rule).
-type Edit = (usize, usize, &'static str, &'static str);
+/// (start, end, replacement, rule): the marker edit has no rule.
+type Edit = (usize, usize, &'static str, Option<Rule>);
 
 /// (start, end, rule).
-type Span = (usize, usize, &'static str);
+type Span = (usize, usize, Rule);
 
 /// The rule a span was found by, for the counts `redact` reports.
-fn rule_of(text: &[u8], hit: &triggers::Hit) -> &'static str {
+fn rule_of(text: &[u8], hit: &triggers::Hit) -> Rule {
     match hit.trigger {
-        Trigger::Env(_) => "env-value",
-        Trigger::Name => "assignment",
-        Trigger::Url => "url-credentials",
-        Trigger::Scheme => "authorization",
-        Trigger::Sk if text[hit.pos..].starts_with(b"sk-ant-") => "anthropic-key",
-        Trigger::Sk => "openai-key",
-        Trigger::Aws => "aws-key-id",
-        Trigger::GitHub => "github-token",
-        Trigger::Slack | Trigger::SlackHook => "slack",
-        Trigger::Google => "google-api-key",
-        Trigger::Jwt => "jwt",
-        Trigger::PrivateKey => "private-key",
+        Trigger::Env(_) => Rule::EnvValue,
+        Trigger::Name => Rule::Assignment,
+        Trigger::Url => Rule::UrlCredentials,
+        Trigger::Scheme => Rule::Authorization,
+        Trigger::Sk if text[hit.pos..].starts_with(b"sk-ant-") => Rule::AnthropicKey,
+        Trigger::Sk => Rule::OpenaiKey,
+        Trigger::Aws => Rule::AwsKeyId,
+        Trigger::GitHub => Rule::GithubToken,
+        Trigger::Slack | Trigger::SlackHook => Rule::Slack,
+        Trigger::Google => Rule::GoogleApiKey,
+        Trigger::Jwt => Rule::Jwt,
+        Trigger::PrivateKey => Rule::PrivateKey,
+        Trigger::Custom(i) => Rule::Custom(i),
     }
 }
 
@@ -496,7 +566,7 @@ fn merge(mut spans: Vec<Span>) -> Vec<Span> {
 }
 
 /// Applies sorted edits; overlapping ones merge into the first.
-fn apply_edits(line: &str, edits: &[Edit], rules: &mut Vec<&'static str>) -> String {
+fn apply_edits(line: &str, edits: &[Edit], rules: &mut Vec<Rule>) -> String {
     let mut out = String::with_capacity(line.len() + 32);
     let mut at = 0;
     let mut i = 0;
@@ -510,7 +580,7 @@ fn apply_edits(line: &str, edits: &[Edit], rules: &mut Vec<&'static str>) -> Str
             out.push_str(line.get(at..start).unwrap_or(""));
             out.push_str(replacement);
             at = end;
-            if !rule.is_empty() {
+            if let Some(rule) = rule {
                 rules.push(rule);
             }
         }

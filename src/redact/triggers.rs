@@ -37,6 +37,8 @@ pub enum Trigger {
     Name,
     /// The value of a secret environment variable (index into the values).
     Env(u32),
+    /// The literal a user's rule starts with (index into the rules).
+    Custom(u32),
 }
 
 struct Literal {
@@ -131,8 +133,9 @@ fn bit(prefix: u32) -> usize {
 
 impl Triggers {
     /// The fixed literals plus each secret environment value (and its other
-    /// spellings), matched exactly.
-    pub fn new(env_values: &[Vec<u8>]) -> Triggers {
+    /// spellings), matched exactly, plus the literal of each user rule that
+    /// has one.
+    pub fn new(env_values: &[Vec<u8>], custom: &[super::rules::CustomRule]) -> Triggers {
         let mut literals: Vec<Literal> = FIXED
             .iter()
             .map(|(lit, trigger)| Literal {
@@ -149,6 +152,16 @@ impl Triggers {
                     bytes: value.clone().into(),
                     exact: true,
                     trigger: Trigger::Env(i as u32),
+                });
+            }
+        }
+        for (i, rule) in custom.iter().enumerate() {
+            if let Some((bytes, exact)) = &rule.literal {
+                literals.push(Literal {
+                    prefix: prefix(bytes),
+                    bytes: bytes.clone().into(),
+                    exact: *exact,
+                    trigger: Trigger::Custom(i as u32),
                 });
             }
         }
@@ -235,7 +248,7 @@ mod tests {
 
     #[test]
     fn finds_literals_case_insensitively_and_env_values_exactly() {
-        let t = Triggers::new(&[b"Hunter2Hunter2".to_vec()]);
+        let t = Triggers::new(&[b"Hunter2Hunter2".to_vec()], &[]);
         let hits = t.scan(b"my PASSWORD is Hunter2Hunter2, not hunter2hunter2");
         let kinds: Vec<_> = hits.iter().map(|h| (h.pos, h.trigger)).collect();
         assert_eq!(kinds, vec![(3, Trigger::Name), (15, Trigger::Env(0))]);
@@ -258,7 +271,7 @@ mod tests {
 
     #[test]
     fn the_fast_scan_finds_what_the_obvious_one_finds() {
-        let t = Triggers::new(&[b"Hunter2Hunter2".to_vec(), b"s3".to_vec()]);
+        let t = Triggers::new(&[b"Hunter2Hunter2".to_vec(), b"s3".to_vec()], &[]);
         let pieces: &[&[u8]] = &[
             b"token",
             b"PASS",

@@ -271,10 +271,27 @@ fn a_line_nested_too_deep_never_stops_a_resume() {
     let warnings: Array = get(&state, "warnings").into();
     assert_eq!(get(&warnings.get(0), "kind").as_string().as_deref(), Some("too-deep"));
     assert_eq!(get(&warnings.get(0), "line").as_f64(), Some(2.0));
-    let resumed = wasm::resume_session(state.clone(), JsValue::UNDEFINED).expect("resume never throws on data");
+    let resumed =
+        wasm::resume_session(state.clone(), JsValue::UNDEFINED).expect("resume never throws on data");
     let report = get(&resumed, "report");
     assert_eq!(get(&report, "messagesDroppedAtReplay").as_f64(), Some(1.0));
     let problems: Array =
         wasm::check_messages(get(&resumed, "messages"), JsValue::UNDEFINED).expect("checked").into();
     assert_eq!(problems.length(), 0, "{}", json(&problems));
+}
+
+/// `new Redactor({ rules })`: the user's patterns cross the boundary, find
+/// their tokens, and a bad one throws an Error naming the rule and position.
+#[wasm_bindgen_test]
+fn custom_rules_cross_the_boundary() {
+    let rules = JSON::parse(r#"{"rules":[{"name":"acme","pattern":"acme_[a-z0-9]{16}"}]}"#).expect("json");
+    let r = wasm::Redactor::new(rules).expect("redactor");
+    let out = r.redact("use acme_0123abcd4567efgh".into()).expect("redact");
+    assert_eq!(out.as_string().as_deref(), Some("use [REDACTED]"));
+    let journal = r.redact_journal("plain acme_0123abcd4567efgh\n".into()).expect("journal");
+    assert_eq!(get(&get(&journal, "rules"), "acme").as_f64(), Some(1.0));
+    let bad = JSON::parse(r#"{"rules":[{"name":"broken","pattern":"tok_[a-z"}]}"#).expect("json");
+    assert_error(wasm::Redactor::new(bad), "rule \"broken\": bad pattern at position 4");
+    let shapeless = JSON::parse(r#"{"rules":[{"name":"x"}]}"#).expect("json");
+    assert_error(wasm::Redactor::new(shapeless), "pattern");
 }

@@ -256,3 +256,20 @@ test("a progress bar on a terminal for inputs over 10 MB, and none when stderr i
   assert.doesNotMatch(piped.err, /% of/);
   assert.match(piped.out, /messages/);
 });
+
+test("redact --rules: the user's own token formats go, counted by name; a bad pattern names its rule and position", () => {
+  const dir = tmp();
+  const file = path.join(dir, "s.jsonl");
+  writeFileSync(file, JSON.stringify({ type: "user", message: { role: "user", content: "deploy acme_0123abcd4567efgh and TKT-123456" } }) + "\n");
+  const rules = path.join(dir, "rules.json");
+  writeFileSync(rules, JSON.stringify([{ name: "acme", pattern: "acme_[a-z0-9]{16}" }, { name: "ticket", pattern: "TKT-[0-9]{6}" }]));
+  const r = cli("redact", file, "-o", path.join(dir, "out.jsonl"), "--rules", rules);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /acme 1, ticket 1/);
+  const out = readFileSync(path.join(dir, "out.jsonl"), "utf8");
+  assert.ok(!out.includes("acme_0123") && !out.includes("TKT-123456"), out);
+  writeFileSync(rules, JSON.stringify({ rules: [{ name: "broken", pattern: "tok_[a-z" }] }));
+  const bad = cli("redact", file, "-o", path.join(dir, "out2.jsonl"), "--rules", rules);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /rule "broken": bad pattern at position 4/);
+});

@@ -25,7 +25,10 @@ fn resumes_acceptably(state: &SessionState, what: &str) {
             assert!(problems.is_empty(), "{what}: {problems:?}");
         }
         for m in &messages {
-            assert!(serde_json::from_str::<serde_json::Value>(m).is_ok(), "{what}: a message is not JSON: {m}");
+            assert!(
+                serde_json::from_str::<serde_json::Value>(m).is_ok(),
+                "{what}: a message is not JSON: {m}"
+            );
         }
     }
 }
@@ -47,7 +50,12 @@ pub fn replay(data: &[u8]) {
         assert_eq!(&rebuild_state(text), whole.state(), "text and bytes replay differently");
     }
     for w in &whole.state().warnings {
-        assert!(w.line >= 1 && w.line <= whole.line_count(), "warning line {} of {}", w.line, whole.line_count());
+        assert!(
+            w.line >= 1 && w.line <= whole.line_count(),
+            "warning line {} of {}",
+            w.line,
+            whole.line_count()
+        );
     }
     resumes_acceptably(whole.state(), "replay");
 }
@@ -111,9 +119,7 @@ pub fn check_and_repair(data: &[u8]) {
     };
     let _ = check_messages(&messages, true);
     let _ = check_messages(&messages, false);
-    let journal: String = messages
-        .iter()
-        .map(|m| format!(r#"{{"type":"user","message":{m}}}"#) + "\n")
-        .collect::<String>();
+    let journal: String =
+        messages.iter().map(|m| format!(r#"{{"type":"user","message":{m}}}"#) + "\n").collect::<String>();
     resumes_acceptably(&rebuild_state(&journal), "repair");
 }

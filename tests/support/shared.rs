@@ -16,7 +16,10 @@ pub fn shared_file(test: &str, rel: &str) -> Option<PathBuf> {
     if path.exists() {
         Some(path)
     } else {
-        println!("SKIP {test}: {} is absent (../shared sits beside the repository in CI; a bare clone skips this)", path.display());
+        println!(
+            "SKIP {test}: {} is absent (../shared sits beside the repository in CI; a bare clone skips this)",
+            path.display()
+        );
         None
     }
 }
