@@ -270,7 +270,7 @@ export interface MessageProblem {
 /** The messages to send after a resume, repaired so the API accepts them. */
 export function resumeMessages(state: SessionState, options?: ResumeOptions): Message[];
 /** resumeMessages with its repair report. */
-export function resumeSession(state: SessionState, options?: ResumeOptions): { messages: Message[]; report: RepairReport };
+export function repairForResume(state: SessionState, options?: ResumeOptions): { messages: Message[]; report: RepairReport };
 /** The synthetic tool_results record for the open tool calls of the last assistant message, or null. Write it before the next user message. */
 export function closeOpenToolCalls(state: SessionState): JournalRecord | null;
 /** The problems for which the Messages API answers 400. */

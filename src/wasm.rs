@@ -623,9 +623,9 @@ pub fn resume_messages(state: JsValue, options: JsValue) -> Result<JsValue, JsEr
 }
 
 /// `resumeMessages` with the repair report.
-#[wasm_bindgen(js_name = resumeSession, unchecked_return_type = "{ messages: Message[]; report: RepairReport }")]
-pub fn resume_session(state: JsValue, options: JsValue) -> Result<JsValue, JsError> {
-    parse_json(&resumed(state, options, "resumeSession")?.to_json())
+#[wasm_bindgen(js_name = repairForResume, unchecked_return_type = "{ messages: Message[]; report: RepairReport }")]
+pub fn repair_for_resume(state: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    parse_json(&resumed(state, options, "repairForResume")?.to_json())
 }
 
 /// The synthetic `tool_results` record for the last assistant message's

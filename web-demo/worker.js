@@ -2,7 +2,7 @@
 // @garuda/session, and builds a format-neutral view model (entries, stats,
 // chart series) so the page stays responsive. Journal text never leaves
 // this worker except as plain strings the page renders as text.
-import { Journal, Redactor, resumeSession, formatCost, budgetNote } from "../web/index.js";
+import { Journal, Redactor, repairForResume, formatCost, budgetNote } from "../web/index.js";
 
 // Codes the page turns back into words (see viewer.js).
 const STATUS = { live: 1, compacted: 2, undone: 3 };
@@ -270,7 +270,7 @@ async function open(source, load) {
     if (e.kind === "message") status[e.index] = live.has(e.line) ? STATUS.live : e.line < lastCompaction ? STATUS.compacted : STATUS.undone;
   }
   // The resume view: which thinking blocks go back, and why others do not.
-  const { report } = resumeSession(state, {});
+  const { report } = repairForResume(state, {});
   const dropped = new Map();
   for (const d of report.dropped) {
     const line = state.messageOrigins[d.message]?.line;

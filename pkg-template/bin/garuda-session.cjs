@@ -232,7 +232,7 @@ function resumeOptions(o, state) {
 function resume(args) {
   const o = parseArgs(args, { "--model": "model", "--thinking": "thinking" });
   const state = replayFile(o._[0]);
-  const { messages, report } = session.resumeSession(state, resumeOptions(o, state));
+  const { messages, report } = session.repairForResume(state, resumeOptions(o, state));
   process.stdout.write(JSON.stringify(messages, null, 2) + "\n");
   process.stderr.write(JSON.stringify(report, null, 2) + "\n");
   return report.remaining.length > 0 ? 1 : 0;
@@ -244,7 +244,7 @@ function check(args) {
   const options = resumeOptions(o, state);
   const thinking = options.thinking === true;
   const raw = session.checkMessages(state.messages, { thinking });
-  const { messages, report } = session.resumeSession(state, options);
+  const { messages, report } = session.repairForResume(state, options);
   const resumed = session.checkMessages(messages, { thinking });
   const lines = [];
   if (raw.length) {

@@ -11,7 +11,7 @@ export const {
   validateSessionId,
   newSessionId,
   resumeMessages,
-  resumeSession,
+  repairForResume,
   closeOpenToolCalls,
   checkMessages,
 } = pkg;

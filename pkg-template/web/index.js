@@ -14,7 +14,7 @@ export {
   validateSessionId,
   newSessionId,
   resumeMessages,
-  resumeSession,
+  repairForResume,
   closeOpenToolCalls,
   checkMessages,
 } from "./garuda_session.js";

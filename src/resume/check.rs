@@ -64,10 +64,14 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                 if uses.is_empty() {
                     continue;
                 }
-                let answered: Vec<&str> = match messages.get(i + 1) {
-                    Some(next) if next.role == Role::User => next.tool_result_ids().collect(),
-                    _ => Vec::new(),
-                };
+                // The API joins consecutive user messages into one turn: a
+                // partial result message and the one closeOpenToolCalls
+                // wrote after it answer the call together.
+                let answered: Vec<&str> = messages[i + 1..]
+                    .iter()
+                    .take_while(|next| next.role == Role::User)
+                    .flat_map(|next| next.tool_result_ids())
+                    .collect();
                 for id in uses {
                     if !answered.contains(&id) {
                         out.push(problem(
@@ -79,11 +83,17 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                 }
             }
             Role::User => {
-                let asked: Vec<&str> = match i.checked_sub(1).and_then(|p| messages.get(p)) {
+                // The assistant message before this run of user messages
+                // (they are one turn to the API), and whether an earlier
+                // message of the run already held other content.
+                let run_start = messages[..i].iter().rposition(|p| p.role != Role::User).map_or(0, |p| p + 1);
+                let asked: Vec<&str> = match run_start.checked_sub(1).and_then(|p| messages.get(p)) {
                     Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().collect(),
                     _ => Vec::new(),
                 };
-                let mut seen_other = false;
+                let mut seen_other = messages[run_start..i]
+                    .iter()
+                    .any(|p| p.blocks.iter().any(|b| b.kind != Kind::ToolResult));
                 for b in &m.blocks {
                     if b.kind != Kind::ToolResult {
                         seen_other = true;

@@ -233,3 +233,26 @@ fn a_message_nested_too_deep_is_dropped_at_replay_and_counted_on_resume() {
     assert!(report.remaining.is_empty(), "{:?}", report.remaining);
     assert_eq!(messages.len(), 1, "the note and the next prompt are one user turn");
 }
+
+/// Issue 9: closeOpenToolCalls after partial results wrote a second user
+/// message, and checkMessages then reported the journal's own messages.
+/// The API joins consecutive user messages into one turn; so does the check.
+#[test]
+fn partial_results_and_the_closing_record_are_one_turn() {
+    let calls = r#"[{"type":"tool_use","id":"t1","name":"a","input":{}},{"type":"tool_use","id":"t2","name":"b","input":{}}]"#;
+    let partial = results(r#"[{"type":"tool_result","tool_use_id":"t1","content":"done"}]"#);
+    let j = [START, USER, &assistant(calls), &partial].join("\n");
+    let state = rebuild_state(&j);
+    let record = close_open_tool_calls(&state, "2026-11-30T00:00:00.000Z").expect("t2 is open");
+    let mut journal = crate::Journal::default();
+    journal.feed(&format!("{j}\n"));
+    journal.write(&record).expect("written");
+    let texts: Vec<String> = journal.state().messages.iter().map(|m| m.json.to_string()).collect();
+    assert_eq!(texts.len(), 4, "the closing record is a message of its own");
+    assert_eq!(check_messages(&texts, false), vec![], "but one turn with the partial results");
+    // Text in the first user message of a run still puts results after it.
+    let bad =
+        [START, USER, &assistant(calls), &results(r#"[{"type":"text","text":"hi"}]"#), &partial].join("\n");
+    let texts: Vec<String> = rebuild_state(&bad).messages.iter().map(|m| m.json.to_string()).collect();
+    assert!(check_messages(&texts, false).iter().any(|p| p.kind == "tool-result-not-first"));
+}

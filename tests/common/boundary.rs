@@ -235,7 +235,7 @@ fn resume_closes_open_calls_and_reports() {
     let state = wasm::rebuild_state(journal.into()).expect("state");
     let options = Object::new();
     let _ = Reflect::set(&options, &"model".into(), &"m2".into());
-    let out = wasm::resume_session(state.clone(), options.into()).expect("resume");
+    let out = wasm::repair_for_resume(state.clone(), options.into()).expect("resume");
     let report = get(&out, "report");
     assert_eq!(json(&get(&report, "toolCallsAnswered")), r#"["t1"]"#);
     assert_eq!(get(&get(&report, "thinkingDropped"), "model-switch").as_f64(), Some(1.0));
@@ -272,7 +272,7 @@ fn a_line_nested_too_deep_never_stops_a_resume() {
     assert_eq!(get(&warnings.get(0), "kind").as_string().as_deref(), Some("too-deep"));
     assert_eq!(get(&warnings.get(0), "line").as_f64(), Some(2.0));
     let resumed =
-        wasm::resume_session(state.clone(), JsValue::UNDEFINED).expect("resume never throws on data");
+        wasm::repair_for_resume(state.clone(), JsValue::UNDEFINED).expect("resume never throws on data");
     let report = get(&resumed, "report");
     assert_eq!(get(&report, "messagesDroppedAtReplay").as_f64(), Some(1.0));
     let problems: Array =

@@ -1,6 +1,6 @@
 // Uses every export with its declared types; tsc --strict must accept it.
 import { FileSessionStore, type FileJournal } from "@garuda/session/node";
-import { resumeMessages, resumeSession, closeOpenToolCalls, checkMessages, type RepairReport, Journal, Redactor, rebuildState, formatCost, budgetNote, summariseSession, validateSessionId, newSessionId, type SessionState, type Message } from "@garuda/session";
+import { resumeMessages, repairForResume, closeOpenToolCalls, checkMessages, type RepairReport, Journal, Redactor, rebuildState, formatCost, budgetNote, summariseSession, validateSessionId, newSessionId, type SessionState, type Message } from "@garuda/session";
 const r = new Redactor({ env: { API_KEY: "x" } });
 const j = new Journal({ redactor: r });
 const line: string = j.write({ type: "user", message: { role: "user", content: "hi" } });
@@ -14,7 +14,7 @@ const id: string = newSessionId();
 const out: { line: string; changed: boolean } = r.redactLine(line);
 console.log(m, c, n, ok, id, out, j.lineCount, s.costUsd ?? 0);
 const resumed: Message[] = resumeMessages(s, { model: "m" });
-const { report }: { report: RepairReport } = resumeSession(s, { thinking: true });
+const { report }: { report: RepairReport } = repairForResume(s, { thinking: true });
 const record = closeOpenToolCalls(s);
 if (record !== null) j.write(record);
 const problems = checkMessages(resumed, { thinking: false });

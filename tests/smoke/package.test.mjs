@@ -47,7 +47,7 @@ function run(dir, file, source) {
 }
 
 function check(out) {
-  for (const name of ["Journal", "Redactor", "rebuildState", "formatCost", "budgetNote", "summariseSession", "validateSessionId", "newSessionId", "resumeMessages", "resumeSession", "closeOpenToolCalls", "checkMessages"]) {
+  for (const name of ["Journal", "Redactor", "rebuildState", "formatCost", "budgetNote", "summariseSession", "validateSessionId", "newSessionId", "resumeMessages", "repairForResume", "closeOpenToolCalls", "checkMessages"]) {
     assert.ok(out.exports.includes(name), `${name} is exported`);
   }
   assert.equal(out.prompts, 2);
