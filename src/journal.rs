@@ -34,6 +34,14 @@ pub struct Journal {
     /// Inside a line longer than `max_line`: its bytes are dropped up to
     /// its newline (its warning is already given).
     skipping: bool,
+    /// Live writes keep what the model saw in memory (unredacted) and give
+    /// the redacted line for the disk; a message whose line changed is
+    /// marked redacted, as replay of that line would mark it.
+    model_view: bool,
+    /// Live writes refuse a record that replay would skip or warn about (a
+    /// field of the wrong type, an unknown type, an undo with nothing to
+    /// undo): nothing is written, nothing changes.
+    strict: bool,
 }
 
 impl Default for Journal {
@@ -45,6 +53,8 @@ impl Default for Journal {
             partial: Vec::new(),
             max_line: DEFAULT_MAX_LINE,
             skipping: false,
+            model_view: false,
+            strict: false,
         }
     }
 }
@@ -83,6 +93,18 @@ impl Journal {
     /// A journal that writes through a Redactor shared with others.
     pub fn shared(redactor: Rc<Redactor>) -> Journal {
         Journal { redactor: Some(redactor), ..Journal::default() }
+    }
+
+    /// Live writes keep the unredacted record in memory (see `model_view`).
+    pub fn with_model_view(mut self, on: bool) -> Journal {
+        self.model_view = on;
+        self
+    }
+
+    /// Live writes refuse what replay would skip (see `strict`).
+    pub fn with_strict(mut self, on: bool) -> Journal {
+        self.strict = on;
+        self
     }
 
     /// Sets the longest line read or written (bytes, without the newline).
@@ -266,26 +288,52 @@ impl Journal {
     /// refused and nothing changes.
     /// An unchanged record comes back borrowed: the caller's own text.
     pub fn write<'a>(&mut self, record: &'a str) -> Result<std::borrow::Cow<'a, str>, WriteError> {
+        use std::borrow::Cow;
         if record.len() > self.max_line {
             return Err(self.line_too_long(record.len()));
         }
-        let redacted = self.redactor().redact_record_lazily(record)?;
-        if redacted.len() > self.max_line {
-            return Err(self.line_too_long(redacted.len()));
+        // A record spread over several lines is one line on disk (raw line
+        // breaks in JSON are white space between tokens).
+        let one_line: Cow<'a, str> = if crate::bytes::find_byte(record.as_bytes(), b'\n').is_some()
+            || crate::bytes::find_byte(record.as_bytes(), b'\r').is_some()
+        {
+            Cow::Owned(record.replace(['\n', '\r'], " "))
+        } else {
+            Cow::Borrowed(record)
+        };
+        let redactor = Rc::clone(self.redactor.get_or_insert_with(|| Rc::new(Redactor::default())));
+        let redaction = redactor.redact_line_lazily(&one_line)?;
+        let changed = redaction.changed;
+        let redacted: Option<String> = changed.then(|| redaction.line.into_owned());
+        let line: &str = redacted.as_deref().unwrap_or(&one_line);
+        if line.len() > self.max_line {
+            return Err(self.line_too_long(line.len()));
         }
-        // Parsing to apply is also the check that the record is one JSON
-        // object: a bad one is refused and nothing changes.
+        // What memory takes: the line for the disk, or (model view) what the
+        // model saw, marked redacted when the disk's line differs.
+        let (model_view, strict) = (self.model_view, self.strict);
+        let source: &str = if model_view { &one_line } else { line };
         let state = &mut self.state;
-        let line = self.lines + 1;
-        let outcome = with_fields(&redacted, |fields| state.apply(fields, line));
-        if let Err(LineError::BadJson(m) | LineError::BadRecord(m)) = outcome {
+        let number = self.lines + 1;
+        let outcome = with_fields(source, |fields| state.apply_marked(fields, number, model_view && changed));
+        if let Err(LineError::BadJson(m) | LineError::BadRecord(m)) = &outcome {
             return Err(WriteError(format!("a record must be one JSON object with a string `type`: {m}")));
         }
-        self.lines = line;
-        if let Some((kind, message)) = warning_of(outcome) {
-            self.state.warnings.push(Warning { line, kind, message });
+        let warning = warning_of(outcome);
+        if strict {
+            if let Some((kind, message)) = warning.clone().filter(|(k, _)| *k != WarningKind::TooDeep) {
+                return Err(WriteError(format!("{}: {message}", kind.as_str())));
+            }
         }
-        Ok(redacted)
+        self.lines = number;
+        if let Some((kind, message)) = warning {
+            self.state.warnings.push(Warning { line: number, kind, message });
+        }
+        Ok(match (&one_line, redacted) {
+            (_, Some(line)) => Cow::Owned(line),
+            (Cow::Borrowed(_), None) => Cow::Borrowed(record),
+            (Cow::Owned(line), None) => Cow::Owned(line.clone()),
+        })
     }
 
     fn line_too_long(&self, len: usize) -> WriteError {
@@ -378,5 +426,42 @@ mod tests {
         assert!(e.to_string().contains("maximum line size of 200 bytes"), "{e}");
         assert_eq!(j.state(), &before);
         assert_eq!(j.line_count(), 1);
+    }
+
+    /// The model may see a secret, the disk may not: in model view, memory
+    /// keeps what the agent wrote and the line is redacted; the message is
+    /// marked redacted just as replay of the line marks it.
+    #[test]
+    fn model_view_keeps_the_secret_in_memory_and_off_the_line() {
+        let secret = "pl4nted-S3CRET-value";
+        let redactor = Redactor::new([("MY_API_TOKEN", secret)]);
+        let mut live = Journal::new(redactor).with_model_view(true);
+        let record = format!(r#"{{"type":"user","message":{{"role":"user","content":"token {secret}"}}}}"#);
+        let line = live.write(&record).expect("written").into_owned();
+        assert!(!line.contains(secret) && line.contains("[REDACTED]"));
+        assert!(live.state().messages[0].json.contains(secret), "memory keeps what the model saw");
+        assert!(live.state().messages[0].origin.redacted);
+        let replayed = rebuild_state(&format!("{line}\n"));
+        assert!(replayed.messages[0].origin.redacted);
+        assert_eq!(replayed.prompts, live.state().prompts);
+        assert_eq!(replayed.messages.len(), live.state().messages.len());
+    }
+
+    #[test]
+    fn strict_writes_refuse_what_replay_would_skip_and_change_nothing() {
+        let mut live = Journal::default().with_strict(true);
+        live.write(TITLE).expect("fine");
+        let before = live.state().clone();
+        for (record, says) in [
+            (r#"{"type":"assistant","step":"three","response":{"content":[]}}"#, "`step`"),
+            (r#"{"type":"unreported","tokens":"many"}"#, "`tokens`"),
+            (r#"{"type":"hologram"}"#, "unknown record type"),
+            (r#"{"type":"undo"}"#, "empty undo stack"),
+        ] {
+            let e = live.write(record).expect_err(record).to_string();
+            assert!(e.contains(says), "{record}: {e}");
+            assert_eq!(live.state(), &before, "{record}");
+            assert_eq!(live.line_count(), 1, "{record}");
+        }
     }
 }

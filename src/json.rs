@@ -88,6 +88,84 @@ impl SessionState {
     }
 }
 
+/// `,"usage":…,"unreportedTokens":…,"childDebits":…,"costUsd":…,
+/// "costIncomplete":…,"contextTokens":…,"steps":…,"prompts":…`: the figures
+/// a host reads every turn, in O(1) of the conversation.
+fn push_figures(out: &mut String, s: &SessionState) {
+    let a = &s.accounts;
+    let u = &a.usage;
+    let _ = write!(
+        out,
+        r#","usage":{{"inputTokens":{},"outputTokens":{},"cacheReadTokens":{},"cacheWriteTokens":{}}}"#,
+        u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
+    );
+    let _ = write!(out, r#","unreportedTokens":{},"childDebits":{{"#, a.unreported_tokens);
+    for (i, (child, tokens)) in a.child_debits.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_str_literal(out, child);
+        let _ = write!(out, ":{tokens}");
+    }
+    out.push_str(r#"},"costUsd":"#);
+    match a.cost_usd {
+        Some(c) => push_f64(out, c),
+        None => out.push_str("null"),
+    }
+    let _ = write!(
+        out,
+        r#","costIncomplete":{},"contextTokens":{},"steps":{},"prompts":{}"#,
+        a.cost_incomplete(),
+        s.context_tokens,
+        s.steps,
+        s.prompts
+    );
+}
+
+/// The figures alone, without the messages (`Journal.figures()`): what an
+/// agent reads every turn costs nothing that grows with the conversation.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the JS surface's
+pub fn figures_json(s: &SessionState) -> String {
+    let mut out = String::with_capacity(512);
+    let _ = write!(
+        out,
+        r#"{{"messageCount":{},"epoch":{},"undoDepth":{},"redoDepth":{}"#,
+        s.messages.len(),
+        s.epoch,
+        s.undo.len(),
+        s.redo.len()
+    );
+    push_figures(&mut out, s);
+    if let Some(model) = &s.model {
+        out.push_str(r#","model":"#);
+        push_str_literal(&mut out, model);
+    }
+    if let Some(title) = &s.title {
+        out.push_str(r#","title":"#);
+        push_str_literal(&mut out, title);
+    }
+    push_opt_raw(&mut out, "thinking", &s.thinking);
+    push_opt_raw(&mut out, "ended", &s.ended);
+    out.push('}');
+    out
+}
+
+/// The messages from index `from` on, with their origins:
+/// `{"messages":[…],"messageOrigins":[…]}` (a host keeping its own copy
+/// asks only for what is new).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the JS surface's
+pub fn messages_from_json(s: &SessionState, from: usize) -> String {
+    let tail = s.messages.get(from..).unwrap_or(&[]);
+    let size: usize = tail.iter().map(|m| m.json.len() + 1).sum();
+    let mut out = String::with_capacity(size + 64 * tail.len() + 40);
+    out.push_str(r#"{"messages":"#);
+    push_messages(&mut out, tail);
+    out.push_str(r#","messageOrigins":"#);
+    push_origins(&mut out, tail);
+    out.push('}');
+    out
+}
+
 fn state_json(s: &SessionState) -> String {
     let size: usize = s.messages.iter().map(|m| m.json.len() + 1).sum();
     let mut out = String::with_capacity(size + 1024);
@@ -105,34 +183,7 @@ fn state_json(s: &SessionState) -> String {
     push_opt_raw(&mut out, "executor", &s.executor);
     push_opt_raw(&mut out, "isolation", &s.isolation);
     push_opt_raw(&mut out, "limits", &s.limits);
-    let a = &s.accounts;
-    let u = &a.usage;
-    let _ = write!(
-        out,
-        r#","usage":{{"inputTokens":{},"outputTokens":{},"cacheReadTokens":{},"cacheWriteTokens":{}}}"#,
-        u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
-    );
-    let _ = write!(out, r#","unreportedTokens":{},"childDebits":{{"#, a.unreported_tokens);
-    for (i, (child, tokens)) in a.child_debits.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_str_literal(&mut out, child);
-        let _ = write!(out, ":{tokens}");
-    }
-    out.push_str(r#"},"costUsd":"#);
-    match a.cost_usd {
-        Some(c) => push_f64(&mut out, c),
-        None => out.push_str("null"),
-    }
-    let _ = write!(
-        out,
-        r#","costIncomplete":{},"contextTokens":{},"steps":{},"prompts":{}"#,
-        a.cost_incomplete(),
-        s.context_tokens,
-        s.steps,
-        s.prompts
-    );
+    push_figures(&mut out, s);
     if let Some(title) = &s.title {
         out.push_str(r#","title":"#);
         push_str_literal(&mut out, title);

@@ -168,13 +168,29 @@ fn slow_path<R>(
     // happens to share a name with another type's field passes through.
     let kept = record.keeping(|k| k == "type" || k == "redacted" || own.contains(&k));
     if kept.len() == record.len() {
-        return Err(LineError::BadField(clean_serde_message(&fast_error)));
+        return Err(LineError::BadField(name_the_field(&kept, &kind, &fast_error)));
     }
     let cleaned = kept.to_json();
     match serde_json::from_str::<Fields>(&cleaned) {
         Ok(fields) => f(&fields).map_err(LineError::BadField),
-        Err(e) => Err(LineError::BadField(clean_serde_message(&e))),
+        Err(e) => Err(LineError::BadField(name_the_field(&kept, &kind, &e))),
     }
+}
+
+/// serde's message with the field it is about: each field is tried alone
+/// (rare: only a record that failed to parse gets here).
+fn name_the_field(record: &MessageParts, kind: &str, error: &serde_json::Error) -> String {
+    let kind_json = crate::json::str_literal(kind);
+    for (key, value) in record.fields() {
+        if key == "type" {
+            continue;
+        }
+        let alone = format!(r#"{{"type":{kind_json},{}:{}}}"#, crate::json::str_literal(key), value.get());
+        if let Err(e) = serde_json::from_str::<Fields>(&alone) {
+            return format!("`{key}`: {}", clean_serde_message(&e));
+        }
+    }
+    clean_serde_message(error)
 }
 
 /// serde's message without its " at line 1 column N" suffix: the reader adds

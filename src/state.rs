@@ -129,7 +129,24 @@ impl SessionState {
     /// missing field: the caller skips it with a `bad-field` warning, and
     /// nothing of it has been applied (all checks come before any change).
     pub fn apply(&mut self, r: &Fields, line: u64) -> Result<Option<(WarningKind, String)>, String> {
-        let origin = Origin { redacted: r.redacted == Some(true), epoch: self.epoch, line, dropped: false };
+        self.apply_marked(r, line, false)
+    }
+
+    /// `apply`, with the record's messages marked redacted even when the
+    /// record says nothing (a live write that keeps the unredacted record in
+    /// memory while the disk gets the redacted line).
+    pub fn apply_marked(
+        &mut self,
+        r: &Fields,
+        line: u64,
+        redacted: bool,
+    ) -> Result<Option<(WarningKind, String)>, String> {
+        let origin = Origin {
+            redacted: redacted || r.redacted == Some(true),
+            epoch: self.epoch,
+            line,
+            dropped: false,
+        };
         let mut warning = None;
         match &*r.kind {
             "start" | "resume" | "model" => {

@@ -311,6 +311,18 @@ impl Journal {
             None => CoreJournal::default(),
         };
         if options.is_object() {
+            let flag = |name: &str| -> Result<bool, JsError> {
+                let v = js_sys::Reflect::get(&options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+                match v.as_bool() {
+                    Some(b) => Ok(b),
+                    None if v.is_undefined() => Ok(false),
+                    None => Err(error(format!(
+                        "new Journal(options): options.{name} must be true or false, got {}",
+                        type_name(&v)
+                    ))),
+                }
+            };
+            inner = inner.with_model_view(flag("modelView")?).with_strict(flag("strict")?);
             let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
             if !max.is_undefined() {
                 match max.as_f64() {
@@ -383,6 +395,24 @@ impl Journal {
     #[wasm_bindgen(unchecked_return_type = "SessionState")]
     pub fn state(&self) -> Result<JsValue, JsError> {
         parse_json(&self.inner.state().to_json())
+    }
+
+    /// The figures an agent reads every turn (usage, cost, context size,
+    /// message count, model, ...) without the messages: O(1) of the
+    /// conversation.
+    #[wasm_bindgen(unchecked_return_type = "JournalFigures")]
+    pub fn figures(&self) -> Result<JsValue, JsError> {
+        parse_json(&crate::json::figures_json(self.inner.state()))
+    }
+
+    /// The messages from index `from` on, with their origins: a host that
+    /// keeps its own copy asks only for what is new.
+    #[wasm_bindgen(js_name = messagesFrom, unchecked_return_type = "{ messages: Message[]; messageOrigins: MessageOrigin[] }")]
+    pub fn messages_from(&self, from: f64) -> Result<JsValue, JsError> {
+        if !(from >= 0.0 && from.fract() == 0.0) {
+            return Err(error("messagesFrom(from): from must be a whole number of messages, 0 or more"));
+        }
+        parse_json(&crate::json::messages_from_json(self.inner.state(), from as usize))
     }
 
     /// Only the messages, for hosts that need no more.
