@@ -449,10 +449,18 @@ fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsError> {
     let n = lines.length();
     let mut replay = CoreJournal::default();
     for i in 0..n {
-        let line = lines.get(i);
-        let line = line
-            .as_string()
-            .ok_or_else(|| error(format!("{what}[{i}] must be a string, got {}", type_name(&line))))?;
+        let item = lines.get(i);
+        // A line, or a record object (what a store's `read()` gives back).
+        let line = match item.as_string() {
+            Some(line) => line,
+            None if item.is_object() && !js_sys::Array::is_array(&item) => js_json(&item, &format!("{what}[{i}]"))?,
+            None => {
+                return Err(error(format!(
+                    "{what}[{i}] must be a line (string) or a record (object), got {}",
+                    type_name(&item)
+                )))
+            }
+        };
         // Lines as from `text.split("\n")`: only the last one may be torn.
         if i + 1 == n {
             replay.read_last_line(&line);

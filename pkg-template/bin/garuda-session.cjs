@@ -268,7 +268,7 @@ function list(args) {
   const dir = o._[0];
   if (dir === undefined) throw new UsageError("give a sessions folder");
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
-  const rows = new FileSessionStore(dir).list();
+  const rows = new FileSessionStore(dir).summaries();
   if (o.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + "\n");
     return 0;
@@ -310,7 +310,7 @@ const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", "
 function sessionIndex(dir) {
   const store = new FileSessionStore(dir);
   return {
-    sessions: store.list().map((row) => {
+    sessions: store.summaries().map((row) => {
       const childDir = path.join(dir, row.id);
       const children = fs.existsSync(childDir)
         ? fs

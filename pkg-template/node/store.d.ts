@@ -15,8 +15,42 @@ export class FileJournal {
    */
   write(record: JournalRecord | string): string;
   state(): SessionState;
+  /** Usage, cost, context size, message count, model...: O(1) of the conversation. */
+  figures(): import("./agent.js").JournalFigures;
+  /** The messages from index `from` on, with their origins. */
+  messagesFrom(from: number): { messages: import("../index.js").Message[]; messageOrigins: import("../index.js").MessageOrigin[] };
   /** Closes the file and releases the lock. */
   close(): void;
+}
+
+/** A session kept in memory: the lines a file would hold (redacted). */
+export class MemoryJournal {
+  readonly lines: string[];
+  write(record: JournalRecord | string): string;
+  state(): SessionState;
+  figures(): import("./agent.js").JournalFigures;
+  messagesFrom(from: number): { messages: import("../index.js").Message[]; messageOrigins: import("../index.js").MessageOrigin[] };
+  /** The journal's text, as a file would hold it. */
+  text(): string;
+  close(): void;
+}
+
+/** The SessionStore contract with no disk. */
+export class MemorySessionStore {
+  constructor(options?: StoreOptions);
+  open(id: string, options?: JournalOpenOptions): MemoryJournal;
+  openChild(id: string, childId: string, options?: JournalOpenOptions): MemoryJournal;
+  read(id: string): Promise<JournalRecord[]>;
+  latest(): Promise<string | undefined>;
+  list(): Promise<{ id: string; updated: Date }[]>;
+  setTitle(id: string, title: string): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
+/** How a journal is opened: the session layer keeps the model's view in memory and refuses bad records. */
+export interface JournalOpenOptions {
+  modelView?: boolean;
+  strict?: boolean;
 }
 
 export interface StoreOptions {
@@ -29,6 +63,7 @@ export interface StoreOptions {
 /** The stable codes of the store's errors. */
 export type StoreErrorCode =
   | "ERR_BAD_SESSION_ID"
+  | "ERR_NO_SESSION"
   | "ERR_SESSION_LOCKED"
   | "ERR_SESSION_REMOVED"
   | "ERR_JOURNAL_CLOSED"
@@ -48,20 +83,23 @@ export class FileSessionStore {
   /** `dir` defaults to `.garuda/sessions`. */
   constructor(dir?: string, options?: StoreOptions);
   readonly dir: string;
-  /** Opens or creates `<dir>/<id>.jsonl`. Throws for an invalid id or a session another live process writes. */
-  open(id: string): FileJournal;
-  /** A subagent run: `<dir>/<id>/<childId>.jsonl`. */
-  openChild(id: string, childId: string): FileJournal;
-  /** The records that parse. */
-  read(id: string): JournalRecord[];
+  /** Opens or creates `<dir>/<id>.jsonl`. Throws ERR_BAD_SESSION_ID, or ERR_SESSION_LOCKED while another live writer holds it. */
+  open(id: string, options?: JournalOpenOptions): FileJournal;
+  /** A subagent run: `<dir>/<id>/<childId>.jsonl`, the child id cleaned to [A-Za-z0-9_-]. */
+  openChild(id: string, childId: string, options?: JournalOpenOptions): FileJournal;
+  /** The records that parse, in order: they go straight into rebuildState and summariseSession. */
+  read(id: string): Promise<JournalRecord[]>;
+  readSync(id: string): JournalRecord[];
   /** The replayed state (warnings and tornTail included). */
   replay(id: string): SessionState;
   /** The newest session; child folders are ignored. */
-  latest(): string | undefined;
-  /** `/sessions` rows, newest first. */
-  list(): SessionRow[];
-  /** Appends a title record; the file keeps its time. */
-  setTitle(id: string, title: string): void;
-  /** Deletes the file and the subagent folder. */
-  remove(id: string): void;
+  latest(): Promise<string | undefined>;
+  /** Every session, newest first. */
+  list(): Promise<{ id: string; updated: Date }[]>;
+  /** `/sessions` rows (summariseSession of each), newest first. */
+  summaries(): SessionRow[];
+  /** Appends a title record; the file keeps its time. A session open in this process is written through its journal. */
+  setTitle(id: string, title: string): Promise<void>;
+  /** Deletes the file and the subagent folder; a journal of it open in this process is closed and refuses later writes. */
+  remove(id: string): Promise<void>;
 }

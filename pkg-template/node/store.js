@@ -18,7 +18,7 @@
 //   the last whole line and memory is rebuilt from the file, so the journal
 //   and memory still agree; a session file deleted while open is never
 //   written to again; a record over the maximum line size is refused.
-// Errors carry a stable `code` (ERR_BAD_SESSION_ID, ERR_SESSION_LOCKED,
+// Errors carry a stable `code` (ERR_BAD_SESSION_ID, ERR_NO_SESSION, ERR_SESSION_LOCKED,
 // ERR_SESSION_REMOVED, ERR_JOURNAL_CLOSED, ERR_JOURNAL_WRITE,
 // ERR_STORE_UNWRITABLE, ERR_LINE_TOO_LONG, ERR_BAD_RECORD) and, for a
 // failed system call, the system error as `cause`.
@@ -82,10 +82,10 @@ function pidAlive(pid) {
 
 /** A session file open for writing. */
 class FileJournal {
-  constructor(file, lockFile, redactor, maxLineBytes) {
+  constructor(file, lockFile, options) {
     this.path = file;
     this.lockPath = lockFile;
-    this.options = { redactor, maxLineBytes };
+    this.options = options;
     this.journal = new session.Journal(this.options);
     try {
       this.fd = fs.openSync(file, "a+", FILE_MODE);
@@ -110,6 +110,7 @@ class FileJournal {
    * memory is rebuilt from it, so both still agree, and the error says so.
    */
   write(record) {
+    if (this.removed) throw fail("ERR_SESSION_REMOVED", `write: ${this.path} was removed; nothing more is written to it`);
     if (this.fd === null) throw fail("ERR_JOURNAL_CLOSED", `write: ${this.path} is closed`);
     const before = fs.fstatSync(this.fd);
     if (before.nlink === 0) {
@@ -149,11 +150,22 @@ class FileJournal {
     return this.journal.state();
   }
 
+  /** Usage, cost, context size, message count, model...: O(1) of the conversation. */
+  figures() {
+    return this.journal.figures();
+  }
+
+  /** The messages from index `from` on, with their origins. */
+  messagesFrom(from) {
+    return this.journal.messagesFrom(from);
+  }
+
   close() {
     if (this.fd === null) return;
     fs.closeSync(this.fd);
     this.fd = null;
     this.journal.free();
+    openHere.delete(this.path);
     if (this.lockPath) releaseLock(this.lockPath);
   }
 }
@@ -167,21 +179,58 @@ process.on("exit", () => {
   }
 });
 
+/** The journals this process has open, by file: a rename or a removal of one goes through it. */
+const openHere = new Map();
+
+/**
+ * When a process started (clock ticks since boot, Linux), or null where that
+ * cannot be read. A lock records it beside the pid, so a pid reused by
+ * another process (containers restart at low pids) is told from its writer.
+ */
+function startTime(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the lock's writer still runs: its pid is alive and (where known) started when the lock says. */
+function holderAlive(holder) {
+  if (!pidAlive(holder.pid)) return false;
+  if (holder.start == null) return true;
+  const now = startTime(holder.pid);
+  return now == null || now === holder.start;
+}
+
+function readLock(lockFile) {
+  const text = fs.readFileSync(lockFile, "utf8");
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed && typeof parsed === "object") return { pid: Number(parsed.pid), start: parsed.start ?? null };
+  } catch {}
+  return { pid: Number.parseInt(text, 10), start: null }; // a lock from an older version: a bare pid
+}
+
 function takeLock(lockFile) {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = fs.openSync(lockFile, "wx", FILE_MODE);
-      fs.writeSync(fd, String(process.pid));
+      fs.writeSync(fd, JSON.stringify({ pid: process.pid, start: startTime(process.pid) }));
       fs.closeSync(fd);
       heldLocks.add(lockFile);
       return;
     } catch (e) {
       if (e.code !== "EEXIST") throw unwritable(lockFile, e);
-      const holder = Number.parseInt(fs.readFileSync(lockFile, "utf8"), 10);
-      if (pidAlive(holder)) {
-        throw fail("ERR_SESSION_LOCKED", `the session is open for writing in process ${holder} (${lockFile}); one writer at a time`);
+      const holder = readLock(lockFile);
+      if (holder.pid === process.pid && heldLocks.has(lockFile)) {
+        throw fail("ERR_SESSION_LOCKED", `the session is already open for writing in this process (${lockFile}); write through that journal`);
       }
-      fs.rmSync(lockFile, { force: true }); // stale: its process is gone
+      if (holderAlive(holder)) {
+        throw fail("ERR_SESSION_LOCKED", `the session is open for writing in process ${holder.pid} (${lockFile}); one writer at a time`);
+      }
+      fs.rmSync(lockFile, { force: true }); // stale: its process is gone (or its pid was reused)
     }
   }
   throw fail("ERR_SESSION_LOCKED", `could not take ${lockFile}`);
@@ -190,6 +239,14 @@ function takeLock(lockFile) {
 function releaseLock(lockFile) {
   heldLocks.delete(lockFile);
   fs.rmSync(lockFile, { force: true });
+}
+
+/** A child id as the seed cleans it: every character other than letters, digits, "-" and "_" becomes "-". */
+function cleanChildId(childId) {
+  if (typeof childId !== "string") throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} must be a string`);
+  const clean = childId.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 200);
+  if (!/[A-Za-z0-9]/.test(clean)) throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} has no letter or digit`);
+  return clean;
 }
 
 class FileSessionStore {
@@ -217,40 +274,51 @@ class FileSessionStore {
     return path.join(this.dir, `${id}.jsonl`);
   }
 
-  /** Opens (or creates) a session for writing. */
-  open(id) {
+  /**
+   * Opens (or creates) a session for writing: `{ modelView, strict }` are
+   * the Journal's (the session layer sets both).
+   */
+  open(id, options = {}) {
     const file = this.#file(id);
     this.#ensureDir(this.dir);
-    const lock = path.join(this.dir, `${id}.lock`);
-    takeLock(lock);
-    try {
-      return new FileJournal(file, lock, this.redactor, this.maxLineBytes);
-    } catch (e) {
-      releaseLock(lock);
-      throw e;
-    }
+    return this.#openFile(file, path.join(this.dir, `${id}.lock`), options);
   }
 
-  /** Opens a subagent run kept with its parent: <dir>/<id>/<childId>.jsonl. */
-  openChild(id, childId) {
+  /** Opens a subagent run kept with its parent: <dir>/<id>/<childId>.jsonl (the child id cleaned to [A-Za-z0-9_-]). */
+  openChild(id, childId, options = {}) {
     checkId(id, "session id");
-    checkId(childId, "child id");
+    const child = cleanChildId(childId);
     const dir = path.join(this.dir, id);
     this.#ensureDir(this.dir);
     this.#ensureDir(dir);
-    const lock = path.join(dir, `${childId}.lock`);
+    return this.#openFile(path.join(dir, `${child}.jsonl`), path.join(dir, `${child}.lock`), options);
+  }
+
+  #openFile(file, lock, options) {
     takeLock(lock);
     try {
-      return new FileJournal(path.join(dir, `${childId}.jsonl`), lock, this.redactor, this.maxLineBytes);
+      const journal = new FileJournal(file, lock, { redactor: this.redactor, maxLineBytes: this.maxLineBytes, ...options });
+      openHere.set(file, journal);
+      return journal;
     } catch (e) {
       releaseLock(lock);
       throw e;
     }
   }
 
-  /** The session's records (lines that parse; replay() gives the state and the warnings). */
-  read(id) {
-    const text = fs.readFileSync(this.#file(id), "utf8");
+  /** The session's records, in order (lines that parse): they go straight into rebuildState and summariseSession. */
+  async read(id) {
+    return this.readSync(id);
+  }
+
+  readSync(id) {
+    let text;
+    try {
+      text = fs.readFileSync(this.#file(id), "utf8");
+    } catch (e) {
+      if (e.code === "ENOENT") throw fail("ERR_NO_SESSION", `no session ${JSON.stringify(id)} in ${this.dir}`, e);
+      throw e;
+    }
     const records = [];
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
@@ -292,36 +360,67 @@ class FileSessionStore {
   }
 
   /** The most recently updated session (child folders are ignored). */
-  latest() {
+  async latest() {
     return this.#sessions()[0]?.id;
   }
 
-  /** /sessions rows, newest first. */
-  list() {
+  /** `{ id, updated: Date }` for every session, newest first (/sessions). */
+  async list() {
+    return this.#sessions().map(({ id, updated }) => ({ id, updated }));
+  }
+
+  /** /sessions rows (summariseSession of each), newest first: what the CLI prints. */
+  summaries() {
     return this.#sessions().map((s) => session.summariseSession(s.id, s.updated, fs.readFileSync(s.file)));
   }
 
-  /** Appends a title record and keeps the file's time (a rename is not activity). */
-  setTitle(id, title) {
+  /**
+   * Appends a title record and keeps the file's time (a rename is not
+   * activity). A session open in this process is written through its own
+   * journal, so its memory sees the title too.
+   */
+  async setTitle(id, title) {
     if (typeof title !== "string") throw fail("ERR_INVALID_ARG_TYPE", "setTitle(id, title): title must be a string");
     const file = this.#file(id);
+    if (!fs.existsSync(file)) throw fail("ERR_NO_SESSION", `no session ${JSON.stringify(id)} in ${this.dir}`);
     const { atime, mtime } = fs.statSync(file);
-    const journal = this.open(id);
-    try {
-      journal.write({ t: new Date().toISOString(), type: "title", title });
-    } finally {
-      journal.close();
+    const record = { t: new Date().toISOString(), type: "title", title };
+    const here = openHere.get(file);
+    if (here) {
+      here.write(record);
+    } else {
+      const journal = this.open(id);
+      try {
+        journal.write(record);
+      } finally {
+        journal.close();
+      }
     }
     fs.utimesSync(file, atime, mtime);
   }
 
-  /** Deletes the session file and its subagent folder. */
-  remove(id) {
+  /**
+   * Deletes the session file, its subagent folder and its lock. A journal
+   * of it open in this process is closed first, and refuses later writes
+   * (ERR_SESSION_REMOVED): nothing is ever written to a removed file.
+   */
+  async remove(id) {
     const file = this.#file(id);
+    const childDir = path.join(this.dir, id);
+    for (const [f, journal] of openHere) {
+      if (f === file || f.startsWith(childDir + path.sep)) {
+        journal.close();
+        journal.removed = true;
+      }
+    }
     fs.rmSync(file, { force: true });
-    fs.rmSync(path.join(this.dir, id), { recursive: true, force: true });
+    fs.rmSync(childDir, { recursive: true, force: true });
     fs.rmSync(path.join(this.dir, `${id}.lock`), { force: true });
   }
 }
 
-module.exports = { FileSessionStore, FileJournal };
+module.exports = { FileSessionStore, FileJournal, fail };
+// After the exports above: memory.js takes `fail` from this file.
+const { MemorySessionStore, MemoryJournal } = require("./memory.js");
+module.exports.MemorySessionStore = MemorySessionStore;
+module.exports.MemoryJournal = MemoryJournal;

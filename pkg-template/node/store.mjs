@@ -1,4 +1,4 @@
 // ESM entry of @garuda/session/node.
 import store from "./store.js";
 
-export const { FileSessionStore, FileJournal } = store;
+export const { FileSessionStore, FileJournal, MemorySessionStore, MemoryJournal } = store;

@@ -1,5 +1,6 @@
 // Uses every export with its declared types; tsc --strict must accept it.
 import { FileSessionStore, type FileJournal } from "@garuda/session/node";
+import { MemorySessionStore, Session, startSession, resumeSession, addUserMessage, addAssistantResponse, addToolResults, closeOpenToolCalls as closeSessionToolCalls } from "@garuda/session/agent";
 import { resumeMessages, repairForResume, closeOpenToolCalls, checkMessages, type RepairReport, Journal, Redactor, rebuildState, formatCost, budgetNote, summariseSession, validateSessionId, newSessionId, type SessionState, type Message } from "@garuda/session";
 const r = new Redactor({ env: { API_KEY: "x" } });
 const j = new Journal({ redactor: r });
@@ -22,10 +23,22 @@ console.log(report.thinkingDropped["model-switch"], problems.map((p) => p.kind))
 const store = new FileSessionStore("/tmp/garuda-types", { redactor: r });
 const fj: FileJournal = store.open("a");
 fj.write({ type: "title", title: "t" });
-const rows = store.list();
-const latest: string | undefined = store.latest();
+const rows: { id: string; updated: Date }[] = await store.list();
+const latest: string | undefined = await store.latest();
 const state2 = store.replay("a");
-store.setTitle("a", "x");
-store.remove(latest ?? "a");
-console.log(rows.length, state2.prompts, store.read("a").length, fj.repairedTornTail, r.redactJournal("").rules);
+await store.setTitle("a", "x");
+console.log(rows.length, state2.prompts, (await store.read("a")).length, fj.repairedTornTail, r.redactJournal("").rules, store.summaries()[0]?.cost);
 fj.close();
+await store.remove(latest ?? "a");
+
+// The session layer (@garuda/session/agent), with the seed's names.
+const live: Session = startSession(new MemorySessionStore({ redactor: r }), { model: "m", root: "/w" });
+addUserMessage(live, "hi", ["note"], []);
+addAssistantResponse(live, { content: [{ type: "text", text: "hello" }], usage: { inputTokens: 1 } }, 1, 0.01);
+addToolResults(live, [], { calls: [] });
+const closed: string | null = closeSessionToolCalls(live);
+const cost: number | null = live.costUsd;
+const debits: Map<string, number> = live.childDebits;
+const status: "unread" | "changed" | "current" = live.files.status("a.ts", "x");
+const again: Session = await resumeSession(new FileSessionStore("/tmp/garuda-types-2"), undefined, { model: "m" }).catch(() => live);
+console.log(closed, cost, debits.size, status, again.messages.length, live.usage.inputTokens, live.contextTokens);

@@ -35,7 +35,7 @@ const state = s.rebuildState(${JSON.stringify(journal)});
 const dir = ${fs}.mkdtempSync(require_os_tmp + "/pack-store-");
 const st = new ${store}(dir + "/sessions");
 const j = st.open("a1"); j.write({ type: "user", message: { role: "user", content: "hi" } }); j.close();
-console.log(JSON.stringify({ prompts: state.prompts, cost: s.formatCost(state), rows: st.list().length, resumed: s.resumeMessages(state, {}).length }));
+console.log(JSON.stringify({ prompts: state.prompts, cost: s.formatCost(state), rows: st.summaries().length, resumed: s.resumeMessages(state, {}).length }));
 `;
 
 function check(out) {

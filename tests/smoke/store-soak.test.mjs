@@ -124,7 +124,7 @@ test(`kill -9 soak: ${KILLS} writers killed at random points; every acknowledged
     assert.equal(state.warnings.length, next.bad);
     assert.equal(state.messages.at(-1).content, `after kill ${kill}`);
     before = next;
-    if (kill % KILLS_PER_SESSION === KILLS_PER_SESSION - 1) store.remove(id);
+    if (kill % KILLS_PER_SESSION === KILLS_PER_SESSION - 1) await store.remove(id);
   }
   console.log(`soak: ${KILLS} kills, ${acknowledged} acknowledged records all on disk, ${torn} kills left a torn last line, ${(bytes / 1e6).toFixed(0)} MB audited`);
 });

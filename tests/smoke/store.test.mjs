@@ -16,14 +16,15 @@ const { FileSessionStore } = require(path.join(root, "pkg/node/store.js"));
 const fresh = () => path.join(mkdtempSync(path.join(tmpdir(), "garuda-store-")), "sessions");
 const record = (text) => ({ t: new Date().toISOString(), type: "user", message: { role: "user", content: text } });
 
-test("ids are validated before anything touches the disk", () => {
+test("ids are validated before anything touches the disk", async () => {
   const dir = fresh();
   const store = new FileSessionStore(dir);
   for (const bad of ["../x", "a/b", "", "x y", "..", "a\u0000b"]) {
     assert.throws(() => store.open(bad), /is not a session id/);
-    assert.throws(() => store.remove(bad), /is not a session id/);
+    await assert.rejects(() => store.remove(bad), /is not a session id/);
   }
-  assert.throws(() => store.openChild("ok", "../up"), /child id/);
+  assert.throws(() => store.openChild("../up", "ok"), /session id/);
+  assert.throws(() => store.openChild("ok", "../.."), /child id/);
   assert.equal(existsSync(dir), false, "nothing was created");
 });
 
@@ -42,7 +43,7 @@ test("the folder is 0700, files are 0600, and secrets are redacted on the way", 
   assert.equal(store.replay("s1").prompts, 1);
 });
 
-test("latest ignores child folders, list is newest first, setTitle keeps the file time, remove takes the folder", () => {
+test("latest ignores child folders, list is newest first, setTitle keeps the file time, remove takes the folder", async () => {
   const dir = fresh();
   const store = new FileSessionStore(dir);
   for (const [id, when] of [["old", 1_000_000], ["new", 2_000_000]]) {
@@ -55,18 +56,20 @@ test("latest ignores child folders, list is newest first, setTitle keeps the fil
   child.write(record("child work"));
   child.close();
   utimesSync(path.join(dir, "old.jsonl"), 1_000_000, 1_000_000);
-  assert.equal(store.latest(), "new");
-  assert.deepEqual(store.list().map((r) => r.id), ["new", "old"]);
-  assert.equal(store.list()[1].prompt, "prompt of old");
+  assert.equal(await store.latest(), "new");
+  const rows = await store.list();
+  assert.deepEqual(rows.map((r) => r.id), ["new", "old"]);
+  assert.ok(rows[0].updated instanceof Date);
+  assert.equal(store.summaries()[1].prompt, "prompt of old");
   const before = statSync(path.join(dir, "old.jsonl")).mtimeMs;
-  store.setTitle("old", "Renamed");
+  await store.setTitle("old", "Renamed");
   assert.equal(statSync(path.join(dir, "old.jsonl")).mtimeMs, before);
-  assert.equal(store.list()[1].title, "Renamed");
-  assert.equal(store.read("old").at(-1).type, "title");
-  store.remove("old");
+  assert.equal(store.summaries()[1].title, "Renamed");
+  assert.equal((await store.read("old")).at(-1).type, "title");
+  await store.remove("old");
   assert.equal(existsSync(path.join(dir, "old.jsonl")), false);
   assert.equal(existsSync(path.join(dir, "old")), false);
-  assert.deepEqual(store.list().map((r) => r.id), ["new"]);
+  assert.deepEqual((await store.list()).map((r) => r.id), ["new"]);
 });
 
 // A child process that opens the session and appends 200 KB records forever.

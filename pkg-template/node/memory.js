@@ -1,0 +1,170 @@
+// MemorySessionStore and MemoryJournal: the seed's SessionStore contract
+// with no disk, for tests and for hosts that keep sessions elsewhere. The
+// lines kept are exactly what a file would hold (redacted), so replaying
+// them gives what FileSessionStore would give.
+"use strict";
+
+const session = require("./garuda_session.js");
+const { fail } = require("./store.js");
+
+function checkId(id, what) {
+  if (typeof id !== "string" || !session.validateSessionId(id)) {
+    throw fail("ERR_BAD_SESSION_ID", `${what} ${JSON.stringify(id)} is not a session id: use letters, digits, "-" and "_" only`);
+  }
+}
+
+/** A session in memory: the lines written (redacted), and the state they replay to. */
+class MemoryJournal {
+  /** @param {{ redactor?, maxLineBytes?, modelView?, strict? }} [options] */
+  constructor(options = {}, lines = [], onWrite = () => {}) {
+    this.lines = lines;
+    this.journal = new session.Journal(options);
+    for (const line of lines) this.journal.feed(line + "\n");
+    this.journal.finish();
+    this.onWrite = onWrite;
+    this.closed = false;
+    this.removed = false;
+  }
+
+  /** Redacts the record, applies it, keeps its line, and returns the line. */
+  write(record) {
+    if (this.removed) throw fail("ERR_SESSION_REMOVED", "write: the session was removed; nothing more is written to it");
+    if (this.closed) throw fail("ERR_JOURNAL_CLOSED", "write: the journal is closed");
+    let line;
+    try {
+      line = this.journal.write(record);
+    } catch (e) {
+      throw fail(/maximum line size/.test(e.message) ? "ERR_LINE_TOO_LONG" : "ERR_BAD_RECORD", `write: ${e.message}`);
+    }
+    this.lines.push(line);
+    this.onWrite();
+    return line;
+  }
+
+  state() {
+    return this.journal.state();
+  }
+
+  figures() {
+    return this.journal.figures();
+  }
+
+  messagesFrom(from) {
+    return this.journal.messagesFrom(from);
+  }
+
+  /** The journal's text, as a file would hold it. */
+  text() {
+    return this.lines.map((l) => l + "\n").join("");
+  }
+
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.journal.free();
+    this.release?.();
+  }
+}
+
+class MemorySessionStore {
+  /** @param {{ redactor?, maxLineBytes? }} [options] */
+  constructor(options = {}) {
+    this.redactor = options.redactor ?? new session.Redactor({ env: typeof process === "object" ? process.env : {} });
+    this.maxLineBytes = options.maxLineBytes;
+    /** id -> { lines, updated: Date, children: Map<childId, lines>, writer } */
+    this.sessions = new Map();
+  }
+
+  #entry(id, create) {
+    let e = this.sessions.get(id);
+    if (!e && create) {
+      e = { lines: [], updated: new Date(), children: new Map(), writers: new Map() };
+      this.sessions.set(id, e);
+    }
+    return e;
+  }
+
+  #journal(entry, key, lines, options) {
+    if (entry.writers.has(key)) throw fail("ERR_SESSION_LOCKED", `the session ${key} is open for writing; one writer at a time`);
+    const j = new MemoryJournal({ redactor: this.redactor, maxLineBytes: this.maxLineBytes, ...options }, lines, () => {
+      entry.updated = new Date();
+    });
+    j.release = () => entry.writers.delete(key);
+    entry.writers.set(key, j);
+    return j;
+  }
+
+  open(id, options = {}) {
+    checkId(id, "session id");
+    const entry = this.#entry(id, true);
+    return this.#journal(entry, "", entry.lines, options);
+  }
+
+  openChild(id, childId, options = {}) {
+    checkId(id, "session id");
+    const child = String(childId).replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 200);
+    if (!/[A-Za-z0-9]/.test(child)) throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} has no letter or digit`);
+    const entry = this.#entry(id, true);
+    if (!entry.children.has(child)) entry.children.set(child, []);
+    return this.#journal(entry, child, entry.children.get(child), options);
+  }
+
+  async read(id) {
+    checkId(id, "session id");
+    const entry = this.#entry(id, false);
+    if (!entry) throw fail("ERR_NO_SESSION", `no session ${JSON.stringify(id)}`);
+    return entry.lines.flatMap((line) => {
+      try {
+        const r = JSON.parse(line);
+        return r && typeof r === "object" && !Array.isArray(r) ? [r] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  #sorted() {
+    return [...this.sessions.entries()].sort(([a, x], [b, y]) => y.updated - x.updated || (a < b ? 1 : -1));
+  }
+
+  async latest() {
+    return this.#sorted()[0]?.[0];
+  }
+
+  async list() {
+    return this.#sorted().map(([id, e]) => ({ id, updated: e.updated }));
+  }
+
+  async setTitle(id, title) {
+    if (typeof title !== "string") throw fail("ERR_INVALID_ARG_TYPE", "setTitle(id, title): title must be a string");
+    checkId(id, "session id");
+    const entry = this.#entry(id, false);
+    if (!entry) throw fail("ERR_NO_SESSION", `no session ${JSON.stringify(id)}`);
+    const updated = entry.updated;
+    const record = { t: new Date().toISOString(), type: "title", title };
+    const open = entry.writers.get("");
+    if (open) {
+      open.write(record); // through the session's own writer: its memory sees the title
+    } else {
+      const j = new MemoryJournal({ redactor: this.redactor }, entry.lines);
+      try {
+        j.write(record);
+      } finally {
+        j.close();
+      }
+    }
+    entry.updated = updated; // a rename is not activity
+  }
+
+  async remove(id) {
+    checkId(id, "session id");
+    const entry = this.sessions.get(id);
+    for (const j of entry?.writers.values() ?? []) {
+      j.close();
+      j.removed = true;
+    }
+    this.sessions.delete(id);
+  }
+}
+
+module.exports = { MemorySessionStore, MemoryJournal };
