@@ -109,7 +109,7 @@ test("a full disk (ENOSPC injected half-way through a write): the partial line i
   j.close();
 });
 
-test("a read-only folder: open says so with a code; reading still works", (t) => {
+test("a read-only folder: open says so with a code; reading still works", async (t) => {
   const dir = fresh();
   const store = new FileSessionStore(dir);
   const j = store.open("ro");
@@ -124,7 +124,7 @@ test("a read-only folder: open says so with a code; reading still works", (t) =>
   assert.throws(() => new FileSessionStore(dir).open("ro"), (e) => e.code === "ERR_STORE_UNWRITABLE" && e.cause.code === "EROFS" && /cannot write/.test(e.message));
   assert.throws(() => new FileSessionStore(dir).open("new"), (e) => e.code === "ERR_STORE_UNWRITABLE");
   assert.equal(new FileSessionStore(dir).replay("ro").prompts, 1, "what was written is still there");
-  assert.equal(new FileSessionStore(dir).list().length, 1);
+  assert.equal((await new FileSessionStore(dir).list()).length, 1);
   spawnSync("umount", [dir]);
   mounts.pop();
 });
