@@ -122,6 +122,7 @@ export function addCompaction(session: Session, compaction: Compaction): string;
 export function addSnapshot(session: Session, snapshot: { tree: Json; prompt: string; durationMs: number; messages?: number }): string;
 export function undo(session: Session, after?: Json): string;
 export function redo(session: Session): string;
+export function switchModel(session: Session, model: string, options?: Omit<SessionOptions, "model" | "id">): string;
 export function setTitle(session: Session, title: string): string;
 export function setThinking(session: Session, choice: Json): string;
 export function addContinue(session: Session, message: Message, maxTokens: number): string;

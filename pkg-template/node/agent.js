@@ -239,6 +239,8 @@ const one = (type, build) => (s, ...args) => {
   return s.write({ type, ...build(...args) });
 };
 
+/** /models: the model switched; resume and replay treat it as a model switch (thinking before it is dropped). */
+const switchModel = one("model", (model, options = {}) => ({ ...options, model }));
 const setTitle = one("title", (title) => ({ title }));
 const setThinking = one("thinking", (choice) => ({ choice }));
 const addContinue = one("continue", (message, maxTokens) => ({ message, maxTokens }));
@@ -265,6 +267,7 @@ module.exports = {
   addSnapshot,
   undo,
   redo,
+  switchModel,
   setTitle,
   setThinking,
   addContinue,

@@ -15,6 +15,7 @@ export const {
   addSnapshot,
   undo,
   redo,
+  switchModel,
   setTitle,
   setThinking,
   addContinue,

@@ -1,0 +1,94 @@
+// The scripted agent run of issue 9: a fake model drives 300 turns through
+// the session layer (tool calls, signed thinking, subagent runs through
+// openChild, a compaction, undo and redo, a model switch, secrets in tool
+// output). The run is killed with SIGKILL at 30 random points, some between
+// a tool_use and its result, and started again each time: it resumes,
+// closes open tool calls and carries on. At the end the replayed state
+// equals the live one, every history sent to the model passed
+// checkMessages (the run exits 3 otherwise), no secret is on disk, and
+// every complete line is intact.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const require = createRequire(import.meta.url);
+const core = require(path.join(root, "pkg/node/garuda_session.js"));
+const { FileSessionStore } = require(path.join(root, "pkg/node/store.js"));
+const loop = path.join(root, "tests/smoke/fixtures/agent-loop.cjs");
+
+const TURNS = 300;
+const KILLS = 30;
+const SECRET = "agent-run-S3CRET-9f8e7d6c5b4a";
+
+function run(dir, killAfterMs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [loop, path.join(root, "pkg"), dir, String(TURNS)], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, AGENT_RUN_TOKEN: SECRET },
+    });
+    let out = "";
+    let err = "";
+    let timer;
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (killAfterMs !== undefined && timer === undefined && out.includes("ready\n")) timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    });
+    child.stderr.on("data", (d) => (err += d));
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, out, err });
+    });
+  });
+}
+
+test(`a scripted agent run of ${TURNS} turns survives ${KILLS} kills -9`, { timeout: 10 * 60_000 }, async () => {
+  const dir = path.join(fs.mkdtempSync(path.join(tmpdir(), "garuda-agent-run-")), "sessions");
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  let killed = 0;
+  let finishedEarly = false;
+  for (let i = 0; i < KILLS; i++) {
+    const r = await run(dir, Math.floor(random() * 60));
+    if (r.signal === "SIGKILL") killed++;
+    else {
+      assert.equal(r.code, 0, `run ${i} failed: ${r.err}`);
+      finishedEarly = true;
+      break;
+    }
+  }
+  const last = await run(dir);
+  assert.equal(last.code, 0, last.err);
+  const live = JSON.parse(/done (.*)\n/.exec(last.out)[1]);
+  const store = new FileSessionStore(dir);
+  const state = store.replay("run");
+  // The replayed state equals the live one.
+  for (const k of ["usage", "costUsd", "costIncomplete", "contextTokens", "steps", "prompts", "model", "unreportedTokens", "childDebits"]) {
+    assert.deepEqual(state[k], live.figures[k], k);
+  }
+  assert.equal(state.messages.length, live.messages);
+  assert.equal(state.steps, TURNS);
+  assert.ok(state.ended, "the end record");
+  // No secret on disk, in the session or its subagent runs.
+  const files = [path.join(dir, "run.jsonl"), ...fs.readdirSync(path.join(dir, "run")).map((f) => path.join(dir, "run", f))];
+  for (const f of files) assert.ok(!fs.readFileSync(f, "utf8").includes(SECRET), `a secret in ${f}`);
+  assert.ok(fs.readFileSync(path.join(dir, "run.jsonl"), "utf8").includes("[REDACTED]"), "the secrets were there to redact");
+  // Every complete line is intact: only torn last lines (one per kill at most), ended on the next open, fail to parse.
+  const bad = state.warnings.filter((w) => w.kind === "bad-json").length;
+  assert.ok(bad <= killed, `${bad} bad lines after ${killed} kills`);
+  assert.deepEqual(state.warnings.filter((w) => w.kind !== "bad-json"), []);
+  // Some kills landed between a tool_use and its result: the next run's
+  // closeOpenToolCalls answered them (synthetic tool_results records).
+  const records = await store.read("run");
+  const synthetic = records.filter((r) => r.type === "tool_results" && r.synthetic).length;
+  assert.ok(synthetic >= 1, "no kill landed between a tool call and its result");
+  // The resumed history is one the API accepts, with thinking on too.
+  assert.deepEqual(core.checkMessages(core.resumeMessages(state, { model: "claude-m2", thinking: true }), { thinking: true }), []);
+  console.log(`agent run: ${TURNS} turns, ${killed} kills${finishedEarly ? " (the run finished before the last kill)" : ""}, ${synthetic} of them between a tool call and its result, ${bad} torn lines ended, ${records.filter((r) => r.type === "resume").length} resumes, ${state.messages.length} messages, ${files.length - 1} subagent runs, cost ${core.formatCost(state)}`);
+});
