@@ -44,9 +44,10 @@ function check(out) {
 
 test("the tarball holds the package and nothing else", () => {
   const list = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean);
-  for (const f of ["package/package.json", "package/index.d.ts", "package/README.md", "package/JOURNAL.md", "package/node/garuda_session_bg.wasm", "package/web/garuda_session_bg.wasm", "package/bin/garuda-session.cjs", "package/node/store.d.ts"]) {
+  for (const f of ["package/package.json", "package/index.d.ts", "package/index.d.cts", "package/README.md", "package/JOURNAL.md", "package/LICENSE", "package/web/garuda_session_bg.wasm", "package/bin/garuda-session.cjs", "package/node/store.d.ts", "package/node/store.d.mts", "package/node/agent.d.mts"]) {
     assert.ok(list.includes(f), `${f} in ${list}`);
   }
+  assert.equal(list.filter((f) => f.endsWith(".wasm")).length, 1, "the wasm ships once");
   assert.ok(list.every((f) => !f.includes("..") && !f.includes("target/")));
 });
 
@@ -79,6 +80,46 @@ test("TypeScript: tsc --noEmit --strict on a consumer of every export", () => {
   };
   writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
   execFileSync(path.join(root, ".ci/node_modules/.bin/tsc"), ["-p", "."], { cwd: dir, encoding: "utf8" });
+});
+
+test("attw --pack finds no problem in any entry under any resolution, and publint --strict none", () => {
+  const bin = (name) => path.join(root, ".ci/node_modules/.bin", name);
+  const attw = execFileSync(bin("attw"), [tarball, "--format", "json"], { encoding: "utf8" });
+  const report = JSON.parse(attw);
+  assert.deepEqual(report.analysis?.problems ?? report.problems ?? [], [], attw.slice(0, 2000));
+  const publint = execFileSync(bin("publint"), ["--strict", path.join(root, "pkg")], { encoding: "utf8" });
+  assert.match(publint, /All good!/);
+});
+
+/** tsc --strict on `files` (name -> source) in a fresh project with the tarball installed. */
+function typecheck(type, compilerOptions, files) {
+  const dir = project(type);
+  for (const [name, source] of Object.entries(files)) writeFileSync(path.join(dir, name), source);
+  const tsconfig = { compilerOptions: { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], types: [], skipLibCheck: false, ...compilerOptions }, files: Object.keys(files) };
+  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+  try {
+    execFileSync(path.join(root, ".ci/node_modules/.bin/tsc"), ["-p", "."], { cwd: dir, encoding: "utf8" });
+    return "";
+  } catch (e) {
+    return String(e.stdout);
+  }
+}
+
+test("types under every moduleResolution: node16 from CommonJS (.cts) and ESM, node10 for ./node and ./agent", () => {
+  const cjs = `import session = require("@garuda/session");\nimport store = require("@garuda/session/node");\nimport agent = require("@garuda/session/agent");\nconst s: session.SessionState = session.rebuildState("");\nconst st = new store.FileSessionStore("/tmp/x");\nconst live: agent.Session = agent.startSession(new store.MemorySessionStore(), {});\nexport { s, st, live };\n`;
+  assert.equal(typecheck("module", { module: "node16", moduleResolution: "node16" }, { "use.cts": cjs }), "");
+  const esm = `import { rebuildState } from "@garuda/session";\nimport { FileSessionStore } from "@garuda/session/node";\nimport { startSession, MemorySessionStore } from "@garuda/session/agent";\nimport init, { formatCost } from "@garuda/session/init";\nawait init();\nexport const x = [rebuildState(""), new FileSessionStore(), startSession(new MemorySessionStore()), formatCost];\n`;
+  assert.equal(typecheck("module", { module: "node16", moduleResolution: "node16" }, { "use.mts": esm }), "");
+  const node10 = `import { FileSessionStore } from "@garuda/session/node";\nimport { startSession } from "@garuda/session/agent";\nexport const x = [new FileSessionStore(), startSession];\n`;
+  assert.equal(typecheck("commonjs", { module: "commonjs", moduleResolution: "node" }, { "use.ts": node10 }), "");
+});
+
+test("types and runtime agree: a default import of @garuda/session/node is a type error, as it fails at run time", () => {
+  const out = typecheck("module", { module: "nodenext", moduleResolution: "nodenext" }, { "use.ts": `import store from "@garuda/session/node";\nconsole.log(store);\n` });
+  assert.match(out, /has no default export/);
+  const dir = project("module");
+  writeFileSync(path.join(dir, "main.js"), `import store from "@garuda/session/node";\n`);
+  assert.throws(() => execFileSync(process.execPath, ["main.js"], { cwd: dir, stdio: "pipe" }), /does not provide an export named 'default'/);
 });
 
 let server;

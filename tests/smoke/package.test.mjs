@@ -76,8 +76,9 @@ test("import from '@garuda/session' works in ESM", () => {
 test("the package.json exports map has node, browser and types conditions", () => {
   const pkg = JSON.parse(readFileSync(path.join(root, "pkg/package.json"), "utf8"));
   const entry = pkg.exports["."];
-  assert.equal(entry.types, "./index.d.ts");
-  assert.ok(entry.node.import && entry.node.require && entry.browser);
+  assert.equal(entry.node.import.types, "./index.d.ts");
+  assert.equal(entry.node.require.types, "./index.d.cts", "CommonJS consumers get CommonJS declarations");
+  assert.ok(entry.node.import.default && entry.node.require.default && entry.browser.default);
 });
 
 test("a TypeScript consumer type-checks with --strict against index.d.ts", () => {

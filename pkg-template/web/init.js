@@ -1,0 +1,28 @@
+// ESM entry without top-level await, for bundles that cannot have it (an
+// esbuild iife, a Vite worker of another format): call `await init()` once
+// before anything else. `init()` fetches the wasm beside this file; a bundle
+// that does not copy it passes its URL (or its bytes): `init(url)`.
+import wasmInit from "./garuda_session.js";
+
+let ready;
+
+/** Loads the wasm once; later calls return the same promise. */
+export default function init(wasm) {
+  ready ??= wasmInit({ module_or_path: wasm ?? new URL("./garuda_session_bg.wasm", import.meta.url) });
+  return ready;
+}
+
+export {
+  Redactor,
+  Journal,
+  rebuildState,
+  formatCost,
+  budgetNote,
+  summariseSession,
+  validateSessionId,
+  newSessionId,
+  resumeMessages,
+  repairForResume,
+  closeOpenToolCalls,
+  checkMessages,
+} from "./garuda_session.js";
