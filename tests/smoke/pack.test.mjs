@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync, copyFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -165,5 +165,51 @@ document.body.dataset.result = JSON.stringify({ prompts: state.prompts, cost: fo
     assert.ok(requests.every((u) => u.startsWith(origin)), `only its own files: ${requests}`);
   } finally {
     await browser.close();
+  }
+});
+
+test("esbuild bundles for the browser: the top-level-await entry as ESM, and ./init as an iife, each with the wasm copied beside it", async () => {
+  const esbuild = ciRequire("esbuild");
+  const dir = project("module");
+  const pkgDir = path.join(dir, "node_modules/@garuda/session");
+  const out = path.join(dir, "dist");
+  const app = `const s = rebuildState(${JSON.stringify(journal)}); document.body.dataset.result = JSON.stringify({ prompts: s.prompts, cost: formatCost(s) });`;
+  writeFileSync(path.join(dir, "esm.js"), `import { rebuildState, formatCost } from "@garuda/session";\n${app}\n`);
+  // An iife cannot await at the top, nor know its own URL: init() is given the wasm's.
+  writeFileSync(path.join(dir, "iife.js"), `import init, { rebuildState, formatCost } from "@garuda/session/init";\ninit("./garuda_session_bg.wasm").then(() => { ${app} });\n`);
+  await esbuild.build({ entryPoints: [path.join(dir, "esm.js")], bundle: true, format: "esm", platform: "browser", outfile: path.join(out, "esm.bundle.js"), logLevel: "silent" });
+  await esbuild.build({ entryPoints: [path.join(dir, "iife.js")], bundle: true, format: "iife", platform: "browser", outfile: path.join(out, "iife.bundle.js"), logLevel: "silent" });
+  // What an esbuild user copies: the one .wasm, beside the bundle.
+  copyFileSync(path.join(pkgDir, "web/garuda_session_bg.wasm"), path.join(out, "garuda_session_bg.wasm"));
+  writeFileSync(path.join(out, "esm.html"), `<!doctype html><body><script type="module" src="./esm.bundle.js"></script>`);
+  writeFileSync(path.join(out, "iife.html"), `<!doctype html><body><script src="./iife.bundle.js"></script>`);
+  const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+  const bundleServer = createServer((req, res) => {
+    const file = path.join(out, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!file.startsWith(out) || !existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
+    res.end(readFileSync(file));
+  });
+  await new Promise((r) => bundleServer.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${bundleServer.address().port}`;
+  const { chromium } = ciRequire("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    for (const pageName of ["esm.html", "iife.html"]) {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await page.goto(`${origin}/${pageName}`);
+      await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 15000 });
+      assert.deepEqual(JSON.parse(await page.evaluate(() => document.body.dataset.result)), { prompts: 2, cost: "≥ $0.0311 (incomplete)" }, pageName);
+      assert.deepEqual(errors, [], pageName);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    bundleServer.close();
   }
 });
