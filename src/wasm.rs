@@ -392,6 +392,18 @@ impl Journal {
         self.inner.line_count() as f64
     }
 
+    /// The number of messages in the conversation (a number, no JSON).
+    #[wasm_bindgen(getter, js_name = messageCount)]
+    pub fn message_count(&self) -> f64 {
+        self.inner.state().messages.len() as f64
+    }
+
+    /// The number of warnings so far (a number, no JSON).
+    #[wasm_bindgen(getter, js_name = warningCount)]
+    pub fn warning_count(&self) -> f64 {
+        self.inner.state().warnings.len() as f64
+    }
+
     #[wasm_bindgen(unchecked_return_type = "SessionState")]
     pub fn state(&self) -> Result<JsValue, JsError> {
         parse_json(&self.inner.state().to_json())

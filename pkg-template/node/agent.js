@@ -13,6 +13,18 @@ const { fail } = require("./store.js");
 
 const LIVE = { modelView: true, strict: true };
 
+/** The record time: toISOString costs about a microsecond, so one string serves a millisecond. */
+let lastMs = -1;
+let lastIso = "";
+function now() {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 /** Read tracking (fileTracker.ts): hashes only, so memory grows with the number of files, not their sizes. */
 class FileTracker {
   #known = new Map();
@@ -66,54 +78,67 @@ class Session {
     this.files = new FileTracker();
     /** The conversation as the model sees it (unredacted). */
     this.messages = [];
-    this.#figures = journal.figures();
-    this.#sync(true);
+    this.#sync();
   }
 
   #figures;
 
-  /** After a write: the figures (O(1)) and the messages that changed. */
-  #sync(all) {
-    this.#figures = this.journal.figures();
-    const from = all ? 0 : Math.min(this.messages.length, this.#figures.messageCount);
-    if (all || this.#figures.messageCount !== this.messages.length) {
-      const { messages } = this.journal.messagesFrom(from);
-      this.messages.length = from;
-      for (const m of messages) this.messages.push(m);
-    }
+  /** The whole copy of the messages, fetched again from the core. */
+  #sync() {
+    const { messages } = this.journal.messagesFrom(0);
+    this.messages.length = 0;
+    for (const m of messages) this.messages.push(m);
   }
 
-  /** Writes one record (its line redacted, memory unredacted) and brings the copy up to date. */
-  write(record, rewrites = false) {
-    const line = this.journal.write({ t: new Date().toISOString(), ...record });
-    this.#sync(rewrites);
+  /**
+   * Writes one record (its line redacted, memory unredacted). `appended` is
+   * the message the record appends, when it appends one: the copy takes it
+   * as it is when the core appended exactly one message and warned of
+   * nothing (a message too deep to carry is replaced there by a note);
+   * anything else fetches the messages again.
+   */
+  write(record, appended) {
+    const count = this.journal.messageCount;
+    const warnings = this.journal.warningCount;
+    record.t = now();
+    const line = this.journal.write(record);
+    this.#figures = undefined;
+    const inStep = this.messages.length === count && this.journal.warningCount === warnings;
+    if (appended !== undefined && inStep && this.journal.messageCount === count + 1) this.messages.push(appended);
+    else if (!inStep || this.journal.messageCount !== count) this.#sync();
     return line;
   }
 
+  /** The figures, fetched once per change (O(1) of the conversation). */
+  get #fig() {
+    this.#figures ??= this.journal.figures();
+    return this.#figures;
+  }
+
   get usage() {
-    return this.#figures.usage;
+    return this.#fig.usage;
   }
   get costUsd() {
-    return this.#figures.costUsd;
+    return this.#fig.costUsd;
   }
   get costIncomplete() {
-    return this.#figures.costIncomplete;
+    return this.#fig.costIncomplete;
   }
   get contextTokens() {
-    return this.#figures.contextTokens;
+    return this.#fig.contextTokens;
   }
   get unreportedTokens() {
-    return this.#figures.unreportedTokens;
+    return this.#fig.unreportedTokens;
   }
   get model() {
-    return this.#figures.model;
+    return this.#fig.model;
   }
   get steps() {
-    return this.#figures.steps;
+    return this.#fig.steps;
   }
   /** Reported child tokens not yet included in a tool report. */
   get childDebits() {
-    return new Map(Object.entries(this.#figures.childDebits));
+    return new Map(Object.entries(this.#fig.childDebits));
   }
   /** The figures in one object, read afresh (a rename through the store shows here). */
   figures() {
@@ -182,7 +207,8 @@ function addUserMessage(s, text, notes = [], attachments = []) {
           ...notes.map((n) => ({ type: "text", text: `<garuda_note>${n}</garuda_note>` })),
           ...attachments.map((a) => ({ type: "text", text: a })),
         ];
-  return s.write({ type: "user", message: { role: "user", content } });
+  const message = { role: "user", content };
+  return s.write({ type: "user", message }, message);
 }
 
 /** The model's response: content, usage (camelCase), its cost (undefined when the price is unknown). */
@@ -190,13 +216,14 @@ function addAssistantResponse(s, response, step, cost) {
   sessionArg(s, "addAssistantResponse(session, response, step, cost)");
   const record = { type: "assistant", step, response };
   if (cost !== undefined) record.costUsd = cost;
-  return s.write(record);
+  return s.write(record, { role: "assistant", content: response?.content });
 }
 
 /** One user message with the tool results; `meta.calls` per call (toolUseId, name, durationMs, report...). */
 function addToolResults(s, results, meta = {}) {
   sessionArg(s, "addToolResults(session, results, meta)");
-  return s.write({ type: "tool_results", message: { role: "user", content: results }, calls: meta.calls ?? [] });
+  const message = { role: "user", content: results };
+  return s.write({ type: "tool_results", message, calls: meta.calls ?? [] }, message);
 }
 
 /**
@@ -214,7 +241,7 @@ function closeOpenToolCalls(s) {
 function addCompaction(s, compaction) {
   sessionArg(s, "addCompaction(session, compaction)");
   s.files.forgetReads();
-  return s.write({ type: "compaction", ...compaction }, true);
+  return s.write({ type: "compaction", ...compaction });
 }
 
 function addSnapshot(s, snapshot) {
@@ -225,13 +252,13 @@ function addSnapshot(s, snapshot) {
 function undo(s, after) {
   sessionArg(s, "undo(session, after)");
   s.files.forgetReads();
-  return s.write(after === undefined ? { type: "undo" } : { type: "undo", after }, true);
+  return s.write(after === undefined ? { type: "undo" } : { type: "undo", after });
 }
 
 function redo(s) {
   sessionArg(s, "redo(session)");
   s.files.forgetReads();
-  return s.write({ type: "redo" }, true);
+  return s.write({ type: "redo" });
 }
 
 const one = (type, build) => (s, ...args) => {
@@ -243,7 +270,10 @@ const one = (type, build) => (s, ...args) => {
 const switchModel = one("model", (model, options = {}) => ({ ...options, model }));
 const setTitle = one("title", (title) => ({ title }));
 const setThinking = one("thinking", (choice) => ({ choice }));
-const addContinue = one("continue", (message, maxTokens) => ({ message, maxTokens }));
+function addContinue(s, message, maxTokens) {
+  sessionArg(s, "addContinue(session, message, maxTokens)");
+  return s.write({ type: "continue", message, maxTokens }, message);
+}
 const addUnreported = one("unreported", (tokens) => ({ tokens }));
 const addChildDebit = one("child_debit", (childSessionId, tokens) => ({ childSessionId, tokens }));
 const addSideUsage = one("side_usage", (purpose, usage, costUsd) => (costUsd === undefined ? { purpose, usage } : { purpose, usage, costUsd }));

@@ -49,6 +49,22 @@ class MemoryJournal {
     return this.journal.figures();
   }
 
+  /** The number of messages and of warnings: plain numbers, for a copy kept in step. */
+  get messageCount() {
+    this.#usable();
+    return this.journal.messageCount;
+  }
+
+  get warningCount() {
+    this.#usable();
+    return this.journal.warningCount;
+  }
+
+  #usable() {
+    if (this.removed) throw fail("ERR_SESSION_REMOVED", "the session was removed; nothing more is written to it");
+    if (this.closed) throw fail("ERR_JOURNAL_CLOSED", "the journal is closed");
+  }
+
   messagesFrom(from) {
     return this.journal.messagesFrom(from);
   }

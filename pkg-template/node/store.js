@@ -156,6 +156,22 @@ class FileJournal {
   }
 
   /** The messages from index `from` on, with their origins. */
+  /** The number of messages and of warnings: plain numbers, for a copy kept in step. */
+  get messageCount() {
+    this.#usable();
+    return this.journal.messageCount;
+  }
+
+  get warningCount() {
+    this.#usable();
+    return this.journal.warningCount;
+  }
+
+  #usable() {
+    if (this.removed) throw fail("ERR_SESSION_REMOVED", `${this.path} was removed; nothing more is written to it`);
+    if (this.fd === null) throw fail("ERR_JOURNAL_CLOSED", `${this.path} is closed`);
+  }
+
   messagesFrom(from) {
     return this.journal.messagesFrom(from);
   }
