@@ -12,15 +12,35 @@ export interface Usage {
   cacheWriteTokens: number;
 }
 
-/** A content block of the Anthropic Messages API. Unknown blocks pass through. */
+/** A text block. */
+export interface TextBlock { type: "text"; text: string; citations?: Json[] | null; cache_control?: Json; [key: string]: unknown }
+/** An image (or document) from a source: base64 data, a URL or a file. */
+export interface ImageBlock { type: "image"; source: { type: string; media_type?: string; data?: string; url?: string; [key: string]: unknown }; cache_control?: Json; [key: string]: unknown }
+export interface DocumentBlock { type: "document"; source: { type: string; [key: string]: unknown }; [key: string]: unknown }
+/** Thinking, with the signature the API checks on resume. */
+export interface ThinkingBlock { type: "thinking"; thinking: string; signature: string; [key: string]: unknown }
+export interface RedactedThinkingBlock { type: "redacted_thinking"; data: string; [key: string]: unknown }
+export interface ToolUseBlock { type: "tool_use"; id: string; name: string; input: { [key: string]: Json } | Record<string, unknown>; [key: string]: unknown }
+export interface ToolResultBlock { type: "tool_result"; tool_use_id: string; content?: string | ContentBlock[]; is_error?: boolean; [key: string]: unknown }
+export interface ServerToolUseBlock { type: "server_tool_use"; id: string; name: string; input: unknown; [key: string]: unknown }
+export interface WebSearchToolResultBlock { type: "web_search_tool_result"; tool_use_id: string; content: unknown; [key: string]: unknown }
+
+/**
+ * A content block of the Anthropic Messages API (JOURNAL.md §2): a union that
+ * narrows on `type` (`block.type === "tool_use"` gives a ToolUseBlock).
+ * Blocks of types the API adds later pass through the journal unchanged at
+ * run time; give them this type with a cast where you meet them.
+ */
 export type ContentBlock =
-  | { type: "text"; text: string; citations?: Json[]; [key: string]: unknown }
-  | { type: "image"; source: { type: string; media_type?: string; data?: string; [key: string]: unknown }; [key: string]: unknown }
-  | { type: "thinking"; thinking: string; signature?: string; [key: string]: unknown }
-  | { type: "redacted_thinking"; data: string; [key: string]: unknown }
-  | { type: "tool_use"; id: string; name: string; input: Json; [key: string]: unknown }
-  | { type: "tool_result"; tool_use_id: string; content?: string | ContentBlock[]; is_error?: boolean; [key: string]: unknown }
-  | { type: string; [key: string]: unknown };
+  | TextBlock
+  | ImageBlock
+  | DocumentBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ServerToolUseBlock
+  | WebSearchToolResultBlock;
 
 /** A message as the API sees it. */
 export interface Message {
@@ -119,13 +139,83 @@ export interface SessionRow {
   costIncomplete: boolean;
 }
 
-/** A journal record (JOURNAL.md §2): `t`, `type`, and the type's fields. */
-export interface JournalRecord {
+interface RecordBase {
+  /** ISO-8601 time. */
   t?: string;
-  type: string;
+  /** The Redactor changed the record's strings. */
   redacted?: boolean;
+}
+
+interface SessionMetadata {
+  sessionId?: string;
+  root?: string;
+  version?: Json;
+  model?: string;
+  executor?: Json;
+  isolation?: Json;
+  limits?: { maxSteps?: number; tokenBudget?: number; contextWindow?: number; [key: string]: Json | undefined };
+}
+
+/** A model response as the journal keeps it: its content, camelCase usage, whether usage was reported. */
+export interface ResponseRecord {
+  content: ContentBlock[];
+  usage: Partial<Usage>;
+  usageReported?: boolean;
   [key: string]: unknown;
 }
+
+/** A tool call of a `tool_results` record; `report` is a subagent's. */
+export interface ToolCallRecord {
+  toolUseId: string;
+  name: string;
+  durationMs: number;
+  executor?: Json;
+  isolation?: Json;
+  synthetic?: boolean;
+  report?: { childSessionId: string; usage: Partial<Usage>; costUsd?: number; costIncomplete?: boolean; steps?: number };
+}
+
+export interface StartRecord extends RecordBase, SessionMetadata { type: "start" }
+export interface ResumeRecord extends RecordBase, SessionMetadata { type: "resume" }
+export interface ModelRecord extends RecordBase, SessionMetadata { type: "model"; model: string }
+export interface UserRecord extends RecordBase { type: "user"; message: Message }
+export interface AssistantRecord extends RecordBase { type: "assistant"; step: number; response: ResponseRecord; costUsd?: number; usageReported?: boolean }
+export interface ToolResultsRecord extends RecordBase { type: "tool_results"; message: Message; calls: ToolCallRecord[]; synthetic?: boolean }
+export interface CompactionRecord extends RecordBase { type: "compaction"; stage: 1 | 2; beforeTokens: number; afterTokens: number; messages: Message[]; summary?: ResponseRecord; costUsd?: number; usageReported?: boolean }
+export interface SnapshotRecord extends RecordBase { type: "snapshot"; tree: Json; messages: number; prompt: string; durationMs: number }
+export interface UndoRecord extends RecordBase { type: "undo"; after?: Json }
+export interface RedoRecord extends RecordBase { type: "redo" }
+export interface TitleRecord extends RecordBase { type: "title"; title: string }
+export interface ThinkingRecord extends RecordBase { type: "thinking"; choice: Json }
+export interface ContinueRecord extends RecordBase { type: "continue"; message: Message; maxTokens: number }
+export interface UnreportedRecord extends RecordBase { type: "unreported"; tokens: number }
+export interface ChildDebitRecord extends RecordBase { type: "child_debit"; childSessionId: string; tokens: number }
+export interface SideUsageRecord extends RecordBase { type: "side_usage"; purpose: string; usage: Partial<Usage>; costUsd?: number; usageReported?: boolean }
+export interface EndRecord extends RecordBase { type: "end"; stopReason: Json; steps: number }
+
+/**
+ * A journal record (JOURNAL.md §2): one interface per record type, a union
+ * that narrows on `type`. A misspelled type does not compile. (Records a
+ * newer writer adds may be read from disk; replay skips them with a warning.)
+ */
+export type JournalRecord =
+  | StartRecord
+  | ResumeRecord
+  | ModelRecord
+  | UserRecord
+  | AssistantRecord
+  | ToolResultsRecord
+  | CompactionRecord
+  | SnapshotRecord
+  | UndoRecord
+  | RedoRecord
+  | TitleRecord
+  | ThinkingRecord
+  | ContinueRecord
+  | UnreportedRecord
+  | ChildDebitRecord
+  | SideUsageRecord
+  | EndRecord;
 
 /** A journal: the whole text, the file's bytes, or its lines. */
 export type JournalInput = string | Uint8Array | string[];
@@ -272,6 +362,6 @@ export function resumeMessages(state: SessionState, options?: ResumeOptions): Me
 /** resumeMessages with its repair report. */
 export function repairForResume(state: SessionState, options?: ResumeOptions): { messages: Message[]; report: RepairReport };
 /** The synthetic tool_results record for the open tool calls of the last assistant message, or null. Write it before the next user message. */
-export function closeOpenToolCalls(state: SessionState): JournalRecord | null;
+export function closeOpenToolCalls(state: SessionState): ToolResultsRecord | null;
 /** The problems for which the Messages API answers 400. */
 export function checkMessages(messages: Message[], options?: { thinking?: boolean }): MessageProblem[];

@@ -315,7 +315,9 @@ impl Journal {
         let source: &str = if model_view { &one_line } else { line };
         let state = &mut self.state;
         let number = self.lines + 1;
-        let outcome = with_fields(source, |fields| state.apply_marked(fields, number, model_view && changed));
+        let outcome = with_fields(source, |kind, fields| {
+            state.apply_marked(kind, fields, number, model_view && changed)
+        });
         if let Err(LineError::BadJson(m) | LineError::BadRecord(m)) = &outcome {
             return Err(WriteError(format!("a record must be one JSON object with a string `type`: {m}")));
         }
@@ -350,7 +352,7 @@ impl Journal {
         }
         let state = &mut self.state;
         let number = self.lines;
-        let outcome = with_fields(line, |fields| state.apply(fields, number));
+        let outcome = with_fields(line, |kind, fields| state.apply(kind, fields, number));
         if last && matches!(outcome, Err(LineError::BadJson(_))) {
             self.state.torn_tail = true;
         } else if let Some((kind, message)) = warning_of(outcome) {

@@ -93,33 +93,105 @@ pub struct Call {
     pub report: Option<Report>,
 }
 
-/// The field names each known type uses, for the slow path: fields outside
-/// this list belong to someone else and must not make the record invalid.
-fn fields_of(kind: &str) -> Option<&'static [&'static str]> {
-    Some(match kind {
-        "start" | "resume" | "model" => {
-            &["sessionId", "root", "version", "model", "executor", "isolation", "limits"]
+/// The record types of spec §2, matched exhaustively wherever a record is
+/// read or applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordKind {
+    Start,
+    Resume,
+    Model,
+    User,
+    Assistant,
+    ToolResults,
+    Compaction,
+    Snapshot,
+    Undo,
+    Redo,
+    Title,
+    Thinking,
+    Continue,
+    Unreported,
+    ChildDebit,
+    SideUsage,
+    End,
+}
+
+impl RecordKind {
+    pub const ALL: [RecordKind; 17] = [
+        RecordKind::Start,
+        RecordKind::Resume,
+        RecordKind::Model,
+        RecordKind::User,
+        RecordKind::Assistant,
+        RecordKind::ToolResults,
+        RecordKind::Compaction,
+        RecordKind::Snapshot,
+        RecordKind::Undo,
+        RecordKind::Redo,
+        RecordKind::Title,
+        RecordKind::Thinking,
+        RecordKind::Continue,
+        RecordKind::Unreported,
+        RecordKind::ChildDebit,
+        RecordKind::SideUsage,
+        RecordKind::End,
+    ];
+
+    /// The kind a `type` names, or None for a type this reader does not know.
+    pub fn parse(name: &str) -> Option<RecordKind> {
+        RecordKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// The `type` as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordKind::Start => "start",
+            RecordKind::Resume => "resume",
+            RecordKind::Model => "model",
+            RecordKind::User => "user",
+            RecordKind::Assistant => "assistant",
+            RecordKind::ToolResults => "tool_results",
+            RecordKind::Compaction => "compaction",
+            RecordKind::Snapshot => "snapshot",
+            RecordKind::Undo => "undo",
+            RecordKind::Redo => "redo",
+            RecordKind::Title => "title",
+            RecordKind::Thinking => "thinking",
+            RecordKind::Continue => "continue",
+            RecordKind::Unreported => "unreported",
+            RecordKind::ChildDebit => "child_debit",
+            RecordKind::SideUsage => "side_usage",
+            RecordKind::End => "end",
         }
-        "user" => &["message"],
-        "assistant" => &["step", "response", "costUsd", "usageReported"],
-        "tool_results" => &["message", "calls"],
-        "compaction" => &["afterTokens", "messages", "summary", "costUsd", "usageReported"],
-        "snapshot" => &["tree", "messages", "prompt"],
-        "undo" => &["after"],
-        "redo" => &[],
-        "title" => &["title"],
-        "thinking" => &["choice"],
-        "continue" => &["message"],
-        "unreported" => &["tokens"],
-        "child_debit" => &["childSessionId", "tokens"],
-        "side_usage" => &["usage", "costUsd", "usageReported"],
-        "end" => &["stopReason", "steps"],
-        _ => return None,
-    })
+    }
+
+    /// The fields this kind reads (spec §2). Fields outside this list belong
+    /// to someone else and must not make the record invalid.
+    pub fn fields(self) -> &'static [&'static str] {
+        match self {
+            RecordKind::Start | RecordKind::Resume | RecordKind::Model => {
+                &["sessionId", "root", "version", "model", "executor", "isolation", "limits"]
+            }
+            RecordKind::User => &["message"],
+            RecordKind::Assistant => &["step", "response", "costUsd", "usageReported"],
+            RecordKind::ToolResults => &["message", "calls"],
+            RecordKind::Compaction => &["afterTokens", "messages", "summary", "costUsd", "usageReported"],
+            RecordKind::Snapshot => &["tree", "messages", "prompt"],
+            RecordKind::Undo => &["after"],
+            RecordKind::Redo => &[],
+            RecordKind::Title => &["title"],
+            RecordKind::Thinking => &["choice"],
+            RecordKind::Continue => &["message"],
+            RecordKind::Unreported => &["tokens"],
+            RecordKind::ChildDebit => &["childSessionId", "tokens"],
+            RecordKind::SideUsage => &["usage", "costUsd", "usageReported"],
+            RecordKind::End => &["stopReason", "steps"],
+        }
+    }
 }
 
 pub fn is_known_type(kind: &str) -> bool {
-    fields_of(kind).is_some()
+    RecordKind::parse(kind).is_some()
 }
 
 /// Why a line was skipped.
@@ -137,10 +209,15 @@ pub enum LineError {
 
 /// Parses one line and hands the typed fields to `f`. The fields borrow from
 /// the line (or from a cleaned copy on the slow path), hence the callback.
-pub fn with_fields<R>(line: &str, f: impl FnOnce(&Fields) -> Result<R, String>) -> Result<R, LineError> {
+pub fn with_fields<R>(
+    line: &str,
+    f: impl FnOnce(RecordKind, &Fields) -> Result<R, String>,
+) -> Result<R, LineError> {
     match serde_json::from_str::<Fields>(line) {
-        Ok(fields) if is_known_type(&fields.kind) => f(&fields).map_err(LineError::BadField),
-        Ok(fields) => Err(LineError::UnknownType(fields.kind.into_owned())),
+        Ok(fields) => match RecordKind::parse(&fields.kind) {
+            Some(kind) => f(kind, &fields).map_err(LineError::BadField),
+            None => Err(LineError::UnknownType(fields.kind.into_owned())),
+        },
         Err(fast_error) => slow_path(line, fast_error, f),
     }
 }
@@ -148,7 +225,7 @@ pub fn with_fields<R>(line: &str, f: impl FnOnce(&Fields) -> Result<R, String>) 
 fn slow_path<R>(
     line: &str,
     fast_error: serde_json::Error,
-    f: impl FnOnce(&Fields) -> Result<R, String>,
+    f: impl FnOnce(RecordKind, &Fields) -> Result<R, String>,
 ) -> Result<R, LineError> {
     if let Err(e) = serde_json::from_str::<IgnoredAny>(line) {
         return Err(LineError::BadJson(format!("not JSON: {}", clean_serde_message(&e))));
@@ -161,9 +238,10 @@ fn slow_path<R>(
         Some(Err(_)) => return Err(LineError::BadRecord("`type` must be a string".into())),
         None => return Err(LineError::BadRecord("the record has no `type`".into())),
     };
-    let Some(own) = fields_of(&kind) else {
+    let Some(record_kind) = RecordKind::parse(&kind) else {
         return Err(LineError::UnknownType(kind));
     };
+    let own = record_kind.fields();
     // Keep only this type's fields, then parse again: an unrelated field that
     // happens to share a name with another type's field passes through.
     let kept = record.keeping(|k| k == "type" || k == "redacted" || own.contains(&k));
@@ -172,7 +250,7 @@ fn slow_path<R>(
     }
     let cleaned = kept.to_json();
     match serde_json::from_str::<Fields>(&cleaned) {
-        Ok(fields) => f(&fields).map_err(LineError::BadField),
+        Ok(fields) => f(record_kind, &fields).map_err(LineError::BadField),
         Err(e) => Err(LineError::BadField(name_the_field(&kept, &kind, &e))),
     }
 }
@@ -354,7 +432,7 @@ mod tests {
     use super::*;
 
     fn kind_of(line: &str) -> Result<String, LineError> {
-        with_fields(line, |f| Ok(f.kind.to_string()))
+        with_fields(line, |kind, _| Ok(kind.as_str().to_string()))
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! both live writes and replay call it, so live always equals replay.
 
 use crate::accounting::Accounts;
-use crate::record::{check_content, raw_kind, Fields, MessageParts};
+use crate::record::{check_content, raw_kind, Fields, MessageParts, RecordKind};
 use serde_json::value::RawValue;
 
 /// What resume needs to know about the record a message came from (spec §6).
@@ -67,6 +67,17 @@ pub enum WarningKind {
 }
 
 impl WarningKind {
+    pub const ALL: [WarningKind; 8] = [
+        WarningKind::BadJson,
+        WarningKind::BadRecord,
+        WarningKind::BadField,
+        WarningKind::UnknownType,
+        WarningKind::EmptyUndo,
+        WarningKind::EmptyRedo,
+        WarningKind::TooDeep,
+        WarningKind::LineTooLong,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             WarningKind::BadJson => "bad-json",
@@ -128,8 +139,13 @@ impl SessionState {
     /// Applies one parsed record. An `Err` means the record has a bad or
     /// missing field: the caller skips it with a `bad-field` warning, and
     /// nothing of it has been applied (all checks come before any change).
-    pub fn apply(&mut self, r: &Fields, line: u64) -> Result<Option<(WarningKind, String)>, String> {
-        self.apply_marked(r, line, false)
+    pub fn apply(
+        &mut self,
+        kind: RecordKind,
+        r: &Fields,
+        line: u64,
+    ) -> Result<Option<(WarningKind, String)>, String> {
+        self.apply_marked(kind, r, line, false)
     }
 
     /// `apply`, with the record's messages marked redacted even when the
@@ -137,6 +153,7 @@ impl SessionState {
     /// memory while the disk gets the redacted line).
     pub fn apply_marked(
         &mut self,
+        kind: RecordKind,
         r: &Fields,
         line: u64,
         redacted: bool,
@@ -148,18 +165,18 @@ impl SessionState {
             dropped: false,
         };
         let mut warning = None;
-        match &*r.kind {
-            "start" | "resume" | "model" => {
+        match kind {
+            RecordKind::Start | RecordKind::Resume | RecordKind::Model => {
                 if let Some(model) = &r.model {
                     let switched = match &self.model {
-                        Some(current) => r.kind == "model" || current != model,
-                        None => r.kind == "model",
+                        Some(current) => kind == RecordKind::Model || current != model,
+                        None => kind == RecordKind::Model,
                     };
                     if switched {
                         self.epoch += 1;
                     }
                     self.model = Some(model.to_string());
-                } else if r.kind == "model" {
+                } else if kind == RecordKind::Model {
                     return Err("a `model` record needs a string `model`".into());
                 }
                 set_if(&mut self.session_id, r.session_id);
@@ -168,11 +185,11 @@ impl SessionState {
                 set_if(&mut self.executor, r.executor);
                 set_if(&mut self.isolation, r.isolation);
                 set_if(&mut self.limits, r.limits);
-                if r.kind == "resume" {
+                if kind == RecordKind::Resume {
                     self.ended = None;
                 }
             }
-            "user" => {
+            RecordKind::User => {
                 let message = message_json(r.message.as_ref())?;
                 if self.first_prompt.is_none() {
                     self.first_prompt = prompt_text(&message);
@@ -180,11 +197,11 @@ impl SessionState {
                 warning = self.push(message, origin);
                 self.prompts += 1;
             }
-            "continue" => {
+            RecordKind::Continue => {
                 let message = message_json(r.message.as_ref())?;
                 warning = self.push(message, origin);
             }
-            "tool_results" => {
+            RecordKind::ToolResults => {
                 let message = message_json(r.message.as_ref())?;
                 warning = self.push(message, origin);
                 for call in r.calls.iter().flatten() {
@@ -193,7 +210,7 @@ impl SessionState {
                     }
                 }
             }
-            "assistant" => {
+            RecordKind::Assistant => {
                 let response = r.response.as_ref().ok_or("an `assistant` record needs `response`")?;
                 check_content(response.content, "`response.content`")?;
                 let reported = response.usage_reported.or(r.usage_reported) != Some(false);
@@ -210,7 +227,7 @@ impl SessionState {
                 json.push('}');
                 warning = self.push(json, origin);
             }
-            "compaction" => {
+            RecordKind::Compaction => {
                 let raw = required(r.messages, "messages")?;
                 let list: Vec<MessageParts> = serde_json::from_str(raw.get())
                     .map_err(|_| "`messages` of a compaction must be an array of messages".to_string())?;
@@ -235,7 +252,7 @@ impl SessionState {
                 self.undo.clear();
                 self.redo.clear();
             }
-            "snapshot" => {
+            RecordKind::Snapshot => {
                 let count = required(r.messages, "messages")?;
                 let messages = count
                     .get()
@@ -244,7 +261,7 @@ impl SessionState {
                 self.undo.push(Snapshot { tree: raw_box(r.tree), messages, prompt: raw_box(r.prompt) });
                 self.redo.clear();
             }
-            "undo" => {
+            RecordKind::Undo => {
                 let Some(snapshot) = self.undo.pop() else {
                     return Ok(Some((WarningKind::EmptyUndo, "undo with an empty undo stack".into())));
                 };
@@ -252,40 +269,39 @@ impl SessionState {
                 let messages = self.messages.split_off(from);
                 self.redo.push(Undone { snapshot, after: raw_box(r.after), messages });
             }
-            "redo" => {
+            RecordKind::Redo => {
                 let Some(undone) = self.redo.pop() else {
                     return Ok(Some((WarningKind::EmptyRedo, "redo with an empty redo stack".into())));
                 };
                 self.messages.extend(undone.messages);
                 self.undo.push(undone.snapshot);
             }
-            "title" => {
+            RecordKind::Title => {
                 let title = r.title.as_ref().ok_or("a `title` record needs a string `title`")?;
                 self.title = Some(title.to_string());
             }
-            "thinking" => {
+            RecordKind::Thinking => {
                 let choice = required(r.choice, "choice")?;
                 self.thinking = Some(choice.get().into());
             }
-            "unreported" => {
+            RecordKind::Unreported => {
                 let tokens = r.tokens.ok_or("an `unreported` record needs `tokens`")?;
                 self.accounts.reserve(tokens);
             }
-            "child_debit" => {
+            RecordKind::ChildDebit => {
                 let child = r.child_session_id.as_ref().ok_or("a `child_debit` needs `childSessionId`")?;
                 let tokens = r.tokens.ok_or("a `child_debit` needs `tokens`")?;
                 self.accounts.debit(child, tokens);
             }
-            "side_usage" => {
+            RecordKind::SideUsage => {
                 let usage = r.usage.as_ref().ok_or("a `side_usage` record needs `usage`")?;
                 self.accounts.add_response(usage, r.usage_reported != Some(false), r.cost_usd);
             }
-            "end" => {
+            RecordKind::End => {
                 let stop = r.stop_reason.map(|s| s.get()).unwrap_or("null");
                 let steps = r.steps.map(|s| s.to_string()).unwrap_or_else(|| "null".into());
                 self.ended = Some(format!(r#"{{"stopReason":{stop},"steps":{steps}}}"#).into());
             }
-            other => return Err(format!("unknown record type `{other}`")),
         }
         Ok(warning)
     }

@@ -465,7 +465,9 @@ fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsError> {
         // A line, or a record object (what a store's `read()` gives back).
         let line = match item.as_string() {
             Some(line) => line,
-            None if item.is_object() && !js_sys::Array::is_array(&item) => js_json(&item, &format!("{what}[{i}]"))?,
+            None if item.is_object() && !js_sys::Array::is_array(&item) => {
+                js_json(&item, &format!("{what}[{i}]"))?
+            }
             None => {
                 return Err(error(format!(
                     "{what}[{i}] must be a line (string) or a record (object), got {}",

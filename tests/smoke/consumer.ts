@@ -42,3 +42,13 @@ const debits: Map<string, number> = live.childDebits;
 const status: "unread" | "changed" | "current" = live.files.status("a.ts", "x");
 const again: Session = await resumeSession(new FileSessionStore("/tmp/garuda-types-2"), undefined, { model: "m" }).catch(() => live);
 console.log(closed, cost, debits.size, status, again.messages.length, live.usage.inputTokens, live.contextTokens);
+
+// Records narrow on `type`, a misspelled one does not compile, and blocks narrow too.
+const rec: import("@garuda/session").JournalRecord = { type: "assistant", step: 1, response: { content: [], usage: {} } };
+if (rec.type === "assistant") console.log(rec.response.usage.inputTokens ?? 0);
+// @ts-expect-error: "asistant" is not a record type
+const bad: import("@garuda/session").JournalRecord = { type: "asistant", step: 1, response: { content: [], usage: {} } };
+for (const msg of resumed) {
+  if (typeof msg.content === "string") continue;
+  for (const block of msg.content) if (block.type === "tool_use") { const id: string = block.id; const name: string = block.name; console.log(id, name, bad); }
+}
