@@ -217,8 +217,8 @@ export type JournalRecord =
   | SideUsageRecord
   | EndRecord;
 
-/** A journal: the whole text, the file's bytes, or its lines. */
-export type JournalInput = string | Uint8Array | string[];
+/** A journal: the whole text, the file's bytes, or its lines (or records, as a store's read() gives them). */
+export type JournalInput = string | Uint8Array | (string | JournalRecord)[];
 
 export interface RedactorOptions {
   /** The environment; values of secret-named variables are removed wherever they appear. */
