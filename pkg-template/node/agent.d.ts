@@ -1,6 +1,6 @@
 // Types of @garuda/session/agent: the session layer (Garuda's src/session,
 // seed 000), with the seed's names and arguments.
-import type { ContentBlock, Json, JournalRecord, Message, Usage } from "../index.js";
+import type { ContentBlock, Json, JournalRecord, Message, ResponseRecord, ToolCallRecord, Usage } from "../index.js";
 import type { StoreErrorCode } from "./store.js";
 
 export { FileSessionStore, MemorySessionStore, MemoryJournal } from "./store.js";
@@ -81,22 +81,11 @@ export interface SessionOptions {
   limits?: { maxSteps?: number; tokenBudget?: number; contextWindow?: number; [key: string]: Json | undefined };
 }
 
-/** A model response as the journal keeps it: content, camelCase usage, and whether usage was reported. */
-export interface AssistantResponse {
-  content: ContentBlock[];
-  usage: Partial<Usage>;
-  usageReported?: boolean;
-  [key: string]: unknown;
-}
+/** A model response as the journal keeps it (content, camelCase usage, whether usage was reported). */
+export type AssistantResponse = ResponseRecord;
 
-export interface ToolCallMeta {
-  toolUseId: string;
-  name: string;
-  durationMs: number;
-  executor?: Json;
-  isolation?: Json;
-  report?: { childSessionId: string; usage: Partial<Usage>; costUsd?: number; costIncomplete?: boolean; steps?: number };
-}
+/** Per tool call of a tool_results record: toolUseId, name, durationMs, a subagent's report. */
+export type ToolCallMeta = ToolCallRecord;
 
 export interface Compaction {
   stage: 1 | 2;

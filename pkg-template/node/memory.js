@@ -5,7 +5,7 @@
 "use strict";
 
 const session = require("./garuda_session.js");
-const { fail } = require("./store.js");
+const { fail, JournalBase } = require("./store.js");
 
 function checkId(id, what) {
   if (typeof id !== "string" || !session.validateSessionId(id)) {
@@ -14,59 +14,27 @@ function checkId(id, what) {
 }
 
 /** A session in memory: the lines written (redacted), and the state they replay to. */
-class MemoryJournal {
+class MemoryJournal extends JournalBase {
   /** @param {{ redactor?, maxLineBytes?, modelView?, strict? }} [options] */
   constructor(options = {}, lines = [], onWrite = () => {}) {
+    super("the session", options);
     this.lines = lines;
-    this.journal = new session.Journal(options);
     for (const line of lines) this.journal.feed(line + "\n");
     this.journal.finish();
     this.onWrite = onWrite;
-    this.closed = false;
-    this.removed = false;
+    this.isClosed = false;
+  }
+
+  get closed() {
+    return this.isClosed;
   }
 
   /** Redacts the record, applies it, keeps its line, and returns the line. */
   write(record) {
-    if (this.removed) throw fail("ERR_SESSION_REMOVED", "write: the session was removed; nothing more is written to it");
-    if (this.closed) throw fail("ERR_JOURNAL_CLOSED", "write: the journal is closed");
-    let line;
-    try {
-      line = this.journal.write(record);
-    } catch (e) {
-      throw fail(/maximum line size/.test(e.message) ? "ERR_LINE_TOO_LONG" : "ERR_BAD_RECORD", `write: ${e.message}`);
-    }
+    const line = this.apply(record);
     this.lines.push(line);
     this.onWrite();
     return line;
-  }
-
-  state() {
-    return this.journal.state();
-  }
-
-  figures() {
-    return this.journal.figures();
-  }
-
-  /** The number of messages and of warnings: plain numbers, for a copy kept in step. */
-  get messageCount() {
-    this.#usable();
-    return this.journal.messageCount;
-  }
-
-  get warningCount() {
-    this.#usable();
-    return this.journal.warningCount;
-  }
-
-  #usable() {
-    if (this.removed) throw fail("ERR_SESSION_REMOVED", "the session was removed; nothing more is written to it");
-    if (this.closed) throw fail("ERR_JOURNAL_CLOSED", "the journal is closed");
-  }
-
-  messagesFrom(from) {
-    return this.journal.messagesFrom(from);
   }
 
   /** The journal's text, as a file would hold it. */
@@ -75,8 +43,8 @@ class MemoryJournal {
   }
 
   close() {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.isClosed) return;
+    this.isClosed = true;
     this.journal.free();
     this.release?.();
   }

@@ -80,13 +80,72 @@ function pidAlive(pid) {
   }
 }
 
+/**
+ * What the journals of both stores share: the core Journal, the figures and
+ * messages read from it, and the checks before anything touches it (a
+ * removed session or a closed journal is said so, with its code).
+ */
+class JournalBase {
+  constructor(label, options) {
+    this.label = label;
+    this.options = options;
+    this.journal = new session.Journal(options);
+    this.removed = false;
+  }
+
+  /** Whether the journal is closed (the subclass knows how). */
+  get closed() {
+    return false;
+  }
+
+  usable(what = "") {
+    if (this.removed) throw fail("ERR_SESSION_REMOVED", `${what}${this.label} was removed; nothing more is written to it`);
+    if (this.closed) throw fail("ERR_JOURNAL_CLOSED", `${what}${this.label} is closed`);
+  }
+
+  /** Redacts and applies a record in the core; returns the line to keep. */
+  apply(record) {
+    this.usable("write: ");
+    try {
+      return this.journal.write(record);
+    } catch (e) {
+      throw fail(/maximum line size/.test(e.message) ? "ERR_LINE_TOO_LONG" : "ERR_BAD_RECORD", `write: ${e.message}`);
+    }
+  }
+
+  state() {
+    return this.journal.state();
+  }
+
+  /** Usage, cost, context size, message count, model...: O(1) of the conversation. */
+  figures() {
+    return this.journal.figures();
+  }
+
+  /** The messages from index `from` on, with their origins. */
+  messagesFrom(from) {
+    return this.journal.messagesFrom(from);
+  }
+
+  /** The number of messages and of warnings: plain numbers, for a copy kept in step. */
+  get messageCount() {
+    this.usable();
+    return this.journal.messageCount;
+  }
+
+  get warningCount() {
+    this.usable();
+    return this.journal.warningCount;
+  }
+}
+
 /** A session file open for writing. */
-class FileJournal {
+class FileJournal extends JournalBase {
   constructor(file, lockFile, options) {
+    super(file, options);
     this.path = file;
     this.lockPath = lockFile;
-    this.options = options;
-    this.journal = new session.Journal(this.options);
+    this.fd = null;
     try {
       this.fd = fs.openSync(file, "a+", FILE_MODE);
       fs.fchmodSync(this.fd, FILE_MODE);
@@ -110,18 +169,12 @@ class FileJournal {
    * memory is rebuilt from it, so both still agree, and the error says so.
    */
   write(record) {
-    if (this.removed) throw fail("ERR_SESSION_REMOVED", `write: ${this.path} was removed; nothing more is written to it`);
-    if (this.fd === null) throw fail("ERR_JOURNAL_CLOSED", `write: ${this.path} is closed`);
+    this.usable("write: ");
     const before = fs.fstatSync(this.fd);
     if (before.nlink === 0) {
       throw fail("ERR_SESSION_REMOVED", `write: ${this.path} was deleted while open; nothing more is written to it`);
     }
-    let line;
-    try {
-      line = this.journal.write(record);
-    } catch (e) {
-      throw fail(/maximum line size/.test(e.message) ? "ERR_LINE_TOO_LONG" : "ERR_BAD_RECORD", `write: ${e.message}`);
-    }
+    const line = this.apply(record);
     const bytes = Buffer.from(line + "\n");
     try {
       for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at, bytes.length - at);
@@ -146,34 +199,8 @@ class FileJournal {
     this.journal.finish();
   }
 
-  state() {
-    return this.journal.state();
-  }
-
-  /** Usage, cost, context size, message count, model...: O(1) of the conversation. */
-  figures() {
-    return this.journal.figures();
-  }
-
-  /** The messages from index `from` on, with their origins. */
-  /** The number of messages and of warnings: plain numbers, for a copy kept in step. */
-  get messageCount() {
-    this.#usable();
-    return this.journal.messageCount;
-  }
-
-  get warningCount() {
-    this.#usable();
-    return this.journal.warningCount;
-  }
-
-  #usable() {
-    if (this.removed) throw fail("ERR_SESSION_REMOVED", `${this.path} was removed; nothing more is written to it`);
-    if (this.fd === null) throw fail("ERR_JOURNAL_CLOSED", `${this.path} is closed`);
-  }
-
-  messagesFrom(from) {
-    return this.journal.messagesFrom(from);
+  get closed() {
+    return this.fd === null;
   }
 
   close() {
@@ -435,7 +462,7 @@ class FileSessionStore {
   }
 }
 
-module.exports = { FileSessionStore, FileJournal, fail };
+module.exports = { FileSessionStore, FileJournal, JournalBase, fail };
 // After the exports above: memory.js takes `fail` from this file.
 const { MemorySessionStore, MemoryJournal } = require("./memory.js");
 module.exports.MemorySessionStore = MemorySessionStore;
