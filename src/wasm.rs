@@ -18,8 +18,17 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-fn error(msg: impl std::fmt::Display) -> JsError {
-    JsError::new(&msg.to_string())
+/// A JS `Error` with a stable `code`, as Node's own errors carry: hosts
+/// branch on the code, never on the message text.
+fn coded(code: &str, msg: impl std::fmt::Display) -> JsValue {
+    let e = js_sys::Error::new(&msg.to_string());
+    let _ = js_sys::Reflect::set(&e, &"code".into(), &code.into());
+    e.into()
+}
+
+/// An argument that is not what the function takes.
+fn error(msg: impl std::fmt::Display) -> JsValue {
+    coded("ERR_INVALID_ARG", msg)
 }
 
 fn type_name(v: &JsValue) -> String {
@@ -33,12 +42,13 @@ fn type_name(v: &JsValue) -> String {
 }
 
 /// Parses JSON text made by the core into JS values.
-fn parse_json(text: &str) -> Result<JsValue, JsError> {
-    js_sys::JSON::parse(text).map_err(|_| error("internal error: the core produced invalid JSON"))
+fn parse_json(text: &str) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(text)
+        .map_err(|_| coded("ERR_INTERNAL", "internal error: the core produced invalid JSON"))
 }
 
 /// A JS value as JSON text (`JSON.stringify`, then one copy into wasm).
-fn js_json(v: &JsValue, what: &str) -> Result<String, JsError> {
+fn js_json(v: &JsValue, what: &str) -> Result<String, JsValue> {
     js_sys::JSON::stringify(v)
         .ok()
         .and_then(|s| js_text(&s))
@@ -49,7 +59,7 @@ fn js_json(v: &JsValue, what: &str) -> Result<String, JsError> {
 /// in the module anyway, so these few reads need no second deserializer
 /// (serde-wasm-bindgen; dropping it measured 0.6 KB gzipped and one
 /// dependency less).
-fn from_js<T: for<'de> Deserialize<'de>>(v: JsValue, what: &str) -> Result<T, JsError> {
+fn from_js<T: for<'de> Deserialize<'de>>(v: JsValue, what: &str) -> Result<T, JsValue> {
     let text = js_json(&v, what)?;
     serde_json::from_str(&text).map_err(|e| {
         let e = e.to_string();
@@ -134,7 +144,7 @@ fn js_text(value: &JsValue) -> Option<String> {
     String::from_utf8(buf).ok()
 }
 
-fn text_arg(v: &JsValue, what: &str) -> Result<String, JsError> {
+fn text_arg(v: &JsValue, what: &str) -> Result<String, JsValue> {
     js_text(v).ok_or_else(|| error(format!("{what} must be a string, got {}", type_name(v))))
 }
 
@@ -173,7 +183,7 @@ pub struct Redactor {
 #[wasm_bindgen]
 impl Redactor {
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<Redactor, JsError> {
+    pub fn new(options: JsValue) -> Result<Redactor, JsValue> {
         let options: RedactorOptions = if options.is_undefined() || options.is_null() {
             RedactorOptions::default()
         } else if options.is_object() {
@@ -190,7 +200,8 @@ impl Redactor {
         let env = options.env.into_iter().filter_map(|(k, v)| v.map(|v| (k, v)));
         let rules = options.rules.iter().map(|r| (r.name.as_str(), r.pattern.as_str()));
         let inner = Rc::new(
-            CoreRedactor::with_rules(env, rules).map_err(|e| error(format!("new Redactor(options): {e}")))?,
+            CoreRedactor::with_rules(env, rules)
+                .map_err(|e| coded("ERR_BAD_RULE", format!("new Redactor(options): {e}")))?,
         );
         let id = NEXT_ID.with(|n| {
             let mut n = n.borrow_mut();
@@ -210,9 +221,12 @@ impl Redactor {
     /// `{ line, changed }`: the line to write. An unchanged line comes back
     /// byte-identical; a changed record gains `"redacted": true`.
     #[wasm_bindgen(js_name = redactLine, unchecked_return_type = "{ line: string; changed: boolean }")]
-    pub fn redact_line(&self, line: JsValue) -> Result<JsValue, JsError> {
+    pub fn redact_line(&self, line: JsValue) -> Result<JsValue, JsValue> {
         let text = text_arg(&line, "redactLine(line): line")?;
-        let out = self.inner.redact_line(&text).map_err(|e| error(format!("redactLine(line): {e}")))?;
+        let out = self
+            .inner
+            .redact_line(&text)
+            .map_err(|e| coded("ERR_BAD_RECORD", format!("redactLine(line): {e}")))?;
         // An unchanged line is the caller's own string: nothing to copy back.
         let result_line = if out.changed { JsValue::from_str(&out.line) } else { line };
         let result = js_sys::Object::new();
@@ -222,7 +236,7 @@ impl Redactor {
     }
 
     /// Redacts free text (not a journal line).
-    pub fn redact(&self, text: JsValue) -> Result<JsValue, JsError> {
+    pub fn redact(&self, text: JsValue) -> Result<JsValue, JsValue> {
         let input = text_arg(&text, "redact(text): text")?;
         Ok(match self.inner.redact(&input) {
             std::borrow::Cow::Borrowed(_) => text,
@@ -236,7 +250,7 @@ impl Redactor {
         js_name = redactJournal,
         unchecked_return_type = "{ text: string; lines: number; changed: number; notRecords: number; rules: Record<string, number> }"
     )]
-    pub fn redact_journal(&self, journal: JsValue) -> Result<JsValue, JsError> {
+    pub fn redact_journal(&self, journal: JsValue) -> Result<JsValue, JsValue> {
         let text = if journal.is_instance_of::<js_sys::Uint8Array>() {
             String::from_utf8(js_sys::Uint8Array::from(journal).to_vec())
                 .map_err(|_| error("redactJournal(journal): the bytes are not UTF-8"))?
@@ -269,7 +283,7 @@ impl Drop for Redactor {
 
 /// The Redactor a Journal's options name, or None for the default one
 /// (which the Journal builds at its first write, if it ever writes).
-fn redactor_of(options: &JsValue) -> Result<Option<Rc<CoreRedactor>>, JsError> {
+fn redactor_of(options: &JsValue) -> Result<Option<Rc<CoreRedactor>>, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(None);
     }
@@ -305,13 +319,13 @@ pub struct Journal {
 #[wasm_bindgen]
 impl Journal {
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<Journal, JsError> {
+    pub fn new(options: JsValue) -> Result<Journal, JsValue> {
         let mut inner = match redactor_of(&options)? {
             Some(redactor) => CoreJournal::shared(redactor),
             None => CoreJournal::default(),
         };
         if options.is_object() {
-            let flag = |name: &str| -> Result<bool, JsError> {
+            let flag = |name: &str| -> Result<bool, JsValue> {
                 let v = js_sys::Reflect::get(&options, &name.into()).unwrap_or(JsValue::UNDEFINED);
                 match v.as_bool() {
                     Some(b) => Ok(b),
@@ -344,7 +358,7 @@ impl Journal {
     /// Takes a record (an object, or its JSON text), redacts it, applies it,
     /// and returns the line to append (without its newline).
     #[wasm_bindgen(unchecked_return_type = "string")]
-    pub fn write(&mut self, record: JsValue) -> Result<JsValue, JsError> {
+    pub fn write(&mut self, record: JsValue) -> Result<JsValue, JsValue> {
         let line = if record.is_string() {
             record
         } else if record.is_object() && !js_sys::Array::is_array(&record) {
@@ -359,7 +373,14 @@ impl Journal {
         };
         let text =
             js_text(&line).ok_or_else(|| error("write(record): record could not be turned into JSON"))?;
-        match self.inner.write(&text).map_err(|e| error(format!("write(record): {e}")))? {
+        match self.inner.write(&text).map_err(|e| {
+            let code = if e.to_string().contains("maximum line size") {
+                "ERR_LINE_TOO_LONG"
+            } else {
+                "ERR_BAD_RECORD"
+            };
+            coded(code, format!("write(record): {e}"))
+        })? {
             // Unchanged: hand back the caller's own string, no copy.
             std::borrow::Cow::Borrowed(_) => Ok(line),
             std::borrow::Cow::Owned(out) => Ok(JsValue::from_str(&out)),
@@ -368,7 +389,7 @@ impl Journal {
 
     /// Feeds journal text read from disk (a string, or bytes as read from
     /// the file): any chunking, no redaction.
-    pub fn feed(&mut self, chunk: JsValue) -> Result<(), JsError> {
+    pub fn feed(&mut self, chunk: JsValue) -> Result<(), JsValue> {
         if let Some(text) = chunk.dyn_ref::<js_sys::JsString>() {
             feed_js_string(&mut self.inner, text);
         } else if chunk.is_instance_of::<js_sys::Uint8Array>() {
@@ -405,7 +426,7 @@ impl Journal {
     }
 
     #[wasm_bindgen(unchecked_return_type = "SessionState")]
-    pub fn state(&self) -> Result<JsValue, JsError> {
+    pub fn state(&self) -> Result<JsValue, JsValue> {
         parse_json(&self.inner.state().to_json())
     }
 
@@ -413,14 +434,14 @@ impl Journal {
     /// message count, model, ...) without the messages: O(1) of the
     /// conversation.
     #[wasm_bindgen(unchecked_return_type = "JournalFigures")]
-    pub fn figures(&self) -> Result<JsValue, JsError> {
+    pub fn figures(&self) -> Result<JsValue, JsValue> {
         parse_json(&crate::json::figures_json(self.inner.state()))
     }
 
     /// The messages from index `from` on, with their origins: a host that
     /// keeps its own copy asks only for what is new.
     #[wasm_bindgen(js_name = messagesFrom, unchecked_return_type = "{ messages: Message[]; messageOrigins: MessageOrigin[] }")]
-    pub fn messages_from(&self, from: f64) -> Result<JsValue, JsError> {
+    pub fn messages_from(&self, from: f64) -> Result<JsValue, JsValue> {
         if !(from >= 0.0 && from.fract() == 0.0) {
             return Err(error("messagesFrom(from): from must be a whole number of messages, 0 or more"));
         }
@@ -429,14 +450,14 @@ impl Journal {
 
     /// Only the messages, for hosts that need no more.
     #[wasm_bindgen(unchecked_return_type = "Message[]")]
-    pub fn messages(&self) -> Result<JsValue, JsError> {
+    pub fn messages(&self) -> Result<JsValue, JsValue> {
         parse_json(&self.inner.state().messages_json())
     }
 }
 
 /// A journal argument: the whole text, its bytes (a file as read, no
 /// decoding needed), or an array of lines.
-fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsError> {
+fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsValue> {
     if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
         let mut replay = CoreJournal::default();
         feed_js_string(&mut replay, text);
@@ -486,7 +507,7 @@ fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsError> {
 }
 
 #[wasm_bindgen(js_name = rebuildState, unchecked_return_type = "SessionState")]
-pub fn rebuild_state(journal: JsValue) -> Result<JsValue, JsError> {
+pub fn rebuild_state(journal: JsValue) -> Result<JsValue, JsValue> {
     let state = replay_arg(&journal, "rebuildState(journal): journal")?;
     parse_json(&state.to_json())
 }
@@ -508,7 +529,7 @@ struct CostView {
     child_debits: BTreeMap<String, u64>,
 }
 
-fn cost_view(state: JsValue, what: &str) -> Result<CostView, JsError> {
+fn cost_view(state: JsValue, what: &str) -> Result<CostView, JsValue> {
     if !state.is_object() {
         return Err(error(format!(
             "{what} must be a state object from rebuildState, got {}",
@@ -525,13 +546,13 @@ fn cost_view(state: JsValue, what: &str) -> Result<CostView, JsError> {
 }
 
 #[wasm_bindgen(js_name = formatCost)]
-pub fn format_cost(state: JsValue) -> Result<String, JsError> {
+pub fn format_cost(state: JsValue) -> Result<String, JsValue> {
     let v = cost_view(state, "formatCost(state): state")?;
     Ok(format_cost_parts(v.cost_usd, v.cost_incomplete))
 }
 
 #[wasm_bindgen(js_name = budgetNote, unchecked_return_type = "string | null")]
-pub fn budget_note(state: JsValue) -> Result<JsValue, JsError> {
+pub fn budget_note(state: JsValue) -> Result<JsValue, JsValue> {
     let v = cost_view(state, "budgetNote(state): state")?;
     let pending = v.child_debits.values().fold(0u64, |a, b| a.saturating_add(*b));
     let note = budget_note_parts(v.usage.tokens(), v.unreported_tokens, pending);
@@ -541,7 +562,7 @@ pub fn budget_note(state: JsValue) -> Result<JsValue, JsError> {
 // ---- Listing and ids -----------------------------------------------------
 
 #[wasm_bindgen(js_name = summariseSession, unchecked_return_type = "SessionRow")]
-pub fn summarise_session(id: JsValue, updated: JsValue, journal: JsValue) -> Result<JsValue, JsError> {
+pub fn summarise_session(id: JsValue, updated: JsValue, journal: JsValue) -> Result<JsValue, JsValue> {
     let id = text_arg(&id, "summariseSession(id, updated, journal): id")?;
     let updated = if let Some(s) = updated.as_string() {
         s
@@ -559,13 +580,13 @@ pub fn summarise_session(id: JsValue, updated: JsValue, journal: JsValue) -> Res
 }
 
 #[wasm_bindgen(js_name = validateSessionId)]
-pub fn validate_session_id(id: JsValue) -> Result<bool, JsError> {
+pub fn validate_session_id(id: JsValue) -> Result<bool, JsValue> {
     let id = text_arg(&id, "validateSessionId(id): id")?;
     Ok(listing::validate_session_id(&id))
 }
 
 #[wasm_bindgen(js_name = newSessionId)]
-pub fn new_session_id(now: JsValue) -> Result<String, JsError> {
+pub fn new_session_id(now: JsValue) -> Result<String, JsValue> {
     let millis = if now.is_undefined() || now.is_null() {
         js_sys::Date::now()
     } else if now.is_instance_of::<js_sys::Date>() {
@@ -599,7 +620,7 @@ struct OriginView {
 fn state_messages(
     state: &JsValue,
     what: &str,
-) -> Result<(Vec<crate::state::Message>, Option<String>, u32), JsError> {
+) -> Result<(Vec<crate::state::Message>, Option<String>, u32), JsValue> {
     if !state.is_object() {
         return Err(error(format!(
             "{what} must be a state object from rebuildState, got {}",
@@ -644,7 +665,7 @@ struct ResumeArgs {
     thinking: Option<bool>,
 }
 
-fn resume_args(options: JsValue, what: &str) -> Result<resume::ResumeOptions, JsError> {
+fn resume_args(options: JsValue, what: &str) -> Result<resume::ResumeOptions, JsValue> {
     let args: ResumeArgs = if options.is_undefined() || options.is_null() {
         ResumeArgs::default()
     } else if options.is_object() {
@@ -658,7 +679,7 @@ fn resume_args(options: JsValue, what: &str) -> Result<resume::ResumeOptions, Js
     Ok(resume::ResumeOptions { model: args.model, thinking: args.thinking })
 }
 
-fn resumed(state: JsValue, options: JsValue, name: &str) -> Result<resume::Resumed, JsError> {
+fn resumed(state: JsValue, options: JsValue, name: &str) -> Result<resume::Resumed, JsValue> {
     let (messages, model, epoch) = state_messages(&state, &format!("{name}(state, options): state"))?;
     let mut options = resume_args(options, &format!("{name}(state, options): options"))?;
     if options.model.is_none() {
@@ -669,21 +690,21 @@ fn resumed(state: JsValue, options: JsValue, name: &str) -> Result<resume::Resum
 
 /// The messages to send after a resume (spec §6).
 #[wasm_bindgen(js_name = resumeMessages, unchecked_return_type = "Message[]")]
-pub fn resume_messages(state: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+pub fn resume_messages(state: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let r = resumed(state, options, "resumeMessages")?;
     parse_json(&format!("[{}]", r.messages_json().join(",")))
 }
 
 /// `resumeMessages` with the repair report.
 #[wasm_bindgen(js_name = repairForResume, unchecked_return_type = "{ messages: Message[]; report: RepairReport }")]
-pub fn repair_for_resume(state: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+pub fn repair_for_resume(state: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     parse_json(&resumed(state, options, "repairForResume")?.to_json())
 }
 
 /// The synthetic `tool_results` record for the last assistant message's
 /// open tool calls, or null.
 #[wasm_bindgen(js_name = closeOpenToolCalls, unchecked_return_type = "JournalRecord | null")]
-pub fn close_open_tool_calls(state: JsValue) -> Result<JsValue, JsError> {
+pub fn close_open_tool_calls(state: JsValue) -> Result<JsValue, JsValue> {
     let (messages, _, _) = state_messages(&state, "closeOpenToolCalls(state): state")?;
     let state = crate::state::SessionState { messages, ..Default::default() };
     let now: String = js_sys::Date::new_0().to_iso_string().into();
@@ -695,7 +716,7 @@ pub fn close_open_tool_calls(state: JsValue) -> Result<JsValue, JsError> {
 
 /// The problems for which the API would answer 400.
 #[wasm_bindgen(js_name = checkMessages, unchecked_return_type = "MessageProblem[]")]
-pub fn check_messages(messages: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+pub fn check_messages(messages: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     if !js_sys::Array::is_array(&messages) {
         return Err(error(format!(
             "checkMessages(messages, options): messages must be an array, got {}",

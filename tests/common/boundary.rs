@@ -27,13 +27,23 @@ fn json(v: &JsValue) -> String {
     JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_default()
 }
 
-/// The thrown value is a real `Error` whose message says what was wrong.
-fn assert_error<T>(result: Result<T, wasm_bindgen::JsError>, needle: &str) {
+/// The thrown value is a real `Error` whose message says what was wrong
+/// and which carries a stable `code`.
+fn assert_error<T>(result: Result<T, JsValue>, needle: &str) {
     let Err(err) = result else { panic!("should throw an Error mentioning {needle:?}") };
-    let err = JsValue::from(err);
+    let code = get(&err, "code").as_string().unwrap_or_default();
+    assert!(code.starts_with("ERR_"), "the Error carries a code, got {code:?}");
     let err: js_sys::Error = err.dyn_into().expect("a JS Error, not a bare string");
     let message: String = err.message().into();
     assert!(message.contains(needle), "message {message:?} should mention {needle:?}");
+}
+
+/// The code of the Error a call threw.
+fn code_of<T>(result: Result<T, JsValue>) -> String {
+    match result {
+        Ok(_) => "no error".into(),
+        Err(e) => get(&e, "code").as_string().unwrap_or_default(),
+    }
 }
 
 #[wasm_bindgen_test]
@@ -107,7 +117,10 @@ fn journal_write_matches_replay_and_takes_objects_or_text() {
 #[wasm_bindgen_test]
 fn bad_arguments_throw_errors_that_say_what_was_wrong() {
     assert_error(wasm::rebuild_state(42.into()), "journal must be a string");
-    assert_error(wasm::rebuild_state(Array::of1(&7.into()).into()), "journal[0] must be a string");
+    assert_error(
+        wasm::rebuild_state(Array::of1(&7.into()).into()),
+        "journal[0] must be a line (string) or a record (object)",
+    );
     let mut journal = wasm::Journal::new(JsValue::UNDEFINED).expect("journal");
     assert_error(journal.write(42.into()), "record must be an object or a JSON string");
     assert_error(journal.write("not json".into()), "JSON object");
@@ -294,4 +307,18 @@ fn custom_rules_cross_the_boundary() {
     assert_error(wasm::Redactor::new(bad), "rule \"broken\": bad pattern at position 4");
     let shapeless = JSON::parse(r#"{"rules":[{"name":"x"}]}"#).expect("json");
     assert_error(wasm::Redactor::new(shapeless), "pattern");
+}
+
+/// Errors carry stable codes: hosts branch on them, not on message text.
+#[wasm_bindgen_test]
+fn errors_carry_stable_codes() {
+    assert_eq!(code_of(wasm::rebuild_state(JsValue::from(42))), "ERR_INVALID_ARG");
+    let r = wasm::Redactor::new(JsValue::UNDEFINED).expect("redactor");
+    assert_eq!(code_of(r.redact_line("[1]".into())), "ERR_BAD_RECORD");
+    let bad = JSON::parse(r#"{"rules":[{"name":"x","pattern":"("}]}"#).expect("json");
+    assert_eq!(code_of(wasm::Redactor::new(bad)), "ERR_BAD_RULE");
+    let mut j = wasm::Journal::new(JSON::parse(r#"{"maxLineBytes":100}"#).expect("json")).expect("journal");
+    assert_eq!(code_of(j.write("not json".into())), "ERR_BAD_RECORD");
+    let long = format!(r#"{{"type":"title","title":"{}"}}"#, "x".repeat(200));
+    assert_eq!(code_of(j.write(long.into())), "ERR_LINE_TOO_LONG");
 }
