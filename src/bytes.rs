@@ -13,6 +13,16 @@ fn matches(word: u64, needle: u8) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGHS
 }
 
+/// The bytes of `word` that are `[` or `{`, and maybe a few more: 0x5B and
+/// 0x7B differ only in bit 0x20, so one compare of the word with that bit
+/// set finds both, and the borrow trick of `matches` may also flag a byte
+/// just above a match. Counts made of it are upper bounds, which is all
+/// the depth check needs (a count over the limit only means a closer look).
+#[inline]
+fn openings(word: u64) -> u64 {
+    matches(word | (ONES * 0x20), b'{')
+}
+
 #[inline]
 fn load(chunk: &[u8]) -> u64 {
     let mut word = [0u8; 8];
@@ -51,11 +61,59 @@ fn find_quote_or_backslash(bytes: &[u8]) -> Option<usize> {
     chunks.remainder().iter().position(|&b| b == b'"' || b == b'\\').map(|i| offset + i)
 }
 
+/// The index of the first `\n`, and an upper bound of the `[` and `{`
+/// bytes before it: replay's line search counts, in the same words, what
+/// tells whether a line could nest deep at all.
+pub fn find_newline_counting(bytes: &[u8]) -> (Option<usize>, usize) {
+    let mut count = 0usize;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let word = load(chunk);
+        let newline = matches(word, b'\n');
+        let open = openings(word);
+        if newline != 0 {
+            // Only the openings in the bytes below the newline's.
+            let below = (newline & newline.wrapping_neg()) - 1;
+            count += (open & below).count_ones() as usize;
+            return (Some(offset + (newline.trailing_zeros() / 8) as usize), count);
+        }
+        count += open.count_ones() as usize;
+        offset += 8;
+    }
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        if b == b'\n' {
+            return (Some(offset + i), count);
+        }
+        count += usize::from(b == b'[' || b == b'{');
+    }
+    (None, count)
+}
+
+/// At least how many `[` and `{` bytes `bytes` holds (an upper bound, see
+/// `openings`), counting no further than `stop` (eight bytes a step).
+pub fn count_openings(bytes: &[u8], stop: usize) -> usize {
+    let mut count = 0usize;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let word = load(chunk);
+        count += openings(word).count_ones() as usize;
+        if count > stop {
+            return count;
+        }
+    }
+    count + chunks.remainder().iter().filter(|&&b| b == b'[' || b == b'{').count()
+}
+
 /// Whether the JSON text `json` (already known to be valid) nests arrays
-/// and objects more than `limit` deep. Strings are skipped eight bytes at a
-/// time: they are most of a message's bytes, and brackets inside them do
-/// not count.
+/// and objects more than `limit` deep. Nesting that deep needs more than
+/// `limit` opening brackets, so a count (eight bytes a step) settles almost
+/// every message; only the rest are walked, skipping strings eight bytes at
+/// a time, since brackets inside strings do not count.
 pub fn nests_deeper_than(json: &[u8], limit: usize) -> bool {
+    if count_openings(json, limit) <= limit {
+        return false;
+    }
     let mut depth = 0usize;
     let mut i = 0;
     while i < json.len() {
@@ -149,6 +207,19 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         assert!(nests_deeper_than(deep.as_bytes(), 100));
         let wide = format!("[{}]", vec!["[[1]]"; 10_000].join(","));
+        let quoted = format!("{{\"a\":\"{}\"}}", "[".repeat(500));
+        assert!(!nests_deeper_than(quoted.as_bytes(), 3), "brackets in a string do not count");
+        for n in [0, 7, 8, 9, 100, 101] {
+            let text = format!("{}{}", "[".repeat(n), "]".repeat(n));
+            assert_eq!(count_openings(text.as_bytes(), usize::MAX), n);
+            let spaced = format!("{}{}", "[z{z".repeat(n / 2), "[".repeat(n % 2));
+            assert!(count_openings(spaced.as_bytes(), usize::MAX) >= n, "never fewer than there are");
+            for tail in ["", "\n{[{", "x\n"] {
+                let line = format!("{text}{tail}");
+                let nl = line.find('\n');
+                assert_eq!(find_newline_counting(line.as_bytes()), (nl, n), "{line:?}");
+            }
+        }
         assert!(!nests_deeper_than(wide.as_bytes(), 3));
         assert!(nests_deeper_than(wide.as_bytes(), 2));
     }

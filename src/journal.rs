@@ -9,7 +9,7 @@
 
 use crate::record::{with_fields, LineError};
 use crate::redact::{Redactor, RedactorError};
-use crate::state::{SessionState, Warning, WarningKind};
+use crate::state::{SessionState, Warning, WarningKind, MAX_NESTING};
 use std::fmt;
 use std::rc::Rc;
 
@@ -217,11 +217,13 @@ impl Journal {
     /// Whole lines of valid text; the unfinished end waits in `partial`.
     fn feed_text(&mut self, text: &str) {
         let mut rest = text;
-        while let Some(i) = find_newline(rest.as_bytes()) {
+        loop {
+            let (Some(i), openings) = crate::bytes::find_newline_counting(rest.as_bytes()) else { break };
             if i > self.max_line {
                 self.too_long();
             } else {
-                self.read_line(&rest[..i]);
+                self.lines += 1;
+                self.apply_line(&rest[..i], false, Some(openings > MAX_NESTING));
             }
             rest = &rest[i + 1..];
         }
@@ -271,7 +273,7 @@ impl Journal {
     /// Reads one complete line (its newline already stripped).
     pub fn read_line(&mut self, line: &str) {
         self.lines += 1;
-        self.apply_line(line, false);
+        self.apply_line(line, false, None);
     }
 
     /// Reads the final line of an input that did not end in a newline.
@@ -280,7 +282,7 @@ impl Journal {
             return;
         }
         self.lines += 1;
-        self.apply_line(line, true);
+        self.apply_line(line, true, None);
     }
 
     /// `write`: redacts a record, applies it, and returns the line to append
@@ -313,10 +315,11 @@ impl Journal {
         // model saw, marked redacted when the disk's line differs.
         let (model_view, strict) = (self.model_view, self.strict);
         let source: &str = if model_view { &one_line } else { line };
+        let deep = crate::bytes::count_openings(source.as_bytes(), MAX_NESTING) > MAX_NESTING;
         let state = &mut self.state;
         let number = self.lines + 1;
         let outcome = with_fields(source, |kind, fields| {
-            state.apply_marked(kind, fields, number, model_view && changed)
+            state.apply_marked(kind, fields, number, model_view && changed, deep)
         });
         if let Err(LineError::BadJson(m) | LineError::BadRecord(m)) = &outcome {
             return Err(WriteError(format!("a record must be one JSON object with a string `type`: {m}")));
@@ -345,14 +348,19 @@ impl Journal {
         ))
     }
 
-    fn apply_line(&mut self, line: &str, last: bool) {
+    /// Applies a line. `may_nest_deep`: whether the line has more opening
+    /// brackets than `MAX_NESTING` (None: not counted yet), the only way a
+    /// message in it can nest too deep.
+    fn apply_line(&mut self, line: &str, last: bool, may_nest_deep: Option<bool>) {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line.trim().is_empty() {
             return;
         }
+        let deep = may_nest_deep
+            .unwrap_or_else(|| crate::bytes::count_openings(line.as_bytes(), MAX_NESTING) > MAX_NESTING);
         let state = &mut self.state;
         let number = self.lines;
-        let outcome = with_fields(line, |kind, fields| state.apply(kind, fields, number));
+        let outcome = with_fields(line, |kind, fields| state.apply_marked(kind, fields, number, false, deep));
         if last && matches!(outcome, Err(LineError::BadJson(_))) {
             self.state.torn_tail = true;
         } else if let Some((kind, message)) = warning_of(outcome) {

@@ -145,18 +145,21 @@ impl SessionState {
         r: &Fields,
         line: u64,
     ) -> Result<Option<(WarningKind, String)>, String> {
-        self.apply_marked(kind, r, line, false)
+        self.apply_marked(kind, r, line, false, true)
     }
 
     /// `apply`, with the record's messages marked redacted even when the
     /// record says nothing (a live write that keeps the unredacted record in
-    /// memory while the disk gets the redacted line).
+    /// memory while the disk gets the redacted line). `may_nest_deep`: false
+    /// when the line has too few opening brackets for any message in it to
+    /// nest deeper than `MAX_NESTING`, which spares the depth walk.
     pub fn apply_marked(
         &mut self,
         kind: RecordKind,
         r: &Fields,
         line: u64,
         redacted: bool,
+        may_nest_deep: bool,
     ) -> Result<Option<(WarningKind, String)>, String> {
         let origin = Origin {
             redacted: redacted || r.redacted == Some(true),
@@ -194,16 +197,16 @@ impl SessionState {
                 if self.first_prompt.is_none() {
                     self.first_prompt = prompt_text(&message);
                 }
-                warning = self.push(message, origin);
+                warning = self.push(message, origin, may_nest_deep);
                 self.prompts += 1;
             }
             RecordKind::Continue => {
                 let message = message_json(r.message.as_ref())?;
-                warning = self.push(message, origin);
+                warning = self.push(message, origin, may_nest_deep);
             }
             RecordKind::ToolResults => {
                 let message = message_json(r.message.as_ref())?;
-                warning = self.push(message, origin);
+                warning = self.push(message, origin, may_nest_deep);
                 for call in r.calls.iter().flatten() {
                     if let Some(report) = &call.report {
                         self.accounts.add_report(report);
@@ -225,7 +228,7 @@ impl SessionState {
                 json.push_str(HEAD);
                 json.push_str(content);
                 json.push('}');
-                warning = self.push(json, origin);
+                warning = self.push(json, origin, may_nest_deep);
             }
             RecordKind::Compaction => {
                 let raw = required(r.messages, "messages")?;
@@ -239,7 +242,7 @@ impl SessionState {
                 }
                 let mut carried = carry_origins(&self.messages, list, origin);
                 for m in &mut carried {
-                    if let Some((json, w)) = fit(&m.json, line) {
+                    if let Some((json, w)) = may_nest_deep.then(|| fit(&m.json, line)).flatten() {
                         m.json = json.into();
                         m.origin.dropped = true;
                         warning.get_or_insert(w);
@@ -308,8 +311,13 @@ impl SessionState {
 
     /// Appends a message, or the note that stands in for one too deep to
     /// carry (with its warning).
-    fn push(&mut self, json: String, mut origin: Origin) -> Option<(WarningKind, String)> {
-        match fit(&json, origin.line) {
+    fn push(
+        &mut self,
+        json: String,
+        mut origin: Origin,
+        may_nest_deep: bool,
+    ) -> Option<(WarningKind, String)> {
+        match may_nest_deep.then(|| fit(&json, origin.line)).flatten() {
             None => {
                 self.messages.push(Message { json: json.into_boxed_str(), origin });
                 None
