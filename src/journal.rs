@@ -217,8 +217,7 @@ impl Journal {
     /// Whole lines of valid text; the unfinished end waits in `partial`.
     fn feed_text(&mut self, text: &str) {
         let mut rest = text;
-        loop {
-            let (Some(i), openings) = crate::bytes::find_newline_counting(rest.as_bytes()) else { break };
+        while let (Some(i), openings) = crate::bytes::find_newline_counting(rest.as_bytes()) {
             if i > self.max_line {
                 self.too_long();
             } else {
