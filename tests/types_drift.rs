@@ -63,3 +63,31 @@ fn every_warning_kind_is_declared() {
         assert!(line.contains(&format!("\"{}\"", kind.as_str())), "{} missing from {line}", kind.as_str());
     }
 }
+
+/// The text of `export type <name> = …;` in the declarations.
+fn type_alias(d: &str, name: &str) -> String {
+    let start = d.find(&format!("export type {name} =")).unwrap_or_else(|| panic!("no type {name}"));
+    d[start..start + d[start..].find(';').unwrap_or(0)].to_owned()
+}
+
+#[test]
+fn every_drop_reason_and_problem_kind_is_declared() {
+    use garuda_session::resume::{DropReason, ProblemKind};
+    let d = declarations();
+    let reasons = type_alias(&d, "ThinkingDropReason");
+    for r in DropReason::ALL {
+        assert!(
+            reasons.contains(&format!("\"{}\"", r.as_str())),
+            "{} missing from ThinkingDropReason",
+            r.as_str()
+        );
+    }
+    let problems = type_alias(&d, "MessageProblemKind");
+    for p in ProblemKind::ALL {
+        assert!(
+            problems.contains(&format!("\"{}\"", p.as_str())),
+            "{} missing from MessageProblemKind",
+            p.as_str()
+        );
+    }
+}

@@ -3,12 +3,60 @@
 
 use super::message::{Block, Kind, Msg, Role};
 
+/// Which rule of the Messages API a history breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    NoMessages,
+    NotAMessage,
+    FirstNotUser,
+    ToolUseUnanswered,
+    ToolResultOrphan,
+    ToolResultNotFirst,
+    EmptyContent,
+    EmptyText,
+    ThinkingUnsigned,
+    ThinkingMissing,
+    BadBlock,
+}
+
+impl ProblemKind {
+    pub const ALL: [ProblemKind; 11] = [
+        ProblemKind::NoMessages,
+        ProblemKind::NotAMessage,
+        ProblemKind::FirstNotUser,
+        ProblemKind::ToolUseUnanswered,
+        ProblemKind::ToolResultOrphan,
+        ProblemKind::ToolResultNotFirst,
+        ProblemKind::EmptyContent,
+        ProblemKind::EmptyText,
+        ProblemKind::ThinkingUnsigned,
+        ProblemKind::ThinkingMissing,
+        ProblemKind::BadBlock,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProblemKind::NoMessages => "no-messages",
+            ProblemKind::NotAMessage => "not-a-message",
+            ProblemKind::FirstNotUser => "first-not-user",
+            ProblemKind::ToolUseUnanswered => "tool-use-unanswered",
+            ProblemKind::ToolResultOrphan => "tool-result-orphan",
+            ProblemKind::ToolResultNotFirst => "tool-result-not-first",
+            ProblemKind::EmptyContent => "empty-content",
+            ProblemKind::EmptyText => "empty-text",
+            ProblemKind::ThinkingUnsigned => "thinking-unsigned",
+            ProblemKind::ThinkingMissing => "thinking-missing",
+            ProblemKind::BadBlock => "bad-block",
+        }
+    }
+}
+
 /// One rule a history breaks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     /// Index of the message in the checked list.
     pub index: usize,
-    pub kind: &'static str,
+    pub kind: ProblemKind,
     pub message: String,
 }
 
@@ -17,13 +65,13 @@ impl Problem {
         format!(
             r#"{{"index":{},"kind":"{}","message":{}}}"#,
             self.index,
-            self.kind,
+            self.kind.as_str(),
             crate::json::str_literal(&self.message)
         )
     }
 }
 
-fn problem(index: usize, kind: &'static str, message: String) -> Problem {
+fn problem(index: usize, kind: ProblemKind, message: String) -> Problem {
     Problem { index, kind, message }
 }
 
@@ -31,29 +79,33 @@ fn problem(index: usize, kind: &'static str, message: String) -> Problem {
 pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
     let mut out = Vec::new();
     match messages.first() {
-        None => out.push(problem(0, "no-messages", "there are no messages".into())),
+        None => out.push(problem(0, ProblemKind::NoMessages, "there are no messages".into())),
         Some(m) if m.role != Role::User => {
-            out.push(problem(0, "first-not-user", "the first message must be from the user".into()))
+            out.push(problem(0, ProblemKind::FirstNotUser, "the first message must be from the user".into()))
         }
         _ => {}
     }
     let last = messages.len().saturating_sub(1);
     for (i, m) in messages.iter().enumerate() {
         if m.blocks.is_empty() && !(i == last && m.role == Role::Assistant) {
-            out.push(problem(i, "empty-content", format!("message {i} has empty content")));
+            out.push(problem(i, ProblemKind::EmptyContent, format!("message {i} has empty content")));
         }
         for (j, b) in m.blocks.iter().enumerate() {
             if let Some(why) = b.fault.or_else(|| misplaced(m.role, b)) {
-                out.push(problem(i, "bad-block", format!("message {i}, block {j}: {why}")));
+                out.push(problem(i, ProblemKind::BadBlock, format!("message {i}, block {j}: {why}")));
                 continue;
             }
             if b.kind == Kind::Text && b.blank {
-                out.push(problem(i, "empty-text", format!("message {i}, block {j}: a text block is empty")));
+                out.push(problem(
+                    i,
+                    ProblemKind::EmptyText,
+                    format!("message {i}, block {j}: a text block is empty"),
+                ));
             }
             if b.kind == Kind::Thinking && !b.signed {
                 out.push(problem(
                     i,
-                    "thinking-unsigned",
+                    ProblemKind::ThinkingUnsigned,
                     format!("message {i}, block {j}: a thinking block has no signature"),
                 ));
             }
@@ -76,7 +128,7 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                     if !answered.contains(&id) {
                         out.push(problem(
                             i,
-                            "tool-use-unanswered",
+                            ProblemKind::ToolUseUnanswered,
                             format!("message {i}: tool_use {id} has no tool_result in the next message"),
                         ));
                     }
@@ -103,14 +155,14 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                     if !asked.contains(&id) {
                         out.push(problem(
                             i,
-                            "tool-result-orphan",
+                            ProblemKind::ToolResultOrphan,
                             format!("message {i}: tool_result for {id:?} answers no tool_use of the previous message"),
                         ));
                     }
                     if seen_other {
                         out.push(problem(
                             i,
-                            "tool-result-not-first",
+                            ProblemKind::ToolResultNotFirst,
                             format!("message {i}: tool_result blocks must come before other content"),
                         ));
                     }
@@ -124,7 +176,7 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
             if !starts {
                 out.push(problem(
                     i,
-                    "thinking-missing",
+                    ProblemKind::ThinkingMissing,
                     format!("message {i}: with thinking on, the assistant message of the unfinished tool loop must start with a thinking block"),
                 ));
             }

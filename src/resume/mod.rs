@@ -24,7 +24,7 @@ mod message;
 
 use crate::json::str_literal;
 use crate::state::{Message, SessionState};
-pub use check::Problem;
+pub use check::{Problem, ProblemKind};
 use message::{Block, Kind, Msg, Role};
 
 /// The content of a result for a call that never finished.
@@ -40,6 +40,49 @@ pub struct ResumeOptions {
     pub thinking: Option<bool>,
 }
 
+/// Why resume left a thinking block out (spec §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropReason {
+    /// A model switch came after it (or the session resumes with another model).
+    ModelSwitch,
+    /// The next request has thinking off.
+    ThinkingOff,
+    /// It is in or after the first record the Redactor changed.
+    RedactedRecord,
+    /// Its text holds a `[REDACTED]` from before the marker, or it comes after one.
+    LegacyRedacted,
+    /// It has no signature.
+    Unsigned,
+    /// It was all an assistant message held, in mid-history.
+    ThinkingOnly,
+    /// It comes after a repair changed what its signature covered.
+    AfterRepair,
+}
+
+impl DropReason {
+    pub const ALL: [DropReason; 7] = [
+        DropReason::ModelSwitch,
+        DropReason::ThinkingOff,
+        DropReason::RedactedRecord,
+        DropReason::LegacyRedacted,
+        DropReason::Unsigned,
+        DropReason::ThinkingOnly,
+        DropReason::AfterRepair,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DropReason::ModelSwitch => "model-switch",
+            DropReason::ThinkingOff => "thinking-off",
+            DropReason::RedactedRecord => "redacted-record",
+            DropReason::LegacyRedacted => "legacy-redacted",
+            DropReason::Unsigned => "unsigned",
+            DropReason::ThinkingOnly => "thinking-only",
+            DropReason::AfterRepair => "after-repair",
+        }
+    }
+}
+
 /// A thinking block resume left out, and why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dropped {
@@ -47,7 +90,7 @@ pub struct Dropped {
     pub message: usize,
     /// Index of the block in that message.
     pub block: usize,
-    pub reason: &'static str,
+    pub reason: DropReason,
 }
 
 /// What became of a block the API would refuse.
@@ -107,26 +150,19 @@ pub struct RepairReport {
 }
 
 impl RepairReport {
-    pub fn dropped_for(&self, reason: &str) -> usize {
+    pub fn dropped_for(&self, reason: DropReason) -> usize {
         self.dropped.iter().filter(|d| d.reason == reason).count()
     }
 
     pub fn to_json(&self) -> String {
-        let reasons = [
-            "model-switch",
-            "thinking-off",
-            "redacted-record",
-            "legacy-redacted",
-            "unsigned",
-            "thinking-only",
-            "after-repair",
-        ];
         let counts: Vec<String> =
-            reasons.iter().map(|r| format!(r#""{r}":{}"#, self.dropped_for(r))).collect();
+            DropReason::ALL.iter().map(|&r| format!(r#""{}":{}"#, r.as_str(), self.dropped_for(r))).collect();
         let dropped: Vec<String> = self
             .dropped
             .iter()
-            .map(|d| format!(r#"{{"message":{},"block":{},"reason":"{}"}}"#, d.message, d.block, d.reason))
+            .map(|d| {
+                format!(r#"{{"message":{},"block":{},"reason":"{}"}}"#, d.message, d.block, d.reason.as_str())
+            })
             .collect();
         let answered: Vec<String> = self.tool_calls_answered.iter().map(|id| str_literal(id)).collect();
         let remaining: Vec<String> = self.remaining.iter().map(Problem::to_json).collect();
@@ -224,7 +260,7 @@ pub fn resume_messages(
     // Rule 4: thinking after a repair.
     if let Some(first) = msgs.iter().position(|m| m.repaired) {
         for m in &mut msgs[first..] {
-            drop_thinking(m, "after-repair", &mut report);
+            drop_thinking(m, DropReason::AfterRepair, &mut report);
         }
         shape(&mut msgs, &mut report);
     }
@@ -294,11 +330,11 @@ fn mend(b: &Block) -> Option<String> {
     .filter(|t| !t.trim().is_empty())
 }
 
-fn drop_thinking(m: &mut Msg, reason: &'static str, report: &mut RepairReport) {
+fn drop_thinking(m: &mut Msg, reason: DropReason, report: &mut RepairReport) {
     drop_blocks(m, |b| b.is_thinking(), reason, report);
 }
 
-fn drop_blocks(m: &mut Msg, which: impl Fn(&Block) -> bool, reason: &'static str, report: &mut RepairReport) {
+fn drop_blocks(m: &mut Msg, which: impl Fn(&Block) -> bool, reason: DropReason, report: &mut RepairReport) {
     let before = m.blocks.len();
     let source = m.source;
     m.blocks.retain(|b| {
@@ -325,15 +361,15 @@ fn thinking_rules(
     let other_model = options.model.as_deref().is_some_and(|m| Some(m) != model);
     for m in msgs.iter_mut() {
         if other_model || m.origin.epoch < epoch {
-            drop_thinking(m, "model-switch", report);
+            drop_thinking(m, DropReason::ModelSwitch, report);
         }
         if options.thinking == Some(false) {
-            drop_thinking(m, "thinking-off", report);
+            drop_thinking(m, DropReason::ThinkingOff, report);
         }
     }
     if let Some(first) = msgs.iter().position(|m| m.origin.redacted) {
         for m in &mut msgs[first..] {
-            drop_thinking(m, "redacted-record", report);
+            drop_thinking(m, DropReason::RedactedRecord, report);
         }
     }
     if let Some(first) = msgs.iter().position(|m| m.blocks.iter().any(|b| b.legacy_redacted)) {
@@ -345,7 +381,11 @@ fn thinking_rules(
                 let drop = i >= block && b.is_thinking();
                 if drop {
                     if let (Some(message), Some(at)) = (source, b.at) {
-                        report.dropped.push(Dropped { message, block: at, reason: "legacy-redacted" });
+                        report.dropped.push(Dropped {
+                            message,
+                            block: at,
+                            reason: DropReason::LegacyRedacted,
+                        });
                     }
                 }
                 i += 1;
@@ -353,13 +393,13 @@ fn thinking_rules(
             });
             msgs[first].changed = true;
             for m in &mut msgs[first + 1..] {
-                drop_thinking(m, "legacy-redacted", report);
+                drop_thinking(m, DropReason::LegacyRedacted, report);
             }
         }
     }
     for m in msgs.iter_mut() {
         if m.blocks.iter().any(|b| b.kind == Kind::Thinking && !b.signed) {
-            drop_blocks(m, |b| b.kind == Kind::Thinking && !b.signed, "unsigned", report);
+            drop_blocks(m, |b| b.kind == Kind::Thinking && !b.signed, DropReason::Unsigned, report);
             m.repaired = true;
         }
     }
@@ -383,7 +423,7 @@ fn shape(msgs: &mut Vec<Msg>, report: &mut RepairReport) {
         if m.role == Role::Assistant && thinking_only && i != last {
             // A response cut off while thinking: its thinking cannot stand
             // alone before the next user turn.
-            drop_thinking(m, "thinking-only", report);
+            drop_thinking(m, DropReason::ThinkingOnly, report);
             m.repaired = true;
         }
     }
@@ -404,7 +444,7 @@ fn shape(msgs: &mut Vec<Msg>, report: &mut RepairReport) {
                 report.messages_merged += 1;
                 if m.role == Role::Assistant {
                     // The second response's thinking was signed without the first.
-                    drop_thinking(&mut m, "after-repair", report);
+                    drop_thinking(&mut m, DropReason::AfterRepair, report);
                     prev.repaired = true;
                 }
                 // Adjacent user messages are one turn to the API (it joins
@@ -604,7 +644,7 @@ pub fn check_messages(messages: &[String], thinking: bool) -> Vec<Problem> {
             Some(m) => msgs.push(m),
             None => problems.push(Problem {
                 index: i,
-                kind: "not-a-message",
+                kind: ProblemKind::NotAMessage,
                 message: format!("message {i} is not a user or assistant message with content"),
             }),
         }

@@ -58,10 +58,10 @@ fn a_model_switch_drops_thinking_before_it() {
     let (messages, report) = resumed(&j, "m2", None);
     assert_eq!(messages[1]["content"].as_array().map(Vec::len), Some(1));
     assert_eq!(messages[3]["content"][0]["type"], "thinking");
-    assert_eq!(report.dropped_for("model-switch"), 1);
+    assert_eq!(report.dropped_for(DropReason::ModelSwitch), 1);
     // Resuming with yet another model drops all of it.
     let (_, report) = resumed(&j, "m3", None);
-    assert_eq!(report.dropped_for("model-switch"), 2);
+    assert_eq!(report.dropped_for(DropReason::ModelSwitch), 2);
 }
 
 #[test]
@@ -72,18 +72,18 @@ fn thinking_goes_from_the_first_redacted_record_and_after_a_legacy_marker() {
     let j = [START, USER, &a, redacted_user, &a, USER, &a].join("\n");
     let (messages, report) = resumed(&j, "m1", None);
     assert_eq!(messages[1]["content"][0]["type"], "thinking", "before the redaction: kept");
-    assert_eq!(report.dropped_for("redacted-record"), 2);
+    assert_eq!(report.dropped_for(DropReason::RedactedRecord), 2);
     let legacy = assistant(
         r#"[{"type":"thinking","thinking":"the key [REDACTED]","signature":"c2ln"},{"type":"text","text":"x"}]"#,
     );
     let j = [START, USER, &a, USER, &legacy, USER, &a].join("\n");
     let (_, report) = resumed(&j, "m1", None);
-    assert_eq!(report.dropped_for("legacy-redacted"), 2);
+    assert_eq!(report.dropped_for(DropReason::LegacyRedacted), 2);
     assert_eq!(
         report
             .dropped
             .iter()
-            .filter(|d| d.reason == "legacy-redacted")
+            .filter(|d| d.reason == DropReason::LegacyRedacted)
             .map(|d| d.message)
             .collect::<Vec<_>>(),
         vec![3, 5]
@@ -124,7 +124,7 @@ fn check_messages_names_each_problem() {
         r#"{"role":"user","content":[]}"#,
     ]
     .map(str::to_owned);
-    let kinds: Vec<&str> = check_messages(&msgs, false).iter().map(|p| p.kind).collect();
+    let kinds: Vec<&str> = check_messages(&msgs, false).iter().map(|p| p.kind.as_str()).collect();
     for kind in [
         "first-not-user",
         "tool-use-unanswered",
@@ -143,7 +143,8 @@ fn check_messages_names_each_problem() {
     ]
     .map(str::to_owned);
     assert!(check_messages(&loop_without_thinking, false).is_empty());
-    let kinds: Vec<&str> = check_messages(&loop_without_thinking, true).iter().map(|p| p.kind).collect();
+    let kinds: Vec<&str> =
+        check_messages(&loop_without_thinking, true).iter().map(|p| p.kind.as_str()).collect();
     assert_eq!(kinds, vec!["thinking-missing"]);
 }
 
@@ -169,7 +170,7 @@ fn thinking_off_drops_all_thinking() {
     let a = assistant(&format!(r#"[{THINK},{{"type":"text","text":"one"}}]"#));
     let j = [START, USER, &a].join("\n");
     let (messages, report) = resumed(&j, "m1", Some(false));
-    assert_eq!(report.dropped_for("thinking-off"), 1);
+    assert_eq!(report.dropped_for(DropReason::ThinkingOff), 1);
     assert_eq!(messages[1]["content"][0]["type"], "text");
 }
 
@@ -184,7 +185,7 @@ fn blocks_of_a_shape_the_api_refuses_are_found_and_mended_or_dropped() {
     let state = rebuild_state(&j);
     let texts: Vec<String> = state.messages.iter().map(|m| m.json.to_string()).collect();
     let problems = check_messages(&texts, false);
-    let bad: Vec<&Problem> = problems.iter().filter(|p| p.kind == "bad-block").collect();
+    let bad: Vec<&Problem> = problems.iter().filter(|p| p.kind == ProblemKind::BadBlock).collect();
     assert_eq!(bad.len(), 5, "null, 1, no type, text without text, tool_use without id: {problems:?}");
     let (messages, report) = resumed(&j, "m1", None);
     assert!(report.remaining.is_empty(), "{:?}", report.remaining);
@@ -254,5 +255,5 @@ fn partial_results_and_the_closing_record_are_one_turn() {
     let bad =
         [START, USER, &assistant(calls), &results(r#"[{"type":"text","text":"hi"}]"#), &partial].join("\n");
     let texts: Vec<String> = rebuild_state(&bad).messages.iter().map(|m| m.json.to_string()).collect();
-    assert!(check_messages(&texts, false).iter().any(|p| p.kind == "tool-result-not-first"));
+    assert!(check_messages(&texts, false).iter().any(|p| p.kind == ProblemKind::ToolResultNotFirst));
 }
