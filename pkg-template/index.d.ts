@@ -146,7 +146,8 @@ interface RecordBase {
   redacted?: boolean;
 }
 
-interface SessionMetadata {
+/** The session's metadata, as start, resume and model records carry it. */
+export interface SessionMetadata {
   sessionId?: string;
   root?: string;
   version?: Json;

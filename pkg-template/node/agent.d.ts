@@ -1,6 +1,6 @@
 // Types of @garuda/session/agent: the session layer (Garuda's src/session,
 // seed 000), with the seed's names and arguments.
-import type { ContentBlock, Json, JournalRecord, Message, ResponseRecord, ToolCallRecord, Usage } from "../index.js";
+import type { ContentBlock, Json, JournalRecord, Message, ResponseRecord, SessionMetadata, SessionState, ToolCallRecord, Usage } from "../index.js";
 import type { StoreErrorCode } from "./store.js";
 
 export { FileSessionStore, MemorySessionStore, MemoryJournal } from "./store.js";
@@ -25,24 +25,15 @@ export interface SessionStore {
 }
 
 /** Figures read every turn, in O(1) of the conversation. */
-export interface JournalFigures {
+export type JournalFigures = Pick<
+  SessionState,
+  "usage" | "unreportedTokens" | "childDebits" | "costUsd" | "costIncomplete" | "contextTokens" | "steps" | "prompts" | "model" | "title" | "thinking" | "ended"
+> & {
   messageCount: number;
   epoch: number;
   undoDepth: number;
   redoDepth: number;
-  usage: Usage;
-  unreportedTokens: number;
-  childDebits: Record<string, number>;
-  costUsd: number | null;
-  costIncomplete: boolean;
-  contextTokens: number;
-  steps: number;
-  prompts: number;
-  model?: string;
-  title?: string;
-  thinking?: Json;
-  ended?: { stopReason: Json; steps: number | null };
-}
+};
 
 /** Read tracking: record what the agent read, tell whether a file may be edited, deduplicate reads. */
 export class FileTracker {
@@ -71,14 +62,8 @@ export class Session {
   figures(): JournalFigures;
 }
 
-export interface SessionOptions {
+export interface SessionOptions extends Omit<SessionMetadata, "sessionId"> {
   id?: string;
-  root?: string;
-  version?: Json;
-  model?: string;
-  executor?: Json;
-  isolation?: Json;
-  limits?: { maxSteps?: number; tokenBudget?: number; contextWindow?: number; [key: string]: Json | undefined };
 }
 
 /** A model response as the journal keeps it (content, camelCase usage, whether usage was reported). */
