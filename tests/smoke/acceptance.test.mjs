@@ -52,3 +52,19 @@ declare module "node:fs" { export function mkdtempSync(prefix: string): string; 
 declare module "node:os" { export function tmpdir(): string; }
 declare module "node:path" { const path: { join(...parts: string[]): string }; export default path; }
 `;
+
+test("Message is assignable to and from @anthropic-ai/sdk's MessageParam, and the declarations are generated from it", () => {
+  const check = spawnSync(process.execPath, [path.join(root, ".ci/api-types.mjs"), "--check"], { encoding: "utf8" });
+  assert.equal(check.status, 0, check.stderr);
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-sdk-types-"));
+  mkdirSync(path.join(dir, "node_modules/@garuda"), { recursive: true });
+  mkdirSync(path.join(dir, "node_modules/@anthropic-ai"), { recursive: true });
+  symlinkSync(path.join(root, "pkg"), path.join(dir, "node_modules/@garuda/session"));
+  symlinkSync(path.join(root, ".ci/node_modules/@anthropic-ai/sdk"), path.join(dir, "node_modules/@anthropic-ai/sdk"));
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "sdk-types", private: true, type: "module" }));
+  copyFileSync(path.join(root, "tests/acceptance/sdk/message-param.ts"), path.join(dir, "message-param.ts"));
+  const compilerOptions = { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [], noEmit: true };
+  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["message-param.ts"] }));
+  const tsc = spawnSync(path.join(root, ".ci/node_modules/.bin/tsc"), ["-p", "."], { cwd: dir, encoding: "utf8" });
+  assert.equal(tsc.status, 0, tsc.stdout);
+});
