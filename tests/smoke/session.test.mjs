@@ -1,6 +1,6 @@
 // @garuda/session/agent, the session layer Garuda imports (issue 9), and the
 // SessionStore contract: one suite, run against every store.
-import { test, describe } from "node:test";
+import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import * as redis from "./support/redis.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const require = createRequire(import.meta.url);
@@ -21,6 +22,30 @@ const stores = {
   FileSessionStore: () => new FileSessionStore(path.join(fs.mkdtempSync(path.join(tmpdir(), "garuda-contract-")), "sessions"), { redactor }),
   MemorySessionStore: () => new MemorySessionStore({ redactor }),
 };
+
+// The same suite on Redis (issue 14): one server, and a 3-master cluster.
+// Each store gets a prefix of its own, so each test sees an empty store.
+if (redis.available) {
+  const { RedisSessionStore } = require(path.join(root, "pkg/node/redis.js"));
+  const server = await redis.startRedis();
+  const cluster = await redis.startCluster();
+  const made = [];
+  let n = 0;
+  const make = (where) => () => {
+    const store = new RedisSessionStore({ ...where, redactor, redisModule: redis.redisModule, prefix: `contract${++n}:`, timeoutMs: 5000 });
+    made.push(store);
+    return store;
+  };
+  stores.RedisSessionStore = make({ url: server.url });
+  stores["RedisSessionStore on a 3-master cluster"] = make({ cluster: cluster.urls });
+  after(async () => {
+    for (const s of made) s.close();
+    await server.stop();
+    await cluster.stop();
+  });
+} else {
+  test("SessionStore contract: RedisSessionStore", (t) => t.skip(redis.SKIP));
+}
 const record = (text) => ({ t: "2026-11-30T10:00:00.000Z", type: "user", message: { role: "user", content: text } });
 const response = (content, usage = { inputTokens: 100, outputTokens: 20 }) => ({ content, usage });
 
