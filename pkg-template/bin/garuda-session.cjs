@@ -17,7 +17,9 @@ const USAGE = `usage: garuda-session <command> ...
   check <file> [--model m] [--thinking on|off]    exit 1 when the API would refuse the history
   list <dir>                                  the /sessions table of a sessions folder
   export <file> --format md|html [-o out] [--rules rules.json]   a readable, redacted transcript
-  serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)`;
+  serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)
+Sessions on Redis (RedisSessionStore): give --redis URL [--prefix p] to replay, list,
+export and serve, with a session id where a file goes (list and serve take no folder).`;
 
 class UsageError extends Error {}
 
@@ -81,6 +83,38 @@ function replayFile(file) {
   return state;
 }
 
+/** The Redis store of --redis URL [--prefix p] (the `redis` package is the host's: an optional peer dependency). */
+function redisStore(o) {
+  const { RedisSessionStore } = require("../node/redis.js");
+  try {
+    return new RedisSessionStore({ url: o.redis, prefix: o.prefix, timeoutMs: 10000 });
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+}
+
+/** Runs `f(store)` on the --redis store and closes it after; a missing session is a usage error. */
+async function withRedis(o, f) {
+  const store = redisStore(o);
+  try {
+    return await f(store);
+  } catch (e) {
+    if (e.code === "ERR_NO_SESSION" || e.code === "ERR_BAD_SESSION_ID") throw new UsageError(e.message);
+    throw e;
+  } finally {
+    store.close();
+  }
+}
+
+const REDIS = { "--redis": "redis", "--prefix": "prefix" };
+
+/** The replayed state of a journal file, or (--redis) of a session id. */
+async function stateOf(o) {
+  if (o.redis === undefined) return replayFile(o._[0]);
+  if (o._[0] === undefined) throw new UsageError("give a session id");
+  return withRedis(o, (store) => store.replay(o._[0]));
+}
+
 function parseArgs(args, spec) {
   const out = { _: [] };
   for (let i = 0; i < args.length; i++) {
@@ -125,10 +159,10 @@ function summary(file, state) {
   };
 }
 
-function replay(args) {
-  const o = parseArgs(args, { "--json": "json!" });
-  const file = o._[0];
-  const s = summary(file, replayFile(file));
+async function replay(args) {
+  const o = parseArgs(args, { "--json": "json!", ...REDIS });
+  const file = o.redis === undefined ? o._[0] : `${o.redis} ${o._[0]}`;
+  const s = summary(file, await stateOf(o));
   if (o.json) {
     process.stdout.write(JSON.stringify(s, null, 2) + "\n");
   } else {
@@ -263,12 +297,17 @@ function check(args) {
   return resumed.length > 0 ? 1 : 0;
 }
 
-function list(args) {
-  const o = parseArgs(args, { "--json": "json!" });
+async function list(args) {
+  const o = parseArgs(args, { "--json": "json!", ...REDIS });
   const dir = o._[0];
-  if (dir === undefined) throw new UsageError("give a sessions folder");
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
-  const rows = new FileSessionStore(dir).summaries();
+  let rows;
+  if (o.redis !== undefined) {
+    rows = await withRedis(o, (store) => store.summaries());
+  } else {
+    if (dir === undefined) throw new UsageError("give a sessions folder");
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
+    rows = new FileSessionStore(dir).summaries();
+  }
   if (o.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + "\n");
     return 0;
@@ -282,8 +321,7 @@ function list(args) {
   return 0;
 }
 
-function exportTranscript(file, format, o = {}) {
-  const state = replayFile(file);
+function exportTranscript(state, format, o = {}) {
   const redactor = redactorFor(o);
   const redact = (text) => redactor.redact(text);
   const info = {
@@ -295,10 +333,10 @@ function exportTranscript(file, format, o = {}) {
   return format === "md" ? markdown(state, info, redact) : html(state, info, redact);
 }
 
-function exportCommand(args) {
-  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules" });
+async function exportCommand(args) {
+  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", ...REDIS });
   if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
-  const text = exportTranscript(o._[0], o.format, o);
+  const text = exportTranscript(await stateOf(o), o.format, o);
   if (o.out) fs.writeFileSync(o.out, text, { mode: 0o600 });
   else process.stdout.write(text);
   return 0;
@@ -321,6 +359,29 @@ function sessionIndex(dir) {
       return { ...row, file: `${encodeURIComponent(row.id)}.jsonl`, children };
     }),
   };
+}
+
+/** The sessions on Redis as the viewer's index, as sessionIndex gives a folder's. */
+async function redisIndex(store) {
+  const sessions = [];
+  for (const row of await store.summaries()) {
+    const children = (await store.children(row.id)).map((c) => ({ id: c, file: `${encodeURIComponent(row.id)}/${encodeURIComponent(c)}.jsonl` }));
+    sessions.push({ ...row, file: `${encodeURIComponent(row.id)}.jsonl`, children });
+  }
+  return { sessions };
+}
+
+/** A session (or child run) from Redis: written through the Redactor already, passed through it again unless --no-redact (it is idempotent). */
+async function sendRedisJournal(res, store, ids, noRedact) {
+  const text = await store.text(ids[0], ids[1]);
+  let body = text;
+  if (!noRedact) {
+    const redactor = new session.Redactor({ env: process.env });
+    body = redactor.redactJournal(text).text;
+    redactor.free();
+  }
+  res.writeHead(200, { ...SECURITY_HEADERS, "content-type": TYPES[".jsonl"] });
+  res.end(body);
 }
 
 /**
@@ -381,9 +442,10 @@ const SECURITY_HEADERS = {
  * header lets a response out, and only GET and HEAD are answered.
  */
 function serve(args) {
-  const o = parseArgs(args, { "--port": "port", "--no-redact": "noRedact!" });
+  const o = parseArgs(args, { "--port": "port", "--no-redact": "noRedact!", ...REDIS });
   const dir = o._[0];
-  if (dir === undefined || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError("give a sessions folder");
+  const redis = o.redis === undefined ? null : redisStore(o);
+  if (!redis && (dir === undefined || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory())) throw new UsageError("give a sessions folder");
   const pkg = path.join(__dirname, "..");
   const token = require("node:crypto").randomBytes(24).toString("base64url");
   const tokenBytes = Buffer.from(token);
@@ -402,7 +464,7 @@ function serve(args) {
   // servers on one machine do not overwrite each other's token.
   let hosts = new Set();
   let cookie = "garuda_serve";
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(async (req, res) => {
     const send = (status, type, body, extra = {}) => {
       res.writeHead(status, { ...SECURITY_HEADERS, "content-type": type, ...extra });
       res.end(body);
@@ -428,11 +490,12 @@ function serve(args) {
         const p = path.join(pkg, asset[1], asset[2] || "index.html");
         return fs.existsSync(p) ? file(p) : send(404, "text/plain", "not found");
       }
-      if (url.pathname === "/files/index.json") return send(200, TYPES[".json"], JSON.stringify(sessionIndex(dir)));
+      if (url.pathname === "/files/index.json") return send(200, TYPES[".json"], JSON.stringify(redis ? await redisIndex(redis) : sessionIndex(dir)));
       const journal = /^\/files\/(?:([^/]+)\/)?([^/]+)\.jsonl$/.exec(url.pathname);
       if (journal) {
         const ids = [journal[1], journal[2]].filter(Boolean).map(decodeURIComponent);
         if (!ids.every((id) => session.validateSessionId(id))) return send(400, "text/plain", "not a session id");
+        if (redis) return sendRedisJournal(res, redis, ids, o.noRedact);
         const p = path.join(dir, ...ids.slice(0, -1), `${ids.at(-1)}.jsonl`);
         return fs.existsSync(p) ? journalFile(p) : send(404, "text/plain", "no such session");
       }
@@ -440,13 +503,15 @@ function serve(args) {
       if (m) {
         const id = decodeURIComponent(m[1]);
         if (!session.validateSessionId(id)) return send(400, "text/plain", "not a session id");
+        if (redis) return send(200, "text/html; charset=utf-8", exportTranscript(await redis.replay(id), "html"));
         const p = path.join(dir, `${id}.jsonl`);
         if (!fs.existsSync(p)) return send(404, "text/plain", "no such session");
-        return send(200, "text/html; charset=utf-8", exportTranscript(p, "html"));
+        return send(200, "text/html; charset=utf-8", exportTranscript(replayFile(p), "html"));
       }
       send(404, "text/plain", "not found");
     } catch (e) {
       if (res.headersSent) return res.destroy();
+      if (e.code === "ERR_NO_SESSION") return send(404, "text/plain", "no such session");
       send(500, "text/plain", String(e.message));
     }
   });
@@ -454,14 +519,14 @@ function serve(args) {
     const port = server.address().port;
     hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
     cookie = `garuda_serve_${port}`;
-    process.stdout.write(`viewer for ${dir} on http://127.0.0.1:${port}/?token=${token} (Ctrl-C to stop)\n`);
+    process.stdout.write(`viewer for ${redis ? `${o.redis} (Redis)` : dir} on http://127.0.0.1:${port}/?token=${token} (Ctrl-C to stop)\n`);
   });
   return null;
 }
 
 const COMMANDS = { replay, redact, resume, check, list, export: exportCommand, serve };
 
-function main(argv) {
+async function main(argv) {
   const [command, ...rest] = argv;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(USAGE + "\n");
@@ -470,7 +535,7 @@ function main(argv) {
   const run = COMMANDS[command];
   try {
     if (!run) throw new UsageError(`unknown command "${command}"`);
-    return run(rest);
+    return await run(rest);
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`garuda-session ${command}: ${e.message}\n${USAGE}\n`);
@@ -487,5 +552,6 @@ process.stdout.on("error", (e) => {
   throw e;
 });
 
-const code = main(process.argv.slice(2));
-if (code !== null) process.exitCode = code;
+main(process.argv.slice(2)).then((code) => {
+  if (code !== null) process.exitCode = code;
+});

@@ -48,8 +48,10 @@ export class RedisSessionStore {
   list(): Promise<{ id: string; updated: Date }[]>;
   setTitle(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
-  /** The session's journal text, as a file would hold it. */
-  text(id: string): Promise<string>;
+  /** The journal text of a session (or of one of its child runs), as a file would hold it. */
+  text(id: string, childId?: string): Promise<string>;
+  /** The ids of a session's child runs, sorted. */
+  children(id: string): Promise<string[]>;
   replay(id: string): Promise<SessionState>;
   summaries(): Promise<SessionRow[]>;
   /** Closes the journals open here (their leases released) and the connection. */

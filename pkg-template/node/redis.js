@@ -352,10 +352,16 @@ class RedisSessionStore {
     return records;
   }
 
-  /** The session's journal text, as a file would hold it (for replay, export and the viewer). */
-  async text(id) {
-    const lines = await this.#lines(await this.#existing(id));
+  /** The journal text of a session (or of one of its child runs), as a file would hold it: for replay, export and the viewer. */
+  async text(id, childId) {
+    const stream = childId === undefined ? await this.#existing(id) : `${this.#base(id)}:child:${cleanChildId(childId)}`;
+    const lines = await this.#lines(stream);
     return lines.length === 0 ? "" : lines.join("\n") + "\n";
+  }
+
+  /** The ids of a session's child runs (openChild), sorted. */
+  async children(id) {
+    return (await this.conn.ask("members", `${this.#base(id)}:children`)).map(String).sort();
   }
 
   /** The replayed state of a session. */
