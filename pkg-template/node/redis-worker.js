@@ -67,12 +67,29 @@ client.on("error", () => {}); // each command reports its own failure
 const ready = client.connect();
 ready.catch(() => {});
 
+/**
+ * A script by its SHA1 (EVALSHA), sent whole only when the server does not
+ * have it (NOSCRIPT: first use, or after a restart or failover).
+ */
+const sha1 = (text) => require("node:crypto").createHash("sha1").update(text).digest("hex");
+const SHAS = new Map([APPEND, SETTLE, RENEW, RELEASE].map((t) => [t, sha1(t)]));
+async function script(text, keys, args) {
+  const tail = [String(keys.length), ...keys, ...args.map(String)];
+  try {
+    return await cmd(keys[0], ["EVALSHA", SHAS.get(text), ...tail]);
+  } catch (e) {
+    if (!String(e?.message).startsWith("NOSCRIPT")) throw e;
+    return cmd(keys[0], ["EVAL", text, ...tail]);
+  }
+}
+
 /** One command, routed by its key on a cluster. */
 function cmd(key, args, readonly = false) {
   return workerData.cluster ? client.sendCommand(key, readonly, args) : client.sendCommand(args);
 }
 
 const held = new Map(); // lease key -> interval
+const lastIndexed = new Map(); // index key + session id -> when this connection last set its time
 
 const ops = {
   async acquire(lease, token, leaseMs) {
@@ -84,34 +101,41 @@ const ops = {
   hold(lease, token, leaseMs) {
     clearInterval(held.get(lease));
     const timer = setInterval(() => {
-      cmd(lease, ["EVAL", RENEW, "1", lease, token, String(leaseMs)]).catch(() => {});
+      script(RENEW, [lease], [token, leaseMs]).catch(() => {});
     }, Math.max(50, Math.floor(leaseMs / 3)));
     held.set(lease, timer);
   },
   async release(lease, token) {
     clearInterval(held.get(lease));
     held.delete(lease);
-    return cmd(lease, ["EVAL", RELEASE, "1", lease, token]);
+    return script(RELEASE, [lease], [token]);
   },
   async range(stream, after, count) {
     const start = after === "" ? "-" : `(${after}`;
     const entries = await cmd(stream, ["XRANGE", stream, start, "+", "COUNT", String(count)], true);
-    const ids = [];
-    const lines = [];
-    for (const [id, fields] of entries) {
-      ids.push(id);
-      lines.push(String(fields[1] ?? ""));
-    }
-    return { ids, lines };
+    // One string per batch, as a file's text: one copy to the main thread and
+    // one feed into the core, not one per line.
+    let text = "";
+    for (const [, fields] of entries) text += String(fields[1] ?? "") + "\n";
+    return { count: entries.length, last: entries.length ? String(entries[entries.length - 1][0]) : after, text };
   },
   async append(keys, token, seq, line, leaseMs, lastId, mode, index) {
     const [stream, lease, acks] = keys;
-    const id = await cmd(stream, ["EVAL", APPEND, "3", stream, lease, acks, token, String(seq), line, String(leaseMs), lastId, mode]);
-    if (index) await cmd(index.key, ["ZADD", index.key, String(Date.now()), index.id]);
-    return id === 0 ? null : String(id);
+    const id = await script(APPEND, [stream, lease, acks], [token, seq, line, leaseMs, lastId, mode]);
+    // The index says when a session was last written to, to the second: one
+    // round trip more per record would double a write's latency. The first
+    // write of each second updates it, and close() writes the last time.
+    let indexed = false;
+    const now = Date.now();
+    if (index && (index.force || now - (lastIndexed.get(index.key + index.id) ?? 0) >= 1000)) {
+      await cmd(index.key, ["ZADD", index.key, String(now), index.id]);
+      lastIndexed.set(index.key + index.id, now);
+      indexed = true;
+    }
+    return { id: id === 0 ? null : String(id), indexed };
   },
   async settle(acks, token, seq) {
-    return Number(await cmd(acks, ["EVAL", SETTLE, "1", acks, token, String(seq)]));
+    return Number(await script(SETTLE, [acks], [token, seq]));
   },
   async exists(key) {
     return Number(await cmd(key, ["EXISTS", key], true)) > 0;

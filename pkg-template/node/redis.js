@@ -7,7 +7,8 @@
 //   <prefix>{<id>}:children             the set of its child ids
 //   <stream>:lease                      the writer's lease (SET NX PX, renewed while it lives)
 //   <stream>:acks                       per writer token, the last record sequence number appended
-//   <prefix>index                       sessions by last update (a sorted set, ms since the epoch)
+//   <prefix>index                       sessions by last update (a sorted set, ms since the epoch;
+//                                       kept to the second while a writer writes, exact after close)
 //
 // Rules kept here:
 // - every key of one session has the session id as its hash tag, so no
@@ -153,10 +154,12 @@ class RedisJournal extends JournalBase {
     this.token = crypto.randomUUID();
     this.seq = 0;
     this.lastId = "";
-    /** The acknowledged lines, to put memory back after a failed write. */
-    this.lines = [];
+    /** The acknowledged text, in pieces ending with a newline, to put memory back after a failed write. */
+    this.acked = [];
     /** An append whose answer never came: { seq, line }. */
     this.unsettled = null;
+    /** When the last write the index does not show yet was made (the index is kept to the second). */
+    this.unindexed = null;
     this.isClosed = false;
     const conn = store.conn;
     const got = conn.call("acquire", keys[1], this.token, store.leaseMs);
@@ -167,13 +170,11 @@ class RedisJournal extends JournalBase {
     try {
       conn.call("hold", keys[1], this.token, store.leaseMs);
       for (;;) {
-        const { ids, lines } = conn.call("range", keys[0], this.lastId, BATCH);
-        for (const line of lines) {
-          this.journal.feed(line + "\n");
-          this.lines.push(line);
-        }
-        if (ids.length > 0) this.lastId = ids[ids.length - 1];
-        if (ids.length < BATCH) break;
+        const { count, last, text } = conn.call("range", keys[0], this.lastId, BATCH);
+        this.journal.feed(text);
+        this.acked.push(text);
+        this.lastId = last;
+        if (count < BATCH) break;
       }
       this.journal.finish();
     } catch (e) {
@@ -193,7 +194,7 @@ class RedisJournal extends JournalBase {
   #rebuild() {
     this.journal.free();
     this.journal = new session.Journal(this.options);
-    for (const line of this.lines) this.journal.feed(line + "\n");
+    for (const text of this.acked) this.journal.feed(text);
     this.journal.finish();
   }
 
@@ -204,7 +205,7 @@ class RedisJournal extends JournalBase {
     const landed = this.store.conn.call("settle", this.keys[2], this.token, seq);
     this.unsettled = null;
     if (landed) {
-      this.lines.push(line);
+      this.acked.push(line + "\n");
       this.journal.feed(line + "\n");
       this.journal.finish();
     }
@@ -228,7 +229,10 @@ class RedisJournal extends JournalBase {
     const seq = this.seq + 1;
     let id;
     try {
-      id = this.store.conn.call("append", this.keys, this.token, seq, line, this.store.leaseMs, this.lastId, "lease", this.index);
+      const index = this.index && { ...this.index, force: this.seq === 0 };
+      const done = this.store.conn.call("append", this.keys, this.token, seq, line, this.store.leaseMs, this.lastId, "lease", index);
+      id = done.id;
+      this.unindexed = this.index !== null && !done.indexed ? Date.now() : null;
     } catch (e) {
       this.#rebuild();
       if (e.code === "ERR_STORE_UNAVAILABLE") {
@@ -241,7 +245,7 @@ class RedisJournal extends JournalBase {
     }
     this.seq = seq;
     if (id) this.lastId = id;
-    this.lines.push(line);
+    this.acked.push(line + "\n");
     return line;
   }
 
@@ -252,6 +256,7 @@ class RedisJournal extends JournalBase {
     this.store.openHere.delete(this.keys[0]);
     try {
       this.#settle();
+      if (this.unindexed) this.store.conn.call("zadd", this.index.key, this.unindexed, this.index.id);
       this.store.conn.call("release", this.keys[1], this.token);
     } catch {
       // Redis is away: the lease expires on its own.
@@ -323,15 +328,22 @@ class RedisSessionStore {
     return this.#open(`${base}:child:${child}`, `child run ${child} of ${id}`, null, options);
   }
 
-  async #lines(stream) {
-    const all = [];
-    let after = "";
+  /** A stream's text in pieces (each whole lines ending with a newline), as read in batches. */
+  async #pieces(stream, each = (text) => text) {
+    const pieces = [];
+    // The next batch is asked for before this one is used: Redis and the
+    // connection's thread read while this thread replays.
+    let next = this.conn.ask("range", stream, "", BATCH);
     for (;;) {
-      const { ids, lines } = await this.conn.ask("range", stream, after, BATCH);
-      for (const l of lines) all.push(l);
-      if (ids.length < BATCH) return all;
-      after = ids[ids.length - 1];
+      const { count, last, text } = await next;
+      if (count === BATCH) next = this.conn.ask("range", stream, last, BATCH);
+      pieces.push(each(text));
+      if (count < BATCH) return pieces;
     }
+  }
+
+  async #lines(stream) {
+    return (await this.#pieces(stream)).join("").split("\n").slice(0, -1);
   }
 
   async #existing(id) {
@@ -355,8 +367,7 @@ class RedisSessionStore {
   /** The journal text of a session (or of one of its child runs), as a file would hold it: for replay, export and the viewer. */
   async text(id, childId) {
     const stream = childId === undefined ? await this.#existing(id) : `${this.#base(id)}:child:${cleanChildId(childId)}`;
-    const lines = await this.#lines(stream);
-    return lines.length === 0 ? "" : lines.join("\n") + "\n";
+    return (await this.#pieces(stream)).join("");
   }
 
   /** The ids of a session's child runs (openChild), sorted. */
@@ -368,7 +379,7 @@ class RedisSessionStore {
   async replay(id) {
     const journal = new session.Journal({ maxLineBytes: this.maxLineBytes });
     try {
-      for (const line of await this.#lines(await this.#existing(id))) journal.feed(line + "\n");
+      await this.#pieces(await this.#existing(id), (text) => journal.feed(text));
       journal.finish();
       return journal.state();
     } finally {
