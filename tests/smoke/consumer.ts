@@ -52,3 +52,14 @@ for (const msg of resumed) {
   if (typeof msg.content === "string") continue;
   for (const block of msg.content) if (block.type === "tool_use") { const id: string = block.id; const name: string = block.name; console.log(id, name, bad); }
 }
+// The Redis store: the same contract, one constructor changed (types only here: no server).
+import { RedisSessionStore, type RedisJournal } from "@garuda/session/redis";
+export async function onRedis(url: string): Promise<void> {
+  const store = new RedisSessionStore({ url, leaseMs: 10_000 });
+  const session: Session = startSession(store, { model: "m" });
+  const journal: RedisJournal = store.open("other");
+  const rows: { id: string; updated: Date }[] = await store.list();
+  const children: string[] = await store.children(session.id);
+  console.log(journal.write({ type: "title", title: "x" }), rows, children, await store.text(session.id));
+  store.close();
+}

@@ -44,7 +44,7 @@ function check(out) {
 
 test("the tarball holds the package and nothing else", () => {
   const list = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean);
-  for (const f of ["package/package.json", "package/index.d.ts", "package/index.d.cts", "package/README.md", "package/JOURNAL.md", "package/LICENSE", "package/web/garuda_session_bg.wasm", "package/bin/garuda-session.cjs", "package/node/store.d.ts", "package/node/store.d.mts", "package/node/agent.d.mts"]) {
+  for (const f of ["package/package.json", "package/index.d.ts", "package/index.d.cts", "package/README.md", "package/JOURNAL.md", "package/LICENSE", "package/web/garuda_session_bg.wasm", "package/bin/garuda-session.cjs", "package/node/store.d.ts", "package/node/store.d.mts", "package/node/agent.d.mts", "package/node/redis.js", "package/node/redis-worker.js", "package/node/redis.d.mts"]) {
     assert.ok(list.includes(f), `${f} in ${list}`);
   }
   assert.equal(list.filter((f) => f.endsWith(".wasm")).length, 1, "the wasm ships once");
@@ -60,6 +60,16 @@ test("CommonJS: require", () => {
   check(execFileSync(process.execPath, ["main.js"], { cwd: dir, encoding: "utf8" }));
   const bin = execFileSync(path.join(dir, "node_modules/.bin/garuda-session"), ["replay", path.join(root, "tests/golden/crlf.jsonl")], { encoding: "utf8" });
   assert.match(bin, /messages  2/);
+});
+
+test("without the redis package (an optional peer dependency): the package works, and the Redis store says what to install", () => {
+  const dir = project("commonjs");
+  writeFileSync(
+    path.join(dir, "redis.js"),
+    `const { RedisSessionStore } = require("@garuda/session/redis");\ntry { new RedisSessionStore({ url: "redis://127.0.0.1:1" }); } catch (e) { console.log(e.code + " " + e.message); }\n`,
+  );
+  const out = execFileSync(process.execPath, ["redis.js"], { cwd: dir, encoding: "utf8" });
+  assert.match(out, /^ERR_REDIS_MISSING .*npm install redis/);
 });
 
 test("ESM: import", () => {

@@ -150,3 +150,20 @@ test("Redis stopped during writes: clear errors, and after it returns no duplica
     await server.stop();
   }
 });
+
+test("new RedisSessionStore({ client }) opens its own connection with the client's options; bad options are ERR_INVALID_ARG_TYPE", { skip }, async () => {
+  const server = await redis.startRedis();
+  const client = require(redis.redisModule).createClient({ url: server.url });
+  const { RedisSessionStore } = require(path.join(root, "pkg/node/redis.js"));
+  const store = new RedisSessionStore({ client, prefix: "client:", redisModule: redis.redisModule });
+  try {
+    const j = store.open("s");
+    j.write({ type: "start", sessionId: "s", model: "m1" });
+    j.close();
+    assert.deepEqual((await store.list()).map((r) => r.id), ["s"]);
+    assert.throws(() => new RedisSessionStore({ url: 6379, redisModule: redis.redisModule }), (e) => e.code === "ERR_INVALID_ARG_TYPE");
+  } finally {
+    store.close();
+    await server.stop();
+  }
+});
