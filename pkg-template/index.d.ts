@@ -388,7 +388,22 @@ export interface MessageOrigin {
   dropped?: true;
 }
 
-export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo" | "too-deep" | "line-too-long";
+export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo" | "too-deep" | "line-too-long" | "other-branch" | "usage-unknown";
+
+/** The session formats read (detected from the first line, or given as `format`). */
+export type SessionFormat = "garuda" | "claude-code" | "codex" | "pi" | "gemini";
+
+/** Reported usage and cost of one day and model of a session. */
+export interface UsageEntry {
+  /** YYYY-MM-DD (UTC) of the records, or "" when they carry no time. */
+  day: string;
+  /** "" when the journal never said. */
+  model: string;
+  usage: Usage;
+  /** null when a request of it had no price. */
+  costUsd: number | null;
+  requests: number;
+}
 
 /** A line the reader skipped or a record it could not apply; `line` is 1-based. */
 export interface Warning {
@@ -449,6 +464,10 @@ export interface SessionState {
   warnings: Warning[];
   /** The last line was cut off by a crash mid-write, and ignored. */
   tornTail: boolean;
+  /** The format read; null when no line said one (nothing read, or no known format). */
+  format: SessionFormat | null;
+  /** Reported usage and cost by day and model (what `garuda-session usage --by` groups). */
+  usageByDay: UsageEntry[];
 }
 
 /** One `/sessions` row (JOURNAL.md §7). */

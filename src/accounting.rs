@@ -36,6 +36,11 @@ impl Usage {
             .saturating_add(self.cache_write_tokens)
     }
 
+    /// Adds another usage's counts (saturating).
+    pub fn add_all(&mut self, other: &Usage) {
+        self.add(other);
+    }
+
     fn add(&mut self, other: &Usage) {
         self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
         self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);

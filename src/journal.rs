@@ -7,6 +7,8 @@
 //! so after every line the state is what a fresh replay of the lines so far
 //! would give.
 
+use crate::formats::{Format, Notice, Reader};
+use crate::prices::Prices;
 use crate::record::{with_fields, LineError};
 use crate::redact::{Redactor, RedactorError};
 use crate::state::{SessionState, Warning, WarningKind, MAX_NESTING};
@@ -42,6 +44,11 @@ pub struct Journal {
     /// field of the wrong type, an unknown type, an undo with nothing to
     /// undo): nothing is written, nothing changes.
     strict: bool,
+    /// The format asked for (None: detect it from the first line).
+    forced: Option<Format>,
+    /// The reader of another agent's format, once the file says which.
+    reader: Option<Reader>,
+    prices: Rc<Prices>,
 }
 
 impl Default for Journal {
@@ -55,6 +62,9 @@ impl Default for Journal {
             skipping: false,
             model_view: false,
             strict: false,
+            forced: None,
+            reader: None,
+            prices: Prices::built_in(),
         }
     }
 }
@@ -108,6 +118,18 @@ impl Journal {
     }
 
     /// Sets the longest line read or written (bytes, without the newline).
+    /// Reads the input as `format` instead of detecting it.
+    pub fn with_format(mut self, format: Format) -> Journal {
+        self.forced = Some(format);
+        self
+    }
+
+    /// Prices readers use to cost other agents' requests (the built-in table by default).
+    pub fn with_prices(mut self, prices: Rc<Prices>) -> Journal {
+        self.prices = prices;
+        self
+    }
+
     pub fn with_max_line(mut self, max_line: usize) -> Journal {
         self.max_line = max_line.max(1);
         self
@@ -267,6 +289,47 @@ impl Journal {
                 self.state.torn_tail = true;
             }
         }
+        if let Some(mut reader) = self.reader.take() {
+            let (mut out, mut notices) = (Vec::new(), Vec::new());
+            reader.finish(&mut out, &mut notices);
+            self.apply_translated(out, notices);
+            self.reader = Some(reader);
+        }
+    }
+
+    /// Which format the first line that says one is in; a reader for it.
+    fn detect(&mut self, line: &str) {
+        let format = self.forced.or_else(|| Format::detect(line));
+        if let Some(format) = format {
+            self.state.format = Some(format);
+            self.reader = Reader::new(format, Rc::clone(&self.prices));
+        }
+    }
+
+    /// Records a reader handed back, applied as replay applies a journal's.
+    fn apply_translated(&mut self, out: crate::formats::Out, notices: Vec<Notice>) {
+        for (number, record) in out {
+            let deep = crate::bytes::count_openings(record.as_bytes(), MAX_NESTING) > MAX_NESTING;
+            let state = &mut self.state;
+            let outcome =
+                with_fields(&record, |kind, fields| state.apply_marked(kind, fields, number, false, deep));
+            if let Some((kind, message)) = warning_of(outcome) {
+                self.state.warnings.push(Warning { line: number, kind, message });
+            }
+        }
+        for notice in notices {
+            let (line, kind, message) = match notice {
+                Notice::BadLine(line, m) => (line, WarningKind::BadJson, m),
+                Notice::OtherBranches(line, n) => {
+                    (line, WarningKind::OtherBranch, format!("{n} lines on other branches (a rewind or an edited prompt) are not in the conversation"))
+                }
+                Notice::UsageUnknown(line, m) => {
+                    self.state.accounts.cost_usd = None;
+                    (line, WarningKind::UsageUnknown, m)
+                }
+            };
+            self.state.warnings.push(Warning { line, kind, message });
+        }
     }
 
     /// Reads one complete line (its newline already stripped).
@@ -290,6 +353,19 @@ impl Journal {
     /// An unchanged record comes back borrowed: the caller's own text.
     pub fn write<'a>(&mut self, record: &'a str) -> Result<std::borrow::Cow<'a, str>, WriteError> {
         use std::borrow::Cow;
+        match self.state.format {
+            Some(Format::Garuda) => {}
+            None => {
+                self.state.format = Some(Format::Garuda);
+                self.reader = None;
+            }
+            Some(other) => {
+                return Err(WriteError(format!(
+                    "this journal holds a {} session: records are written to Garuda journals only (import it first)",
+                    other.as_str()
+                )))
+            }
+        }
         if record.len() > self.max_line {
             return Err(self.line_too_long(record.len()));
         }
@@ -353,6 +429,19 @@ impl Journal {
     fn apply_line(&mut self, line: &str, last: bool, may_nest_deep: Option<bool>) {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line.trim().is_empty() {
+            return;
+        }
+        if self.state.format.is_none() {
+            self.detect(line);
+        }
+        if let Some(reader) = &mut self.reader {
+            let (mut out, mut notices) = (Vec::new(), Vec::new());
+            reader.line(self.lines, line, &mut out, &mut notices);
+            if last && notices.iter().any(|n| matches!(n, Notice::BadLine(..))) {
+                notices.retain(|n| !matches!(n, Notice::BadLine(..)));
+                self.state.torn_tail = true;
+            }
+            self.apply_translated(out, notices);
             return;
         }
         let deep = may_nest_deep

@@ -224,6 +224,34 @@ fn state_json(s: &SessionState) -> String {
         push_str_literal(&mut out, &w.message);
         out.push('}');
     }
-    let _ = write!(out, r#"],"tornTail":{}}}"#, s.torn_tail);
+    let _ = write!(out, r#"],"tornTail":{},"format":"#, s.torn_tail);
+    match s.format {
+        Some(f) => {
+            let _ = write!(out, r#""{}""#, f.as_str());
+        }
+        None => out.push_str("null"),
+    }
+    out.push_str(r#","usageByDay":["#);
+    for (i, ((day, model), e)) in s.ledger.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(r#"{"day":"#);
+        push_str_literal(&mut out, day);
+        out.push_str(r#","model":"#);
+        push_str_literal(&mut out, model);
+        let u = &e.usage;
+        let _ = write!(
+            out,
+            r#","usage":{{"inputTokens":{},"outputTokens":{},"cacheReadTokens":{},"cacheWriteTokens":{}}},"costUsd":"#,
+            u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
+        );
+        match e.cost_usd {
+            Some(c) => push_f64(&mut out, c),
+            None => out.push_str("null"),
+        }
+        let _ = write!(out, r#","requests":{}}}"#, e.requests);
+    }
+    out.push_str("]}");
     out
 }

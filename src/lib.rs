@@ -13,12 +13,16 @@
 //! - `redact`: the Redactor (§5)
 //! - `resume`: resume repair, closeOpenToolCalls, checkMessages (§6)
 //! - `listing`: `/sessions` rows and session ids (§7)
+//! - `prices`: the dated price table and the cost of one request
+//! - `formats`: readers of other agents' sessions (Claude Code, Codex, pi, Gemini CLI)
 
 pub mod accounting;
 mod bytes;
+pub mod formats;
 pub mod journal;
 mod json;
 pub mod listing;
+pub mod prices;
 pub mod record;
 pub mod redact;
 pub mod resume;

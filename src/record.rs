@@ -21,6 +21,9 @@ pub struct Fields<'a> {
     #[serde(rename = "type", borrow)]
     pub kind: Cow<'a, str>,
     pub redacted: Option<bool>,
+    /// When the record was written (ISO 8601): the day of its usage.
+    #[serde(borrow)]
+    pub t: Option<Cow<'a, str>>,
     // start, resume, model
     #[serde(borrow)]
     pub session_id: Option<&'a RawValue>,

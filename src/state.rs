@@ -64,10 +64,14 @@ pub enum WarningKind {
     TooDeep,
     /// A line longer than the journal's maximum line size, skipped unread.
     LineTooLong,
+    /// Messages of another agent's session on branches other than the active one.
+    OtherBranch,
+    /// Another agent's session that never recorded its usage: its cost is unknown.
+    UsageUnknown,
 }
 
 impl WarningKind {
-    pub const ALL: [WarningKind; 8] = [
+    pub const ALL: [WarningKind; 10] = [
         WarningKind::BadJson,
         WarningKind::BadRecord,
         WarningKind::BadField,
@@ -76,6 +80,8 @@ impl WarningKind {
         WarningKind::EmptyRedo,
         WarningKind::TooDeep,
         WarningKind::LineTooLong,
+        WarningKind::OtherBranch,
+        WarningKind::UsageUnknown,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -88,6 +94,8 @@ impl WarningKind {
             WarningKind::EmptyRedo => "empty-redo",
             WarningKind::TooDeep => "too-deep",
             WarningKind::LineTooLong => "line-too-long",
+            WarningKind::OtherBranch => "other-branch",
+            WarningKind::UsageUnknown => "usage-unknown",
         }
     }
 }
@@ -129,6 +137,49 @@ pub struct SessionState {
     pub epoch: u32,
     pub warnings: Vec<Warning>,
     pub torn_tail: bool,
+    /// The format the journal was read in (None: nothing recognised yet).
+    pub format: Option<crate::formats::Format>,
+    /// Reported usage and cost by day and model: what `usage --by` groups.
+    pub ledger: std::collections::BTreeMap<(String, String), LedgerEntry>,
+}
+
+/// Usage and cost of one (day, model) of a session.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LedgerEntry {
+    pub usage: crate::accounting::Usage,
+    /// None once a request of it had no price.
+    pub cost_usd: Option<f64>,
+    pub requests: u64,
+}
+
+impl SessionState {
+    /// Counts a reported response in the ledger, under its day and model.
+    fn book(
+        &mut self,
+        t: Option<&str>,
+        model: Option<&str>,
+        usage: &crate::accounting::Usage,
+        cost: Option<f64>,
+    ) {
+        let day = match t {
+            Some(t) if t.len() >= 10 && t.as_bytes()[4] == b'-' && t.as_bytes()[7] == b'-' => {
+                t[..10].to_owned()
+            }
+            _ => String::new(),
+        };
+        let model = model.or(self.model.as_deref()).unwrap_or("").to_owned();
+        let e = self
+            .ledger
+            .entry((day, model))
+            .or_insert_with(|| LedgerEntry { cost_usd: Some(0.0), ..LedgerEntry::default() });
+        e.usage.add_all(usage);
+        e.requests += 1;
+        e.cost_usd = match (e.cost_usd, cost) {
+            (Some(a), Some(c)) if c.is_finite() => Some(a + c),
+            (Some(a), _) if usage.tokens() == 0 => Some(a),
+            _ => None,
+        };
+    }
 }
 
 fn raw_box(raw: Option<&RawValue>) -> Option<Box<str>> {
@@ -218,6 +269,9 @@ impl SessionState {
                 check_content(response.content, "`response.content`")?;
                 let reported = response.usage_reported.or(r.usage_reported) != Some(false);
                 self.accounts.add_response(&response.usage, reported, r.cost_usd);
+                if reported {
+                    self.book(r.t.as_deref(), r.model.as_deref(), &response.usage, r.cost_usd);
+                }
                 self.context_tokens = response.usage.tokens();
                 if let Some(step) = r.step {
                     self.steps = step;
@@ -239,6 +293,9 @@ impl SessionState {
                 if let Some(summary) = &r.summary {
                     let reported = summary.usage_reported.or(r.usage_reported) != Some(false);
                     self.accounts.add_response(&summary.usage, reported, r.cost_usd);
+                    if reported {
+                        self.book(r.t.as_deref(), None, &summary.usage, r.cost_usd);
+                    }
                 }
                 let mut carried = carry_origins(&self.messages, list, origin);
                 for m in &mut carried {
@@ -299,6 +356,9 @@ impl SessionState {
             RecordKind::SideUsage => {
                 let usage = r.usage.as_ref().ok_or("a `side_usage` record needs `usage`")?;
                 self.accounts.add_response(usage, r.usage_reported != Some(false), r.cost_usd);
+                if r.usage_reported != Some(false) {
+                    self.book(r.t.as_deref(), r.model.as_deref(), usage, r.cost_usd);
+                }
             }
             RecordKind::End => {
                 let stop = r.stop_reason.map(|s| s.get()).unwrap_or("null");

@@ -1,0 +1,440 @@
+//! Claude Code sessions (`~/.claude/projects/<project>/<session>.jsonl`).
+//!
+//! What this reader gets right, and why:
+//! - while streaming, Claude Code writes one line per content block, all with
+//!   the same `message.id`; only the last carries the real output tokens.
+//!   Lines are merged by `message.id` plus `requestId` (Bedrock writes no
+//!   `requestId`), the blocks joined in order, the largest usage kept;
+//! - the conversation is the active path: from the last leaf back through
+//!   `parentUuid` (across a compaction through `logicalParentUuid`). Lines
+//!   on other branches (a rewind, an edited prompt) are left out, and said;
+//! - sidechains (`isSidechain`: a Task subagent's lines inside the file) are
+//!   a child run: their usage counts, as side usage, not their messages. A
+//!   file that is all sidechain (`agent-<id>.jsonl`) is the child run itself;
+//! - `system/compact_boundary` plus the `isCompactSummary` message is a
+//!   compaction;
+//! - titles: `custom-title`, then `ai-title`, then a `summary` whose
+//!   `leafUuid` is on the active path (summaries often point into other files,
+//!   so the last summary is not the title);
+//! - `isMeta` lines and command wrappers go to the model but are not prompts;
+//! - `cache_creation` splits 5-minute and 1-hour cache writes, priced apart.
+
+use super::records as rec;
+use super::{Notice, Out};
+use crate::prices::{Prices, Tokens};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Line<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    subtype: Option<String>,
+    uuid: Option<String>,
+    parent_uuid: Option<String>,
+    logical_parent_uuid: Option<String>,
+    #[serde(default)]
+    is_sidechain: bool,
+    #[serde(default)]
+    is_meta: bool,
+    #[serde(default)]
+    is_compact_summary: bool,
+    session_id: Option<String>,
+    timestamp: Option<String>,
+    cwd: Option<String>,
+    version: Option<String>,
+    request_id: Option<String>,
+    #[serde(borrow)]
+    message: Option<Msg<'a>>,
+    // summary, custom-title, ai-title
+    summary: Option<String>,
+    leaf_uuid: Option<String>,
+    custom_title: Option<String>,
+    ai_title: Option<String>,
+    title: Option<String>,
+    compact_metadata: Option<CompactMetadata>,
+}
+
+#[derive(Deserialize)]
+struct Msg<'a> {
+    id: Option<String>,
+    model: Option<String>,
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+    usage: Option<ApiUsage>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+struct ApiUsage {
+    #[serde(default)]
+    input_tokens: Option<u64>,
+    #[serde(default)]
+    output_tokens: Option<u64>,
+    #[serde(default)]
+    cache_read_input_tokens: Option<u64>,
+    #[serde(default)]
+    cache_creation_input_tokens: Option<u64>,
+    cache_creation: Option<CacheCreation>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+struct CacheCreation {
+    ephemeral_5m_input_tokens: Option<u64>,
+    ephemeral_1h_input_tokens: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CompactMetadata {
+    pre_tokens: Option<u64>,
+}
+
+impl ApiUsage {
+    fn tokens(&self) -> Tokens {
+        let write = self.cache_creation_input_tokens.unwrap_or(0);
+        let (w5, w1) = match self.cache_creation {
+            Some(c) if c.ephemeral_5m_input_tokens.is_some() || c.ephemeral_1h_input_tokens.is_some() => {
+                let w1 = c.ephemeral_1h_input_tokens.unwrap_or(0);
+                (c.ephemeral_5m_input_tokens.unwrap_or(write.saturating_sub(w1)), w1)
+            }
+            _ => (write, 0),
+        };
+        Tokens {
+            input: self.input_tokens.unwrap_or(0),
+            output: self.output_tokens.unwrap_or(0),
+            cache_read: self.cache_read_input_tokens.unwrap_or(0),
+            cache_write_5m: w5,
+            cache_write_1h: w1,
+        }
+    }
+}
+
+/// A response's identity: `message.id` and `requestId` (None on Bedrock).
+type Key = (String, Option<String>);
+
+/// What is kept of a line until the end of the file.
+#[derive(Debug)]
+enum Kept {
+    User {
+        content: Box<str>,
+        prompt: bool,
+        compact_summary: bool,
+    },
+    /// One streamed piece of a response: its blocks (a JSON array) and usage.
+    Assistant {
+        key: Option<Key>,
+        blocks: Box<str>,
+        usage: Tokens,
+        model: Option<String>,
+    },
+    CompactBoundary {
+        pre_tokens: u64,
+    },
+}
+
+#[derive(Debug)]
+struct Entry {
+    line: u64,
+    uuid: Option<String>,
+    parent: Option<String>,
+    sidechain: bool,
+    t: Option<String>,
+    kept: Kept,
+}
+
+#[derive(Debug)]
+pub struct Reader {
+    prices: Rc<Prices>,
+    entries: Vec<Entry>,
+    session_id: Option<String>,
+    root: Option<String>,
+    version: Option<String>,
+    custom_title: Option<String>,
+    ai_title: Option<String>,
+    /// `summary` lines: (leafUuid, summary).
+    summaries: Vec<(String, String)>,
+    /// The last line that belongs to the conversation (its uuid): the leaf.
+    leaf: Option<String>,
+    lines: u64,
+}
+
+impl Reader {
+    pub fn new(prices: Rc<Prices>) -> Reader {
+        Reader {
+            prices,
+            entries: Vec::new(),
+            session_id: None,
+            root: None,
+            version: None,
+            custom_title: None,
+            ai_title: None,
+            summaries: Vec::new(),
+            leaf: None,
+            lines: 0,
+        }
+    }
+
+    pub fn line(&mut self, number: u64, text: &str, notices: &mut Vec<Notice>) {
+        self.lines = number;
+        let l: Line = match serde_json::from_str(text) {
+            Ok(l) => l,
+            Err(e) => {
+                notices.push(Notice::BadLine(number, format!("not a Claude Code line: {e}")));
+                return;
+            }
+        };
+        let kind = l.kind.as_deref().unwrap_or("");
+        if self.session_id.is_none() {
+            self.session_id = l.session_id.clone();
+        }
+        if self.root.is_none() {
+            self.root = l.cwd.clone();
+        }
+        if l.version.is_some() {
+            self.version = l.version.clone();
+        }
+        let kept = match kind {
+            "summary" => {
+                if let (Some(leaf), Some(summary)) = (l.leaf_uuid, l.summary) {
+                    self.summaries.push((leaf, summary));
+                }
+                return;
+            }
+            "custom-title" => {
+                self.custom_title = l.custom_title.or(l.title).or(self.custom_title.take());
+                return;
+            }
+            "ai-title" => {
+                self.ai_title = l.ai_title.or(l.title).or(self.ai_title.take());
+                return;
+            }
+            "system" if l.subtype.as_deref() == Some("compact_boundary") => Kept::CompactBoundary {
+                pre_tokens: l.compact_metadata.and_then(|m| m.pre_tokens).unwrap_or(0),
+            },
+            "user" => {
+                let Some(m) = &l.message else { return };
+                let Some(content) = m.content else { return };
+                let raw = content.get();
+                let prompt = !l.is_meta && !l.is_compact_summary && is_prompt(raw);
+                Kept::User { content: raw.into(), prompt, compact_summary: l.is_compact_summary }
+            }
+            "assistant" => {
+                let Some(m) = &l.message else { return };
+                let blocks = match m.content {
+                    Some(c) if c.get().trim_start().starts_with('[') => c.get().into(),
+                    Some(c) => format!(r#"[{{"type":"text","text":{}}}]"#, c.get()).into(),
+                    None => "[]".into(),
+                };
+                let key = m.id.clone().map(|id| (id, l.request_id.clone()));
+                Kept::Assistant {
+                    key,
+                    blocks,
+                    usage: m.usage.unwrap_or_default().tokens(),
+                    model: m.model.clone(),
+                }
+            }
+            _ => return,
+        };
+        if !l.is_sidechain && l.uuid.is_some() {
+            self.leaf = l.uuid.clone();
+        }
+        self.entries.push(Entry {
+            line: number,
+            uuid: l.uuid,
+            parent: l.parent_uuid.or(l.logical_parent_uuid),
+            sidechain: l.is_sidechain,
+            t: l.timestamp,
+            kept,
+        });
+    }
+
+    /// The uuids on the active path: from the leaf back through the parents.
+    fn active_path(&self, child_run: bool) -> Option<HashSet<&str>> {
+        let leaf = if child_run {
+            self.entries.iter().rev().find_map(|e| e.uuid.as_deref())?
+        } else {
+            self.leaf.as_deref()?
+        };
+        let parent_of: HashMap<&str, Option<&str>> =
+            self.entries.iter().filter_map(|e| Some((e.uuid.as_deref()?, e.parent.as_deref()))).collect();
+        let mut path = HashSet::new();
+        let mut at = Some(leaf);
+        while let Some(u) = at {
+            if !path.insert(u) {
+                break; // a cycle: a hand-edited file
+            }
+            at = parent_of.get(u).copied().flatten();
+        }
+        Some(path)
+    }
+
+    pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
+        // A subagent's own file: every line is a sidechain, and it is the run.
+        let child_run = self.entries.iter().all(|e| e.sidechain) && !self.entries.is_empty();
+        let path = self.active_path(child_run);
+        let on_path = |e: &Entry| match (&path, &e.uuid) {
+            (Some(p), Some(u)) => p.contains(u.as_str()),
+            (None, _) => true,
+            (_, None) => true,
+        };
+        let main = |e: &Entry| child_run || !e.sidechain;
+
+        // Merge streamed pieces: blocks joined in file order, the largest usage kept.
+        let mut merged: HashMap<Key, (String, Tokens, Option<String>)> = HashMap::new();
+        for e in &self.entries {
+            if let Kept::Assistant { key: Some(key), blocks, usage, model } = &e.kept {
+                let slot =
+                    merged.entry(key.clone()).or_insert_with(|| (String::new(), Tokens::default(), None));
+                let inner = blocks.trim().trim_start_matches('[').trim_end_matches(']').trim();
+                if !inner.is_empty() {
+                    if !slot.0.is_empty() {
+                        slot.0.push(',');
+                    }
+                    slot.0.push_str(inner);
+                }
+                if usage.output > slot.1.output || slot.1 == Tokens::default() {
+                    slot.1 = *usage;
+                }
+                if slot.2.is_none() {
+                    slot.2 = model.clone();
+                }
+            }
+        }
+
+        let first_model = self.entries.iter().find_map(|e| match &e.kept {
+            Kept::Assistant { model: Some(m), .. } if main(e) && m != "<synthetic>" => Some(m.clone()),
+            _ => None,
+        });
+        let first_t = self.entries.first().and_then(|e| e.t.clone());
+        out.push((
+            self.entries.first().map_or(1, |e| e.line),
+            rec::start(
+                self.session_id.as_deref(),
+                first_model.as_deref(),
+                self.root.as_deref(),
+                self.version.as_deref(),
+                first_t.as_deref(),
+            ),
+        ));
+        let mut model = first_model;
+        let mut step = 0;
+        let mut emitted: HashSet<Key> = HashSet::new();
+        let mut pre_tokens = 0;
+        let mut off_path = 0usize;
+        for e in &self.entries {
+            let t = e.t.as_deref();
+            // Off the active path: not the conversation, but its requests were
+            // made and paid for, so their usage counts (as side usage).
+            let off = main(e) && !on_path(e);
+            if off {
+                off_path += 1;
+                if !matches!(e.kept, Kept::Assistant { .. }) {
+                    continue;
+                }
+            }
+            match &e.kept {
+                Kept::CompactBoundary { pre_tokens: p } => pre_tokens = *p,
+                Kept::User { content, prompt, compact_summary } if main(e) => {
+                    let message = if content.trim_start().starts_with('[') {
+                        rec::message("user", content)
+                    } else {
+                        rec::message("user", &format!(r#"[{{"type":"text","text":{content}}}]"#))
+                    };
+                    if *compact_summary {
+                        out.push((e.line, rec::compaction(pre_tokens, 0, &format!("[{message}]"), t)));
+                    } else if is_tool_results(content) {
+                        out.push((e.line, rec::tool_results(&message, t)));
+                    } else {
+                        out.push((e.line, rec::user(&message, *prompt, t)));
+                    }
+                }
+                Kept::User { .. } => {}
+                Kept::Assistant { key, blocks, usage, model: m } => {
+                    let (content, usage, m) = match key {
+                        Some(k) => {
+                            if !emitted.insert(k.clone()) {
+                                continue;
+                            }
+                            match merged.get(k) {
+                                Some((c, u, m2)) => (format!("[{c}]"), *u, m2.clone().or(m.clone())),
+                                None => (blocks.to_string(), *usage, m.clone()),
+                            }
+                        }
+                        None => (blocks.to_string(), *usage, m.clone()),
+                    };
+                    let real = m.as_deref().filter(|m| *m != "<synthetic>");
+                    let cost = if usage == Tokens::default() {
+                        Some(0.0)
+                    } else {
+                        rec::priced(&self.prices, real, &usage, None)
+                    };
+                    if !main(e) || off {
+                        let purpose = if off { "another branch" } else { "subagent" };
+                        out.push((e.line, rec::side_usage(purpose, &usage, cost, real, t)));
+                        continue;
+                    }
+                    if let Some(real) = real {
+                        if model.as_deref() != Some(real) {
+                            out.push((e.line, rec::model(real, t)));
+                            model = Some(real.to_owned());
+                        }
+                    }
+                    step += 1;
+                    out.push((e.line, rec::assistant(step, &content, &usage, cost, real, t)));
+                }
+            }
+        }
+        if off_path > 0 {
+            notices.push(Notice::OtherBranches(self.lines, off_path));
+        }
+        let summary_title = path.as_ref().and_then(|p| {
+            self.summaries.iter().rev().find(|(leaf, _)| p.contains(leaf.as_str())).map(|(_, s)| s.clone())
+        });
+        if let Some(title) = self.custom_title.clone().or(self.ai_title.clone()).or(summary_title) {
+            out.push((self.lines.max(1), rec::title(&title)));
+        }
+        self.entries.clear();
+    }
+}
+
+/// Whether a user line's content is all tool results.
+fn is_tool_results(content: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Block<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<std::borrow::Cow<'a, str>>,
+    }
+    match serde_json::from_str::<Vec<Block>>(content) {
+        Ok(blocks) => !blocks.is_empty() && blocks.iter().all(|b| b.kind.as_deref() == Some("tool_result")),
+        Err(_) => false,
+    }
+}
+
+/// Whether a user line is a prompt someone typed: not a tool result, not a
+/// command's wrapper (`<command-name>`, `<local-command-stdout>`), not an
+/// interruption note.
+fn is_prompt(content: &str) -> bool {
+    if is_tool_results(content) {
+        return false;
+    }
+    let text: String = match serde_json::from_str::<String>(content) {
+        Ok(s) => s,
+        Err(_) => {
+            #[derive(Deserialize)]
+            struct Block {
+                text: Option<String>,
+            }
+            serde_json::from_str::<Vec<Block>>(content)
+                .map(|b| b.into_iter().filter_map(|b| b.text).collect::<Vec<_>>().join("\n"))
+                .unwrap_or_default()
+        }
+    };
+    let t = text.trim_start();
+    !(t.starts_with("<command-")
+        || t.starts_with("<local-command-")
+        || t.starts_with("[Request interrupted")
+        || t.starts_with("Caveat: The messages below"))
+}

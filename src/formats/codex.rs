@@ -1,0 +1,425 @@
+//! Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`).
+//!
+//! What this reader gets right, and why:
+//! - `response_item` lines are the history; `event_msg` repeats them for the
+//!   UI (`user_message`, `agent_message`, `exec_command_end`...), so only
+//!   `token_count` is read from those;
+//! - `input_tokens` includes cached tokens (here they are taken out), and
+//!   `output_tokens` includes reasoning;
+//! - `token_count` repeats unchanged totals: `last_token_usage` counts only
+//!   when `total_token_usage` advanced; a forked or child rollout starts by
+//!   replaying its parent's counts, which are not counted again;
+//! - encrypted reasoning is ciphertext: kept as a `redacted_thinking` block
+//!   (the Redactor never touches it); its summary is readable;
+//! - a rollout with no `token_count` at all has unknown usage: its cost is
+//!   unknown, never zero.
+
+use super::records::{self as rec, string};
+use super::{Notice, Out};
+use crate::prices::{Prices, Tokens};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+use std::rc::Rc;
+
+#[derive(Deserialize)]
+struct Line<'a> {
+    timestamp: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    #[serde(borrow)]
+    payload: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy, PartialEq)]
+struct TokenUsage {
+    #[serde(default)]
+    input_tokens: u64,
+    #[serde(default)]
+    cached_input_tokens: u64,
+    #[serde(default)]
+    output_tokens: u64,
+    #[serde(default)]
+    total_tokens: u64,
+}
+
+impl TokenUsage {
+    fn tokens(&self) -> Tokens {
+        Tokens {
+            input: self.input_tokens.saturating_sub(self.cached_input_tokens),
+            output: self.output_tokens,
+            cache_read: self.cached_input_tokens,
+            ..Tokens::default()
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Reader {
+    prices: Rc<Prices>,
+    started: bool,
+    model: Option<String>,
+    /// A fork or child: its first totals are its parent's.
+    forked: bool,
+    last_total: Option<(u64, u64, u64)>,
+    saw_token_count: bool,
+    /// The response being assembled: its blocks.
+    blocks: Vec<String>,
+    blocks_line: u64,
+    /// Tool results waiting to be one user message.
+    results: Vec<String>,
+    results_line: u64,
+    /// Usage of requests not yet given to a response.
+    usage: Tokens,
+    cost: Option<f64>,
+    usage_line: u64,
+    step: u64,
+    t: Option<String>,
+    lines: u64,
+    responses: u64,
+}
+
+impl Reader {
+    pub fn new(prices: Rc<Prices>) -> Reader {
+        Reader {
+            prices,
+            started: false,
+            model: None,
+            forked: false,
+            last_total: None,
+            saw_token_count: false,
+            blocks: Vec::new(),
+            blocks_line: 0,
+            results: Vec::new(),
+            results_line: 0,
+            usage: Tokens::default(),
+            cost: Some(0.0),
+            usage_line: 0,
+            step: 0,
+            t: None,
+            lines: 0,
+            responses: 0,
+        }
+    }
+
+    fn start(&mut self, number: u64, out: &mut Out, meta: Option<&Value>) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        let s = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str).map(str::to_owned);
+        out.push((
+            number,
+            rec::start(
+                s("id").as_deref(),
+                self.model.as_deref(),
+                s("cwd").as_deref(),
+                s("cli_version").as_deref(),
+                self.t.as_deref(),
+            ),
+        ));
+    }
+
+    /// The response assembled so far, as an `assistant` record with the usage counted since the last one.
+    fn flush_response(&mut self, out: &mut Out) {
+        if self.blocks.is_empty() {
+            return;
+        }
+        self.step += 1;
+        self.responses += 1;
+        let content = rec::blocks(&self.blocks);
+        let usage = std::mem::take(&mut self.usage);
+        let cost = self.cost.replace(0.0);
+        out.push((
+            self.blocks_line,
+            rec::assistant(self.step, &content, &usage, cost, self.model.as_deref(), self.t.as_deref()),
+        ));
+        self.blocks.clear();
+    }
+
+    fn flush_results(&mut self, out: &mut Out) {
+        if self.results.is_empty() {
+            return;
+        }
+        let message = rec::message("user", &rec::blocks(&self.results));
+        out.push((self.results_line, rec::tool_results(&message, self.t.as_deref())));
+        self.results.clear();
+    }
+
+    fn block(&mut self, number: u64, out: &mut Out, block: String) {
+        self.flush_results(out);
+        if self.blocks.is_empty() {
+            self.blocks_line = number;
+        }
+        self.blocks.push(block);
+    }
+
+    fn result(&mut self, number: u64, out: &mut Out, block: String) {
+        self.flush_response(out);
+        if self.results.is_empty() {
+            self.results_line = number;
+        }
+        self.results.push(block);
+    }
+
+    pub fn line(&mut self, number: u64, text: &str, out: &mut Out, notices: &mut Vec<Notice>) {
+        self.lines = number;
+        let l: Line = match serde_json::from_str(text) {
+            Ok(l) => l,
+            Err(e) => {
+                notices.push(Notice::BadLine(number, format!("not a Codex rollout line: {e}")));
+                return;
+            }
+        };
+        if l.timestamp.is_some() {
+            self.t = l.timestamp;
+        }
+        let payload: Value = match l.payload.map(|p| serde_json::from_str(p.get())) {
+            Some(Ok(v)) => v,
+            _ => return,
+        };
+        let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        match l.kind.as_deref() {
+            Some("session_meta") => {
+                self.forked |= payload.get("forked_from_id").is_some_and(|v| !v.is_null())
+                    || payload.get("parent_thread_id").is_some_and(|v| !v.is_null())
+                    || payload.pointer("/source/subagent").is_some();
+                self.start(number, out, Some(&payload));
+            }
+            Some("turn_context") => {
+                if let Some(m) = str_of(&payload, "model") {
+                    if self.model.as_deref() != Some(&m) {
+                        self.flush_response(out);
+                        self.start(number, out, None);
+                        out.push((number, rec::model(&m, self.t.as_deref())));
+                        self.model = Some(m);
+                    }
+                }
+            }
+            Some("event_msg") if str_of(&payload, "type").as_deref() == Some("token_count") => {
+                self.saw_token_count = true;
+                let Some(info) = payload.get("info").filter(|i| !i.is_null()) else { return };
+                let total: TokenUsage = info
+                    .get("total_token_usage")
+                    .and_then(|v| serde_json::from_value(v.clone()).ok())
+                    .unwrap_or_default();
+                let key = (total.total_tokens, total.input_tokens, total.output_tokens);
+                // Totals only grow; one that did not is a repeat of the last.
+                let advanced = self.last_total.is_none_or(|k| key.0 > k.0);
+                let first = self.last_total.is_none();
+                self.last_total = Some(key);
+                if !advanced || (first && self.forked) {
+                    return;
+                }
+                let last: TokenUsage = info
+                    .get("last_token_usage")
+                    .and_then(|v| serde_json::from_value(v.clone()).ok())
+                    .unwrap_or_default();
+                let t = last.tokens();
+                let c = rec::priced(&self.prices, self.model.as_deref(), &t, None);
+                self.cost = match (self.cost, c) {
+                    (Some(a), Some(b)) => Some(a + b),
+                    _ => None,
+                };
+                add(&mut self.usage, &t);
+                self.usage_line = number;
+            }
+            Some("compacted") => {
+                self.start(number, out, None);
+                self.flush_response(out);
+                self.flush_results(out);
+                let mut messages = Vec::new();
+                for item in payload.get("replacement_history").and_then(Value::as_array).into_iter().flatten()
+                {
+                    if let Some(m) = history_message(item) {
+                        messages.push(m);
+                    }
+                }
+                if messages.is_empty() {
+                    if let Some(summary) = str_of(&payload, "message") {
+                        messages.push(rec::text_message("user", &summary));
+                    }
+                }
+                out.push((number, rec::compaction(0, 0, &rec::blocks(&messages), self.t.as_deref())));
+            }
+            Some("response_item") => {
+                self.start(number, out, None);
+                self.item(number, &payload, out);
+            }
+            _ => {}
+        }
+    }
+
+    fn item(&mut self, number: u64, p: &Value, out: &mut Out) {
+        let s = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        match p.get("type").and_then(Value::as_str).unwrap_or("") {
+            "message" => {
+                let text = message_text(p);
+                match p.get("role").and_then(Value::as_str) {
+                    Some("assistant") if !text.is_empty() => {
+                        self.block(number, out, format!(r#"{{"type":"text","text":{}}}"#, string(&text)));
+                    }
+                    Some("assistant") => {}
+                    Some("user") => {
+                        self.flush_response(out);
+                        self.flush_results(out);
+                        let prompt = !is_context(&text);
+                        out.push((
+                            number,
+                            rec::user(&rec::text_message("user", &text), prompt, self.t.as_deref()),
+                        ));
+                    }
+                    _ => {} // developer and system instructions: not the conversation
+                }
+            }
+            "reasoning" => {
+                let summary: Vec<String> = p
+                    .get("summary")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|x| x.get("text").and_then(Value::as_str).map(str::to_owned))
+                    .collect();
+                if !summary.is_empty() {
+                    self.block(
+                        number,
+                        out,
+                        format!(
+                            r#"{{"type":"thinking","thinking":{},"signature":""}}"#,
+                            string(&summary.join("\n\n"))
+                        ),
+                    );
+                }
+                if let Some(enc) = p.get("encrypted_content").and_then(Value::as_str) {
+                    self.block(
+                        number,
+                        out,
+                        format!(r#"{{"type":"redacted_thinking","data":{}}}"#, string(enc)),
+                    );
+                }
+            }
+            "function_call" | "custom_tool_call" | "local_shell_call" => {
+                let input = match p.get("arguments") {
+                    Some(Value::String(a)) => match serde_json::from_str::<Value>(a) {
+                        Ok(v @ Value::Object(_)) => v.to_string(),
+                        _ => format!(r#"{{"arguments":{}}}"#, string(a)),
+                    },
+                    Some(v @ Value::Object(_)) => v.to_string(),
+                    _ => match p.get("input").or(p.get("action")) {
+                        Some(Value::String(i)) => format!(r#"{{"input":{}}}"#, string(i)),
+                        Some(v) => format!(r#"{{"input":{v}}}"#),
+                        None => "{}".to_owned(),
+                    },
+                };
+                let name = if s("name").is_empty() { "shell".to_owned() } else { s("name") };
+                let id = if s("call_id").is_empty() { s("id") } else { s("call_id") };
+                self.block(
+                    number,
+                    out,
+                    format!(
+                        r#"{{"type":"tool_use","id":{},"name":{},"input":{input}}}"#,
+                        string(&id),
+                        string(&name)
+                    ),
+                );
+            }
+            "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
+                let output = match p.get("output") {
+                    Some(Value::String(o)) => o.clone(),
+                    Some(v) => v
+                        .get("content")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| v.to_string()),
+                    None => String::new(),
+                };
+                self.result(
+                    number,
+                    out,
+                    format!(
+                        r#"{{"type":"tool_result","tool_use_id":{},"content":{}}}"#,
+                        string(&s("call_id")),
+                        string(&output)
+                    ),
+                );
+            }
+            "web_search_call" => {
+                let query = p.pointer("/action/query").and_then(Value::as_str).unwrap_or("");
+                self.block(
+                    number,
+                    out,
+                    format!(r#"{{"type":"text","text":{}}}"#, string(&format!("Web search: {query}"))),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
+        if !self.started {
+            return;
+        }
+        self.flush_response(out);
+        self.flush_results(out);
+        if self.usage != Tokens::default() {
+            out.push((
+                self.usage_line,
+                rec::side_usage("requests", &self.usage, self.cost, self.model.as_deref(), self.t.as_deref()),
+            ));
+            self.usage = Tokens::default();
+        }
+        if !self.saw_token_count && self.responses > 0 {
+            notices.push(Notice::UsageUnknown(
+                self.lines.max(1),
+                "the rollout has no token_count: its usage and cost are unknown".into(),
+            ));
+        }
+    }
+}
+
+fn add(a: &mut Tokens, b: &Tokens) {
+    a.input += b.input;
+    a.output += b.output;
+    a.cache_read += b.cache_read;
+    a.cache_write_5m += b.cache_write_5m;
+    a.cache_write_1h += b.cache_write_1h;
+}
+
+/// The text of a `message` item: its `input_text`/`output_text` parts.
+fn message_text(p: &Value) -> String {
+    match p.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => {
+            parts.iter().filter_map(|x| x.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
+        }
+        _ => String::new(),
+    }
+}
+
+/// Context Codex adds as user messages (instructions, environment): not prompts.
+fn is_context(text: &str) -> bool {
+    let t = text.trim_start();
+    [
+        "<environment_context>",
+        "<user_instructions>",
+        "# AGENTS.md",
+        "<permissions",
+        "<turn_aborted>",
+        "<user_shell_command>",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
+/// A message of a compaction's replacement history.
+fn history_message(item: &Value) -> Option<String> {
+    if item.get("type").and_then(Value::as_str) != Some("message") {
+        return None;
+    }
+    let role = match item.get("role").and_then(Value::as_str)? {
+        "assistant" => "assistant",
+        "user" => "user",
+        _ => return None,
+    };
+    Some(rec::text_message(role, &message_text(item)))
+}

@@ -1,0 +1,226 @@
+//! Gemini CLI sessions (`~/.gemini/tmp/<project-hash>/chats/session-*.json`).
+//!
+//! Two shapes: one JSON document rewritten in place (`{sessionId, …,
+//! messages: […]}`), and the newer JSONL (a header line, message lines, and
+//! `{"$set": {…}}` lines that patch the header; a message line with an id
+//! seen before replaces it). Both are read whole at the end.
+//!
+//! What this reader gets right: tool calls carry their results inside them
+//! (here they become a `tool_use` and the `tool_result` that answers it);
+//! `tokens.input` includes cached tokens (taken out here); thoughts are
+//! billed as output.
+
+use super::records::{self as rec, string};
+use super::{Notice, Out};
+use crate::prices::{Prices, Tokens};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+#[derive(Debug)]
+pub struct Reader {
+    prices: Rc<Prices>,
+    lines: Vec<(u64, String)>,
+}
+
+impl Reader {
+    pub fn new(prices: Rc<Prices>) -> Reader {
+        Reader { prices, lines: Vec::new() }
+    }
+
+    pub fn line(&mut self, number: u64, text: &str) {
+        self.lines.push((number, text.to_owned()));
+    }
+
+    pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
+        let lines = std::mem::take(&mut self.lines);
+        let Some((first_line, first)) = lines.first() else { return };
+        // (line, message)
+        let mut messages: Vec<(u64, Value)> = Vec::new();
+        let mut header = Value::Null;
+        if first.trim() == "{" {
+            let text: String = lines.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>().join("\n");
+            match serde_json::from_str::<Value>(&text) {
+                Ok(mut doc) => {
+                    let list = doc.get_mut("messages").map(Value::take);
+                    for (i, m) in list
+                        .and_then(|l| if let Value::Array(a) = l { Some(a) } else { None })
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                    {
+                        messages.push((*first_line + i as u64, m));
+                    }
+                    header = doc;
+                }
+                Err(e) => {
+                    notices.push(Notice::BadLine(
+                        e.line() as u64 + first_line - 1,
+                        format!("not a Gemini CLI session document: {e}"),
+                    ));
+                    return;
+                }
+            }
+        } else {
+            let mut by_id: HashMap<String, usize> = HashMap::new();
+            for (n, l) in &lines {
+                let v: Value = match serde_json::from_str(l) {
+                    Ok(v @ Value::Object(_)) => v,
+                    Ok(_) | Err(_) => {
+                        notices.push(Notice::BadLine(*n, "not a Gemini CLI session line".into()));
+                        continue;
+                    }
+                };
+                if let Some(Value::Object(set)) = v.get("$set") {
+                    if let Value::Object(h) = &mut header {
+                        for (k, x) in set {
+                            h.insert(k.clone(), x.clone());
+                        }
+                    }
+                } else if v.get("type").is_some() {
+                    match v.get("id").and_then(Value::as_str).and_then(|id| by_id.get(id).copied()) {
+                        Some(i) => messages[i] = (*n, v),
+                        None => {
+                            if let Some(id) = v.get("id").and_then(Value::as_str) {
+                                by_id.insert(id.to_owned(), messages.len());
+                            }
+                            messages.push((*n, v));
+                        }
+                    }
+                } else if header.is_null() {
+                    header = v;
+                }
+            }
+        }
+        let hs = |k: &str| header.get(k).and_then(Value::as_str).map(str::to_owned);
+        let first_model =
+            messages.iter().find_map(|(_, m)| m.get("model").and_then(Value::as_str).map(str::to_owned));
+        out.push((
+            *first_line,
+            rec::start(
+                hs("sessionId").as_deref(),
+                first_model.as_deref(),
+                None,
+                None,
+                hs("startTime").as_deref(),
+            ),
+        ));
+        let mut model = first_model;
+        let mut step = 0;
+        for (line, m) in &messages {
+            let t = m.get("timestamp").and_then(Value::as_str);
+            match m.get("type").and_then(Value::as_str).unwrap_or("") {
+                "user" => {
+                    let text = content_text(m.get("content"));
+                    let prompt = !text.trim_start().starts_with('/');
+                    out.push((*line, rec::user(&rec::text_message("user", &text), prompt, t)));
+                }
+                "gemini" => {
+                    if let Some(m2) = m.get("model").and_then(Value::as_str) {
+                        if model.as_deref() != Some(m2) {
+                            out.push((*line, rec::model(m2, t)));
+                            model = Some(m2.to_owned());
+                        }
+                    }
+                    let mut blocks = Vec::new();
+                    for th in m.get("thoughts").and_then(Value::as_array).into_iter().flatten() {
+                        let s = |k: &str| th.get(k).and_then(Value::as_str).unwrap_or("");
+                        let text = if s("subject").is_empty() {
+                            s("description").to_owned()
+                        } else {
+                            format!("**{}**\n{}", s("subject"), s("description"))
+                        };
+                        blocks.push(format!(
+                            r#"{{"type":"thinking","thinking":{},"signature":""}}"#,
+                            string(&text)
+                        ));
+                    }
+                    let text = content_text(m.get("content"));
+                    if !text.is_empty() {
+                        blocks.push(format!(r#"{{"type":"text","text":{}}}"#, string(&text)));
+                    }
+                    let mut results = Vec::new();
+                    for call in m.get("toolCalls").and_then(Value::as_array).into_iter().flatten() {
+                        let id = call.get("id").and_then(Value::as_str).unwrap_or("");
+                        let name = call.get("name").and_then(Value::as_str).unwrap_or("tool");
+                        let input = match call.get("args") {
+                            Some(a @ Value::Object(_)) => a.to_string(),
+                            Some(Value::String(s)) => format!(r#"{{"args":{}}}"#, string(s)),
+                            _ => "{}".to_owned(),
+                        };
+                        blocks.push(format!(
+                            r#"{{"type":"tool_use","id":{},"name":{},"input":{input}}}"#,
+                            string(id),
+                            string(name)
+                        ));
+                        let output = tool_output(call.get("result"));
+                        let error =
+                            call.get("status").and_then(Value::as_str).is_some_and(|s| s != "success");
+                        results.push(format!(
+                            r#"{{"type":"tool_result","tool_use_id":{},"content":{}{}}}"#,
+                            string(id),
+                            string(&output),
+                            if error { r#","is_error":true"# } else { "" }
+                        ));
+                    }
+                    let n = |k: &str| m.pointer(&format!("/tokens/{k}")).and_then(Value::as_u64).unwrap_or(0);
+                    let cached = n("cached");
+                    let tokens = Tokens {
+                        input: (n("input") + n("tool")).saturating_sub(cached),
+                        output: n("output") + n("thoughts"),
+                        cache_read: cached,
+                        ..Tokens::default()
+                    };
+                    let cost = if tokens == Tokens::default() {
+                        Some(0.0)
+                    } else {
+                        rec::priced(&self.prices, model.as_deref(), &tokens, None)
+                    };
+                    step += 1;
+                    out.push((
+                        *line,
+                        rec::assistant(step, &rec::blocks(&blocks), &tokens, cost, model.as_deref(), t),
+                    ));
+                    if !results.is_empty() {
+                        out.push((
+                            *line,
+                            rec::tool_results(&rec::message("user", &rec::blocks(&results)), t),
+                        ));
+                    }
+                }
+                _ => {} // info, error, warning: the CLI's own notes
+            }
+        }
+    }
+}
+
+fn content_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => {
+            parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
+        }
+        _ => String::new(),
+    }
+}
+
+/// A tool call's result: its functionResponse outputs, as text.
+fn tool_output(result: Option<&Value>) -> String {
+    match result {
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .map(|p| match p.pointer("/functionResponse/response") {
+                Some(r) => r
+                    .get("output")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| r.to_string()),
+                None => p.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    }
+}

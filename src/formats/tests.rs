@@ -1,0 +1,159 @@
+//! Each reader on small fixtures written in its format's shape (the real
+//! transcripts of ../shared/peers are read by tests/peers_formats.rs).
+
+use crate::formats::Format;
+use crate::journal::Journal;
+use crate::state::{SessionState, WarningKind};
+
+fn read(text: &str) -> SessionState {
+    let mut j = Journal::default();
+    j.feed(text);
+    j.finish();
+    j.into_state()
+}
+
+fn fixture(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/formats").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn detection_names_each_format_from_its_first_line() {
+    for (line, format) in [
+        (r#"{"type":"start","sessionId":"s","model":"m"}"#, Some(Format::Garuda)),
+        (r#"{"type":"user","message":{"role":"user","content":"hi"}}"#, Some(Format::Garuda)),
+        (
+            r#"{"parentUuid":null,"isSidechain":false,"sessionId":"x","type":"user","message":{"role":"user","content":"hi"},"uuid":"u1"}"#,
+            Some(Format::ClaudeCode),
+        ),
+        (r#"{"type":"summary","summary":"t","leafUuid":"u"}"#, Some(Format::ClaudeCode)),
+        (
+            r#"{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"r"}}"#,
+            Some(Format::Codex),
+        ),
+        (
+            r#"{"type":"session","version":3,"id":"p","timestamp":"2026-01-01T00:00:00Z","cwd":"/x"}"#,
+            Some(Format::Pi),
+        ),
+        ("{", Some(Format::Gemini)),
+        (r#"{"sessionId":"g","projectHash":"h","startTime":"2026-01-01T00:00:00Z"}"#, Some(Format::Gemini)),
+        (r#"{"hello":"world"}"#, None),
+        ("not json", None),
+    ] {
+        assert_eq!(Format::detect(line), format, "{line}");
+    }
+}
+
+#[test]
+fn claude_code_merges_streamed_blocks_follows_the_active_path_and_prices_cache_writes() {
+    let s = read(&fixture("claude-code.jsonl"));
+    assert_eq!(s.format, Some(Format::ClaudeCode));
+    assert_eq!(s.prompts, 2, "the command wrapper and the meta line are not prompts");
+    assert_eq!(s.steps, 3, "three responses: the streamed one merged");
+    assert_eq!(s.title.as_deref(), Some("Fix the parser"), "the custom title wins");
+    // The streamed response: its usage once, the largest; the sidechain's as side usage.
+    assert_eq!(
+        s.accounts.usage.output_tokens,
+        300 + 40 + 25 + 7 + 100,
+        "the abandoned branch's request was paid for too"
+    );
+    assert_eq!(s.accounts.usage.cache_write_tokens, 2000 + 1000);
+    assert!(s.warnings.iter().any(|w| w.kind == WarningKind::OtherBranch), "{:?}", s.warnings);
+    let texts: Vec<&str> = s.messages.iter().map(|m| &*m.json).collect();
+    assert!(!texts.iter().any(|m| m.contains("abandoned")), "the rewound branch is not in the conversation");
+    assert!(texts.iter().any(|m| m.contains("toolu_1") && m.contains("tool_use")), "blocks joined");
+    // 5-minute and 1-hour writes are priced apart: 1000 at 3.75 and 1000 at 6 per million, and so on.
+    let cost = s.accounts.cost_usd.expect("priced");
+    let expect = (10.0 * 3.0 + 300.0 * 15.0 + 1000.0 * 3.75 + 1000.0 * 6.0 + 500.0 * 0.3) / 1e6
+        + (5.0 * 3.0 + 40.0 * 15.0 + 1000.0 * 3.75) / 1e6
+        + (3.0 * 3.0 + 25.0 * 15.0) / 1e6
+        + (2.0 * 1.0 + 7.0 * 5.0) / 1e6
+        + (100.0 * 3.0 + 100.0 * 15.0) / 1e6;
+    assert!((cost - expect).abs() < 1e-9, "{cost} vs {expect}");
+}
+
+#[test]
+fn codex_counts_advancing_totals_only_and_takes_cached_tokens_out_of_input() {
+    let s = read(&fixture("codex.jsonl"));
+    assert_eq!(s.format, Some(Format::Codex));
+    assert_eq!(s.prompts, 1, "the environment context is not a prompt");
+    let u = s.accounts.usage;
+    assert_eq!(
+        (u.input_tokens, u.cache_read_tokens, u.output_tokens),
+        (1000 - 800 + 1500 - 1200, 800 + 1200, 50 + 70)
+    );
+    assert!(
+        s.messages.iter().any(|m| m.json.contains("redacted_thinking")),
+        "encrypted reasoning kept as ciphertext"
+    );
+    assert!(s.accounts.cost_usd.is_some());
+}
+
+#[test]
+fn a_codex_rollout_without_token_counts_has_an_unknown_cost() {
+    let text: String = fixture("codex.jsonl")
+        .lines()
+        .filter(|l| !l.contains("token_count"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let s = read(&text);
+    assert_eq!(s.accounts.cost_usd, None, "unknown, never $0");
+    assert!(s.warnings.iter().any(|w| w.kind == WarningKind::UsageUnknown));
+}
+
+#[test]
+fn pi_keeps_its_recorded_cost_and_the_tree_path() {
+    let s = read(&fixture("pi.jsonl"));
+    assert_eq!(s.format, Some(Format::Pi));
+    assert_eq!(s.accounts.cost_usd, Some(0.5 + 0.25), "recorded costs win over the table");
+    assert_eq!(s.prompts, 2);
+    assert!(
+        s.messages.iter().any(|m| m.json.contains(r#""signature":"sig-1""#)),
+        "thinkingSignature is the signature"
+    );
+    assert!(s.warnings.iter().any(|w| w.kind == WarningKind::OtherBranch));
+}
+
+#[test]
+fn gemini_reads_the_document_and_the_jsonl_with_patches() {
+    for name in ["gemini.json", "gemini.jsonl"] {
+        let s = read(&fixture(name));
+        assert_eq!(s.format, Some(Format::Gemini), "{name}");
+        assert_eq!(s.prompts, 1, "{name}");
+        let u = s.accounts.usage;
+        assert_eq!(
+            (u.input_tokens, u.cache_read_tokens, u.output_tokens),
+            (1000 - 400 + 1200 - 1000, 400 + 1000, 30 + 20 + 40),
+            "{name}: thoughts billed as output"
+        );
+        assert!(s.messages.iter().any(|m| m.json.contains("tool_result")), "{name}");
+    }
+}
+
+#[test]
+fn chunking_never_changes_what_a_reader_gives() {
+    for name in ["claude-code.jsonl", "codex.jsonl", "pi.jsonl", "gemini.json", "gemini.jsonl"] {
+        let text = fixture(name);
+        let whole = read(&text);
+        for step in [1, 7, 100] {
+            let mut j = Journal::default();
+            for chunk in text.as_bytes().chunks(step) {
+                j.feed_bytes(chunk);
+            }
+            j.finish();
+            assert_eq!(j.state(), &whole, "{name} in chunks of {step}");
+        }
+    }
+}
+
+/// What Garuda would send after importing any of them: the resumed history
+/// passes checkMessages (unsigned thoughts of other models are dropped).
+#[test]
+fn every_reader_gives_a_history_that_resumes_to_one_the_api_accepts() {
+    for name in ["claude-code.jsonl", "codex.jsonl", "pi.jsonl", "gemini.json", "gemini.jsonl"] {
+        let s = read(&fixture(name));
+        let resumed = crate::resume::resume(&s, &crate::resume::ResumeOptions::default());
+        assert_eq!(crate::resume::check_messages(&resumed.messages_json(), false), vec![], "{name}");
+        assert!(!resumed.messages_json().is_empty(), "{name}");
+    }
+}

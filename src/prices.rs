@@ -1,0 +1,240 @@
+//! Model prices (issue 12): the built-in, dated table (`prices.json`, one
+//! source and date per entry), hosts' overrides in the same shape, and the
+//! cost of one request.
+//!
+//! Rules kept here:
+//! - a model not in the table has no price: its cost is `None`, never 0;
+//! - 5-minute and 1-hour cache writes have prices of their own;
+//! - long context, as Anthropic states it: once one request's input (input +
+//!   cache read + cache write) is above the threshold, *all* of that
+//!   request's tokens are charged at the long-context rates (ccusage charges
+//!   only the excess; we do not copy that). Gemini's tiers and OpenAI's
+//!   over-272k rule use the same field;
+//! - model ids are matched exactly after provider prefixes and version
+//!   suffixes are taken off (`us.anthropic.claude-haiku-4-5-20251001-v1:0`
+//!   is `claude-haiku-4-5`), so `gpt-5.3-codex` never takes `gpt-5`'s price.
+
+#![forbid(unsafe_code)]
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+const BUILT_IN: &str = include_str!("prices.json");
+
+/// USD per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Rates {
+    pub input: f64,
+    pub output: f64,
+    /// Absent: a cache read costs what input costs.
+    pub cache_read: Option<f64>,
+    /// Absent: the provider does not charge cache writes apart (OpenAI, Gemini): they cost what input costs.
+    pub cache_write5m: Option<f64>,
+    /// Absent: as `cache_write5m`.
+    pub cache_write1h: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LongContext {
+    /// A request whose input tokens are above this is charged at `rates`, all of it.
+    pub above: u64,
+    #[serde(flatten)]
+    pub rates: Rates,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Price {
+    #[serde(flatten)]
+    pub rates: Rates,
+    pub long_context: Option<LongContext>,
+    pub source: Option<String>,
+    pub date: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Table {
+    models: BTreeMap<String, Price>,
+}
+
+/// The tokens of one request, as pricing needs them (`input` without cached tokens).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_write_5m: u64,
+    pub cache_write_1h: u64,
+}
+
+impl Tokens {
+    pub fn input_side(&self) -> u64 {
+        self.input
+            .saturating_add(self.cache_read)
+            .saturating_add(self.cache_write_5m)
+            .saturating_add(self.cache_write_1h)
+    }
+}
+
+/// A price table: the built-in one, with a host's entries over it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prices {
+    models: BTreeMap<String, Price>,
+}
+
+impl Prices {
+    /// The built-in table, parsed once per thread and shared.
+    pub fn built_in() -> Rc<Prices> {
+        thread_local! {
+            static TABLE: Rc<Prices> = Rc::new(Prices::parse(BUILT_IN).unwrap_or(Prices { models: BTreeMap::new() }));
+        }
+        TABLE.with(Rc::clone)
+    }
+
+    fn parse(json: &str) -> Result<Prices, String> {
+        let table: Table = serde_json::from_str(json).map_err(|e| {
+            format!("a price table is `{{\"models\": {{\"<model>\": {{\"input\", \"output\", ...}}}}}}`: {e}")
+        })?;
+        Ok(Prices { models: table.models.into_iter().map(|(k, v)| (normalise(&k), v)).collect() })
+    }
+
+    /// The built-in table with the host's entries (JSON, the built-in shape) over it.
+    pub fn with_overrides(json: &str) -> Result<Prices, String> {
+        let mut prices = (*Prices::built_in()).clone();
+        let extra = Prices::parse(json)?;
+        prices.models.extend(extra.models);
+        Ok(prices)
+    }
+
+    pub fn get(&self, model: &str) -> Option<&Price> {
+        self.models.get(&normalise(model))
+    }
+
+    /// The cost of one request in USD, or `None` when the model has no price.
+    pub fn cost(&self, model: &str, t: &Tokens) -> Option<f64> {
+        let price = self.get(model)?;
+        let rates = match &price.long_context {
+            Some(long) if t.input_side() > long.above => &long.rates,
+            _ => &price.rates,
+        };
+        let per = |n: u64, rate: f64| n as f64 * rate / 1e6;
+        let read = rates.cache_read.unwrap_or(rates.input);
+        let w5 = rates.cache_write5m.unwrap_or(rates.input);
+        let w1 = rates.cache_write1h.or(rates.cache_write5m).unwrap_or(rates.input);
+        Some(
+            per(t.input, rates.input)
+                + per(t.output, rates.output)
+                + per(t.cache_read, read)
+                + per(t.cache_write_5m, w5)
+                + per(t.cache_write_1h, w1),
+        )
+    }
+}
+
+/// A model id as the table keys it: lower case, without a provider prefix
+/// (`anthropic/`, `converse/`, `us.anthropic.`), a Bedrock version
+/// (`-v1:0`), a Vertex `@date`, `-latest`, or a date suffix (`-20250929`,
+/// `-2025-09-29`).
+pub fn normalise(model: &str) -> String {
+    let mut m = model.trim().to_ascii_lowercase();
+    if let Some(i) = m.rfind('/') {
+        m = m[i + 1..].to_owned();
+    }
+    for prefix in ["us.", "eu.", "apac.", "jp.", "au.", "global."] {
+        if let Some(rest) = m.strip_prefix(prefix) {
+            m = rest.to_owned();
+        }
+    }
+    if let Some(rest) = m.strip_prefix("anthropic.") {
+        m = rest.to_owned();
+    }
+    if let Some(i) = m.find('@') {
+        m.truncate(i);
+    }
+    if let Some(rest) = m.strip_suffix("-latest") {
+        m = rest.to_owned();
+    }
+    if let Some(i) = m.rfind("-v") {
+        if m[i + 2..].chars().all(|c| c.is_ascii_digit() || c == ':') && m.len() > i + 2 {
+            m.truncate(i);
+        }
+    }
+    // -YYYYMMDD or -YYYY-MM-DD at the end.
+    let b = m.as_bytes();
+    let digits = |s: &[u8]| s.iter().all(u8::is_ascii_digit);
+    if b.len() > 9 && b[b.len() - 9] == b'-' && digits(&b[b.len() - 8..]) {
+        m.truncate(m.len() - 9);
+    } else if b.len() > 11
+        && b[b.len() - 11] == b'-'
+        && digits(&b[b.len() - 10..b.len() - 6])
+        && b[b.len() - 6] == b'-'
+        && b[b.len() - 3] == b'-'
+    {
+        m.truncate(m.len() - 11);
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_matched_exactly_after_prefixes_and_versions_come_off() {
+        for (id, key) in [
+            ("claude-sonnet-4-5-20250929", "claude-sonnet-4-5"),
+            ("claude-sonnet-4-20250514", "claude-sonnet-4"),
+            ("converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0", "claude-haiku-4-5"),
+            ("us.anthropic.claude-opus-4-5-20251101-v1:0", "claude-opus-4-5"),
+            ("claude-opus-4-1@20250805", "claude-opus-4-1"),
+            ("anthropic/claude-3-5-haiku-latest", "claude-3-5-haiku"),
+            ("gpt-5.1-codex", "gpt-5.1-codex"),
+            ("gpt-5-2025-08-07", "gpt-5"),
+        ] {
+            assert_eq!(normalise(id), key, "{id}");
+        }
+        let p = Prices::built_in();
+        assert!(p.get("gpt-5.3-codex").is_none(), "no price is borrowed from gpt-5");
+        assert!(p.get("gpt-5.1-codex-mini").is_some());
+    }
+
+    #[test]
+    fn an_unknown_model_has_no_cost() {
+        let t = Tokens { input: 10, output: 10, ..Tokens::default() };
+        assert_eq!(Prices::built_in().cost("some-new-model", &t), None);
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    /// One request over 200k input tokens is charged at the long-context
+    /// rates for all of its tokens, output included.
+    #[test]
+    fn long_context_charges_the_whole_request() {
+        let p = Prices::built_in();
+        let under = Tokens { input: 100_000, cache_read: 100_000, output: 1_000, ..Tokens::default() };
+        assert!(close(p.cost("claude-sonnet-4-5", &under).unwrap(), 0.3 + 0.03 + 0.015));
+        let over = Tokens { input: 100_001, cache_read: 100_000, output: 1_000, ..Tokens::default() };
+        let expect = 100_001.0 * 6.0 / 1e6 + 100_000.0 * 0.6 / 1e6 + 1_000.0 * 22.5 / 1e6;
+        assert!(close(p.cost("claude-sonnet-4-5", &over).unwrap(), expect));
+    }
+
+    #[test]
+    fn cache_writes_are_priced_by_their_lifetime() {
+        let p = Prices::built_in();
+        let t = Tokens { cache_write_5m: 1_000_000, cache_write_1h: 1_000_000, ..Tokens::default() };
+        assert!(close(p.cost("claude-opus-4-5", &t).unwrap(), 6.25 + 10.0));
+    }
+
+    #[test]
+    fn hosts_override_and_add_prices() {
+        let p = Prices::with_overrides(r#"{"models":{"gpt-5.3-codex":{"input":2,"output":16,"cacheRead":0.2,"longContext":{"above":272000,"input":4,"output":24,"cacheRead":0.4}}}}"#).unwrap();
+        let t = Tokens { input: 300_000, output: 1_000_000, ..Tokens::default() };
+        assert!(close(p.cost("gpt-5.3-codex", &t).unwrap(), 1.2 + 24.0), "OpenAI's rule over 272k");
+        assert!(Prices::with_overrides("{").is_err());
+    }
+}
