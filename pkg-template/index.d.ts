@@ -607,7 +607,29 @@ export class Redactor {
   free(): void;
 }
 
-export interface JournalOptions {
+/** USD per million tokens of one model (the shape of the built-in table, src/prices.json). */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  /** Absent: a cache read costs what input costs. */
+  cacheRead?: number;
+  /** Absent: cache writes cost what input costs (OpenAI, Gemini). */
+  cacheWrite5m?: number;
+  cacheWrite1h?: number;
+  /** All tokens of a request whose input (input + cache read + cache write) is above `above` are charged at these rates. */
+  longContext?: { above: number; input: number; output: number; cacheRead?: number; cacheWrite5m?: number; cacheWrite1h?: number };
+  source?: string;
+  date?: string;
+}
+
+/** How a journal is read: its format (detected from the first line when absent) and prices for other agents' requests. */
+export interface ReadOptions {
+  format?: SessionFormat;
+  /** Entries over the built-in price table (models not in either have an unknown cost). */
+  prices?: { models: Record<string, ModelPrice> };
+}
+
+export interface JournalOptions extends ReadOptions {
   /** Defaults to a Redactor with no environment (known formats and assignments only). */
   redactor?: Redactor;
   /** The longest line written or read, in bytes (default 64 MiB). A longer record is refused by write(); a longer line is skipped by replay with a "line-too-long" warning, never held in memory whole. */
@@ -630,7 +652,19 @@ export class Journal {
   free(): void;
 }
 
-export function rebuildState(journal: JournalInput): SessionState;
+export interface ImportOptions extends ReadOptions {
+  /** Every line of the result passes it (default: a Redactor with no environment). */
+  redactor?: Redactor;
+}
+
+/**
+ * Another agent's session (Claude Code, Codex, pi, Gemini CLI) as a Garuda
+ * journal: JSONL text, every line redacted, that Garuda can resume. Throws
+ * ERR_UNKNOWN_FORMAT (naming the formats tried) when no known format is found.
+ */
+export function importSession(journal: string | Uint8Array, options?: ImportOptions): string;
+/** Replays a journal (Garuda's, or a Claude Code, Codex, pi or Gemini CLI session: detected, or given as `format`). */
+export function rebuildState(journal: JournalInput, options?: ReadOptions): SessionState;
 /** "unknown", "≥ $X (incomplete)" or "$X". */
 export function formatCost(state: SessionState): string;
 /** Null when the budget equals reported usage; else one line naming reported, unreported and pending tokens. */

@@ -48,6 +48,8 @@ pub struct Journal {
     forced: Option<Format>,
     /// The reader of another agent's format, once the file says which.
     reader: Option<Reader>,
+    /// Import keeps the records readers hand back (None: not kept).
+    translated: Option<Vec<String>>,
     prices: Rc<Prices>,
 }
 
@@ -64,6 +66,7 @@ impl Default for Journal {
             strict: false,
             forced: None,
             reader: None,
+            translated: None,
             prices: Prices::built_in(),
         }
     }
@@ -128,6 +131,19 @@ impl Journal {
     pub fn with_prices(mut self, prices: Rc<Prices>) -> Journal {
         self.prices = prices;
         self
+    }
+
+    /// Keeps the records that a reader of another format hands back, for
+    /// `take_translated` (import writes them as a Garuda journal).
+    pub fn keeping_translation(mut self) -> Journal {
+        self.translated = Some(Vec::new());
+        self
+    }
+
+    /// The records read so far from another agent's session (after `finish`:
+    /// all of them), in Garuda's format; empty for a Garuda journal.
+    pub fn take_translated(&mut self) -> Vec<String> {
+        self.translated.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     pub fn with_max_line(mut self, max_line: usize) -> Journal {
@@ -309,6 +325,9 @@ impl Journal {
     /// Records a reader handed back, applied as replay applies a journal's.
     fn apply_translated(&mut self, out: crate::formats::Out, notices: Vec<Notice>) {
         for (number, record) in out {
+            if let Some(kept) = &mut self.translated {
+                kept.push(record.clone());
+            }
             let deep = crate::bytes::count_openings(record.as_bytes(), MAX_NESTING) > MAX_NESTING;
             let state = &mut self.state;
             let outcome =

@@ -16,15 +16,13 @@
 
 #![forbid(unsafe_code)]
 
-use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 const BUILT_IN: &str = include_str!("prices.json");
 
 /// USD per million tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Rates {
     pub input: f64,
     pub output: f64,
@@ -36,28 +34,43 @@ pub struct Rates {
     pub cache_write1h: Option<f64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// The long-context rates of a model, and when they apply.
+#[derive(Debug, Clone, PartialEq)]
 pub struct LongContext {
     /// A request whose input tokens are above this is charged at `rates`, all of it.
     pub above: u64,
-    #[serde(flatten)]
     pub rates: Rates,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Price {
-    #[serde(flatten)]
     pub rates: Rates,
     pub long_context: Option<LongContext>,
-    pub source: Option<String>,
-    pub date: Option<String>,
 }
 
-#[derive(Deserialize)]
-struct Table {
-    models: BTreeMap<String, Price>,
+/// The rates of one table entry (or of its `longContext`), read from a
+/// generic Value: the table is read once, and a derive per shape would cost
+/// the wasm module more than the whole table.
+fn rates_of(v: &serde_json::Value) -> Option<Rates> {
+    let f = |k: &str| v.get(k).and_then(serde_json::Value::as_f64);
+    Some(Rates {
+        input: f("input")?,
+        output: f("output")?,
+        cache_read: f("cacheRead"),
+        cache_write5m: f("cacheWrite5m"),
+        cache_write1h: f("cacheWrite1h"),
+    })
+}
+
+fn price_of(v: &serde_json::Value) -> Option<Price> {
+    let long_context = match v.get("longContext") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(l) => Some(LongContext {
+            above: l.get("above").and_then(serde_json::Value::as_u64)?,
+            rates: rates_of(l)?,
+        }),
+    };
+    Some(Price { rates: rates_of(v)?, long_context })
 }
 
 /// The tokens of one request, as pricing needs them (`input` without cached tokens).
@@ -94,11 +107,18 @@ impl Prices {
         TABLE.with(Rc::clone)
     }
 
+    #[inline(never)]
     fn parse(json: &str) -> Result<Prices, String> {
-        let table: Table = serde_json::from_str(json).map_err(|e| {
-            format!("a price table is `{{\"models\": {{\"<model>\": {{\"input\", \"output\", ...}}}}}}`: {e}")
-        })?;
-        Ok(Prices { models: table.models.into_iter().map(|(k, v)| (normalise(&k), v)).collect() })
+        const SHAPE: &str = r#"a price table is {"models": {"<model>": {"input": n, "output": n, ...}}}"#;
+        let table: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("{SHAPE}: {e}"))?;
+        let models =
+            table.get("models").and_then(serde_json::Value::as_object).ok_or_else(|| SHAPE.to_owned())?;
+        let mut out = BTreeMap::new();
+        for (name, entry) in models {
+            let price = price_of(entry).ok_or_else(|| format!("{SHAPE}: `{name}` needs numbers `input` and `output` (and `longContext.above` when it has one)"))?;
+            out.insert(normalise(name), price);
+        }
+        Ok(Prices { models: out })
     }
 
     /// The built-in table with the host's entries (JSON, the built-in shape) over it.

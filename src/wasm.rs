@@ -337,6 +337,7 @@ impl Journal {
                 }
             };
             inner = inner.with_model_view(flag("modelView")?).with_strict(flag("strict")?);
+            inner = ReadOptions::from_js(&options, "new Journal(options): options")?.apply(inner);
             let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
             if !max.is_undefined() {
                 match max.as_f64() {
@@ -455,18 +456,80 @@ impl Journal {
     }
 }
 
+/// How a journal is read: `{ format, prices }` of rebuildState and new Journal.
+#[derive(Default, Clone)]
+struct ReadOptions {
+    format: Option<crate::formats::Format>,
+    prices: Option<std::rc::Rc<crate::prices::Prices>>,
+}
+
+impl ReadOptions {
+    fn from_js(options: &JsValue, what: &str) -> Result<ReadOptions, JsValue> {
+        let mut out = ReadOptions::default();
+        if options.is_undefined() || options.is_null() {
+            return Ok(out);
+        }
+        if !options.is_object() {
+            return Err(error(format!("{what} must be an object, got {}", type_name(options))));
+        }
+        let format = js_sys::Reflect::get(options, &"format".into()).unwrap_or(JsValue::UNDEFINED);
+        if !format.is_undefined() {
+            let names: Vec<&str> = crate::formats::Format::ALL.iter().map(|f| f.as_str()).collect();
+            out.format = Some(
+                format.as_string().and_then(|f| crate::formats::Format::parse(&f)).ok_or_else(|| {
+                    error(format!(
+                        "{what}.format must be one of {}, got {}",
+                        names.join(", "),
+                        type_name(&format)
+                    ))
+                })?,
+            );
+        }
+        let prices = js_sys::Reflect::get(options, &"prices".into()).unwrap_or(JsValue::UNDEFINED);
+        if !prices.is_undefined() {
+            let text = if prices.is_string() {
+                prices.as_string().unwrap_or_default()
+            } else {
+                js_json(&prices, &format!("{what}.prices"))?
+            };
+            let table = crate::prices::Prices::with_overrides(&text)
+                .map_err(|e| error(format!("{what}.prices: {e}")))?;
+            out.prices = Some(std::rc::Rc::new(table));
+        }
+        Ok(out)
+    }
+
+    fn apply(&self, mut journal: CoreJournal) -> CoreJournal {
+        if let Some(f) = self.format {
+            journal = journal.with_format(f);
+        }
+        if let Some(p) = &self.prices {
+            journal = journal.with_prices(p.clone());
+        }
+        journal
+    }
+
+    fn journal(&self) -> CoreJournal {
+        self.apply(CoreJournal::default())
+    }
+}
+
 /// A journal argument: the whole text, its bytes (a file as read, no
 /// decoding needed), or an array of lines.
 fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsValue> {
+    replay_with(journal, what, &ReadOptions::default())
+}
+
+fn replay_with(journal: &JsValue, what: &str, options: &ReadOptions) -> Result<SessionState, JsValue> {
     if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
-        let mut replay = CoreJournal::default();
+        let mut replay = options.journal();
         feed_js_string(&mut replay, text);
         replay.finish();
         return Ok(replay.into_state());
     }
     if journal.is_instance_of::<js_sys::Uint8Array>() {
         let bytes = js_sys::Uint8Array::from(journal.clone()).to_vec();
-        let mut replay = CoreJournal::default();
+        let mut replay = options.journal();
         replay.feed_bytes(&bytes);
         drop(bytes);
         replay.finish();
@@ -480,7 +543,7 @@ fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsValue> {
     }
     let lines = js_sys::Array::from(journal);
     let n = lines.length();
-    let mut replay = CoreJournal::default();
+    let mut replay = options.journal();
     for i in 0..n {
         let item = lines.get(i);
         // A line, or a record object (what a store's `read()` gives back).
@@ -503,13 +566,67 @@ fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsValue> {
             replay.read_line(&line);
         }
     }
+    replay.finish();
     Ok(replay.into_state())
 }
 
 #[wasm_bindgen(js_name = rebuildState, unchecked_return_type = "SessionState")]
-pub fn rebuild_state(journal: JsValue) -> Result<JsValue, JsValue> {
-    let state = replay_arg(&journal, "rebuildState(journal): journal")?;
+pub fn rebuild_state(
+    journal: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ReadOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = ReadOptions::from_js(&options, "rebuildState(journal, options): options")?;
+    let state = replay_with(&journal, "rebuildState(journal, options): journal", &options)?;
     parse_json(&state.to_json())
+}
+
+/// `importSession(journal, options)`: another agent's session as a Garuda
+/// journal (JSONL text, every line through the Redactor), so Garuda can
+/// resume it. Throws ERR_UNKNOWN_FORMAT when no known format is found.
+#[wasm_bindgen(js_name = importSession)]
+pub fn import_session(
+    journal: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ImportOptions | undefined")] options: JsValue,
+) -> Result<String, JsValue> {
+    let what = "importSession(journal, options)";
+    let read = ReadOptions::from_js(&options, &format!("{what}: options"))?;
+    let redactor = match redactor_of(&options)? {
+        Some(r) => r,
+        None => std::rc::Rc::new(CoreRedactor::default()),
+    };
+    let mut j = read.journal().keeping_translation();
+    if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
+        feed_js_string(&mut j, text);
+    } else if journal.is_instance_of::<js_sys::Uint8Array>() {
+        j.feed_bytes(&js_sys::Uint8Array::from(journal).to_vec());
+    } else {
+        return Err(error(format!(
+            "{what}: journal must be a string or a Uint8Array, got {}",
+            type_name(&journal)
+        )));
+    }
+    j.finish();
+    match j.state().format {
+        None => {
+            let names: Vec<&str> = crate::formats::Format::ALL.iter().map(|f| f.as_str()).collect();
+            return Err(coded(
+                "ERR_UNKNOWN_FORMAT",
+                format!("{what}: no known session format (tried {})", names.join(", ")),
+            ));
+        }
+        Some(crate::formats::Format::Garuda) => {
+            return Err(coded("ERR_INVALID_ARG", format!("{what}: this is a Garuda journal already")));
+        }
+        Some(_) => {}
+    }
+    let mut out = String::new();
+    for record in j.take_translated() {
+        let line =
+            redactor.redact_line(&record).map_err(|e| coded("ERR_INTERNAL", format!("{what}: {e}")))?;
+        out.push_str(&line.line);
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 // ---- Accounting ----------------------------------------------------------

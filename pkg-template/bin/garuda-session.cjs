@@ -9,16 +9,24 @@ const http = require("node:http");
 const session = require("../node/garuda_session.js");
 const { FileSessionStore } = require("../node/store.js");
 const { markdown, html } = require("./transcript.cjs");
+const usageReport = require("./usage.cjs");
 
 const USAGE = `usage: garuda-session <command> ...
   replay <file> [--json]                      summary: messages, usage, cost, warnings
+  usage [paths...] [--by session|day|month|model] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json]
+                                              tokens and cost of every session under the paths
+                                              (default: the folders of Claude Code, Codex, pi, Gemini CLI and Garuda)
+  import <file> -o <out.jsonl>                another agent's session as a Garuda journal (redacted)
   redact <file> [-o out | --in-place] [--rules rules.json]   a redacted copy, with counts per rule
   resume <file> [--model m] [--thinking on|off]   resume messages (stdout), repair report (stderr)
   check <file> [--model m] [--thinking on|off]    exit 1 when the API would refuse the history
   list <dir>                                  the /sessions table of a sessions folder
   export <file> --format md|html [-o out] [--rules rules.json]   a readable, redacted transcript
   serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)
-Sessions on Redis (RedisSessionStore): give --redis URL [--prefix p] to replay, list,
+Every command reads Garuda journals and Claude Code, Codex, pi and Gemini CLI sessions,
+detecting the format; --format garuda|claude-code|codex|pi|gemini forces it (export: --from).
+--prices prices.json adds or replaces model prices ({"models": {"<model>": {"input", "output", ...}}}).
+Sessions on Redis (RedisSessionStore): give --redis URL [--prefix p] to replay, list, usage,
 export and serve, with a session id where a file goes (list and serve take no folder).`;
 
 class UsageError extends Error {}
@@ -73,13 +81,46 @@ function readChunks(file, label, each) {
   }
 }
 
+const FORMATS = ["garuda", "claude-code", "codex", "pi", "gemini"];
+
+/** `{ format, prices }` for the core, from --format (or --from) and --prices. */
+function readOptions(o, formatOption = "format") {
+  const options = {};
+  const format = o[formatOption];
+  if (format !== undefined) {
+    if (!FORMATS.includes(format)) throw new UsageError(`--${formatOption} takes ${FORMATS.join(", ")}`);
+    options.format = format;
+  }
+  if (o.prices !== undefined) {
+    try {
+      options.prices = JSON.parse(fs.readFileSync(o.prices, "utf8"));
+    } catch (e) {
+      throw new UsageError(`--prices ${o.prices}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
+    }
+  }
+  return options;
+}
+
 /** Replays a journal in chunks: a journal of any size, never one big string. */
-function replayFile(file) {
-  const journal = new session.Journal();
+function replayFile(file, options = {}) {
+  let journal;
+  try {
+    journal = new session.Journal(options);
+  } catch (e) {
+    throw new UsageError(e.message.replace(/^new Journal\(options\): options\./, "--"));
+  }
   readChunks(file, "replay", (chunk) => journal.feed(chunk));
   journal.finish();
   const state = journal.state();
   journal.free();
+  return state;
+}
+
+/** A state read from a file that held no known format: a refusal, not figures. */
+function known(state, file) {
+  if (state.format === null) {
+    throw new UsageError(`${file}: no known session format (tried ${FORMATS.join(", ")})`);
+  }
   return state;
 }
 
@@ -107,10 +148,11 @@ async function withRedis(o, f) {
 }
 
 const REDIS = { "--redis": "redis", "--prefix": "prefix" };
+const READ = { "--format": "format", "--prices": "prices" };
 
 /** The replayed state of a journal file, or (--redis) of a session id. */
-async function stateOf(o) {
-  if (o.redis === undefined) return replayFile(o._[0]);
+async function stateOf(o, formatOption = "format") {
+  if (o.redis === undefined) return known(replayFile(o._[0], readOptions(o, formatOption)), o._[0]);
   if (o._[0] === undefined) throw new UsageError("give a session id");
   return withRedis(o, (store) => store.replay(o._[0]));
 }
@@ -138,6 +180,7 @@ const n = (x) => Number(x).toLocaleString("en-US");
 function summary(file, state) {
   return {
     file,
+    format: state.format,
     sessionId: state.sessionId ?? null,
     model: state.model ?? null,
     title: state.title ?? null,
@@ -160,14 +203,14 @@ function summary(file, state) {
 }
 
 async function replay(args) {
-  const o = parseArgs(args, { "--json": "json!", ...REDIS });
+  const o = parseArgs(args, { "--json": "json!", ...REDIS, ...READ });
   const file = o.redis === undefined ? o._[0] : `${o.redis} ${o._[0]}`;
   const s = summary(file, await stateOf(o));
   if (o.json) {
     process.stdout.write(JSON.stringify(s, null, 2) + "\n");
   } else {
     const out = [`${s.file}`];
-    out.push(`  session   ${s.sessionId ?? "-"}  model ${s.model ?? "-"}${s.title ? `  title "${s.title}"` : ""}`);
+    out.push(`  session   ${s.sessionId ?? "-"}  model ${s.model ?? "-"}${s.title ? `  title "${s.title}"` : ""}${s.format !== "garuda" ? `  (${s.format})` : ""}`);
     if (s.firstPrompt) out.push(`  prompt    ${s.firstPrompt.split("\n")[0].slice(0, 70)}`);
     out.push(`  messages  ${n(s.messages)} (${n(s.prompts)} prompts, ${n(s.steps)} steps)`);
     out.push(
@@ -264,8 +307,8 @@ function resumeOptions(o, state) {
 }
 
 function resume(args) {
-  const o = parseArgs(args, { "--model": "model", "--thinking": "thinking" });
-  const state = replayFile(o._[0]);
+  const o = parseArgs(args, { "--model": "model", "--thinking": "thinking", ...READ });
+  const state = known(replayFile(o._[0], readOptions(o)), o._[0]);
   const { messages, report } = session.repairForResume(state, resumeOptions(o, state));
   process.stdout.write(JSON.stringify(messages, null, 2) + "\n");
   process.stderr.write(JSON.stringify(report, null, 2) + "\n");
@@ -273,8 +316,8 @@ function resume(args) {
 }
 
 function check(args) {
-  const o = parseArgs(args, { "--model": "model", "--thinking": "thinking" });
-  const state = replayFile(o._[0]);
+  const o = parseArgs(args, { "--model": "model", "--thinking": "thinking", ...READ });
+  const state = known(replayFile(o._[0], readOptions(o)), o._[0]);
   const options = resumeOptions(o, state);
   const thinking = options.thinking === true;
   const raw = session.checkMessages(state.messages, { thinking });
@@ -334,9 +377,9 @@ function exportTranscript(state, format, o = {}) {
 }
 
 async function exportCommand(args) {
-  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", ...REDIS });
+  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", ...REDIS });
   if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
-  const text = exportTranscript(await stateOf(o), o.format, o);
+  const text = exportTranscript(await stateOf(o, "from"), o.format, o);
   if (o.out) fs.writeFileSync(o.out, text, { mode: 0o600 });
   else process.stdout.write(text);
   return 0;
@@ -524,7 +567,87 @@ function serve(args) {
   return null;
 }
 
-const COMMANDS = { replay, redact, resume, check, list, export: exportCommand, serve };
+/**
+ * `usage [paths…]`: every session under the paths (files or folders, any
+ * format; default: each agent's own folder), or on Redis with --redis.
+ */
+async function usageCommand(args) {
+  const o = parseArgs(args, { "--by": "by", "--since": "since", "--until": "until", "--json": "json!", ...READ, ...REDIS });
+  const by = o.by ?? "session";
+  if (!["session", "day", "month", "model"].includes(by)) throw new UsageError("--by takes session, day, month or model");
+  for (const k of ["since", "until"]) {
+    if (o[k] !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o[k])) throw new UsageError(`--${k} takes a date as YYYY-MM-DD`);
+  }
+  const options = readOptions(o);
+  const states = [];
+  if (o.redis !== undefined) {
+    await withRedis(o, async (store) => {
+      for (const { id } of await store.list()) states.push({ id, file: `${o.redis} ${id}`, state: session.rebuildState(await store.text(id), options) });
+    });
+  } else {
+    const roots = o._.length > 0 ? o._ : usageReport.defaultFolders();
+    if (roots.length === 0) throw new UsageError("no path given, and none of the agents' folders exists (~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions, ~/.gemini/tmp, .garuda/sessions)");
+    const files = roots.flatMap((r) => {
+      if (!fs.existsSync(r)) throw new UsageError(`${r}: no such file or folder`);
+      return usageReport.sessionFiles(r);
+    });
+    const total = files.reduce((a, f) => a + f.size, 0);
+    const bar = progress("usage", total);
+    let done = 0;
+    for (const f of files) {
+      const state = replayQuiet(f.file, options);
+      done += f.size;
+      bar.tick(done);
+      if (state.format === null) {
+        if (f.named) throw new UsageError(`${f.file}: no known session format (tried ${FORMATS.join(", ")})`);
+        continue; // a folder's other files
+      }
+      states.push({ id: path.basename(f.file).replace(/\.jsonl?$/, ""), file: f.file, state });
+    }
+    bar.done();
+  }
+  const r = usageReport.report(states, { by, since: o.since, until: o.until });
+  process.stdout.write(o.json ? JSON.stringify(r, null, 2) + "\n" : usageReport.table(r, by));
+  return 0;
+}
+
+/** A file's state, read in chunks, with no progress bar of its own (usage shows one for all). */
+function replayQuiet(file, options) {
+  const journal = new session.Journal(options);
+  const fd = fs.openSync(file, "r");
+  const buf = Buffer.alloc(CHUNK);
+  let n;
+  try {
+    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) journal.feed(buf.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  journal.finish();
+  const state = journal.state();
+  journal.free();
+  return state;
+}
+
+/** `import <file> -o <out.jsonl>`: another agent's session as a Garuda journal, redacted, that Garuda can resume. */
+function importCommand(args) {
+  const o = parseArgs(args, { "-o": "out", "--rules": "rules", ...READ });
+  const file = o._[0];
+  openInput(file);
+  if (o.out === undefined) throw new UsageError("give -o <out.jsonl>");
+  let text;
+  try {
+    text = session.importSession(fs.readFileSync(file), { ...readOptions(o), redactor: redactorFor(o) });
+  } catch (e) {
+    if (e.code === "ERR_UNKNOWN_FORMAT" || e.code === "ERR_INVALID_ARG") throw new UsageError(`${file}: ${e.message.replace(/^importSession\(journal, options\): /, "")}`);
+    throw e;
+  }
+  fs.writeFileSync(o.out, text, { mode: 0o600 });
+  const state = session.rebuildState(text);
+  process.stderr.write(`${o.out}: ${n(text.split("\n").length - 1)} records, ${n(state.messages.length)} messages, ${n(state.prompts)} prompts, cost ${session.formatCost(state)}\n`);
+  return 0;
+}
+
+const COMMANDS = { replay, redact, resume, check, list, export: exportCommand, serve, usage: usageCommand, import: importCommand };
 
 async function main(argv) {
   const [command, ...rest] = argv;

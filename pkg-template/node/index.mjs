@@ -5,6 +5,7 @@ export const {
   Redactor,
   Journal,
   rebuildState,
+  importSession,
   formatCost,
   budgetNote,
   summariseSession,

@@ -8,6 +8,7 @@ export {
   Redactor,
   Journal,
   rebuildState,
+  importSession,
   formatCost,
   budgetNote,
   summariseSession,

@@ -16,6 +16,7 @@ export {
   Redactor,
   Journal,
   rebuildState,
+  importSession,
   formatCost,
   budgetNote,
   summariseSession,

@@ -400,17 +400,21 @@ impl Reader {
     }
 }
 
+/// The blocks of a user line's content (None: a plain string, or not JSON).
+/// A generic Value: these lines are few, and it keeps the wasm small.
+fn content_blocks(content: &str) -> Option<Vec<serde_json::Value>> {
+    match serde_json::from_str::<serde_json::Value>(content).ok()? {
+        serde_json::Value::Array(items) => Some(items),
+        _ => None,
+    }
+}
+
 /// Whether a user line's content is all tool results.
 fn is_tool_results(content: &str) -> bool {
-    #[derive(Deserialize)]
-    struct Block<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: Option<std::borrow::Cow<'a, str>>,
-    }
-    match serde_json::from_str::<Vec<Block>>(content) {
-        Ok(blocks) => !blocks.is_empty() && blocks.iter().all(|b| b.kind.as_deref() == Some("tool_result")),
-        Err(_) => false,
-    }
+    content.trim_start().starts_with('[')
+        && content_blocks(content).is_some_and(|b| {
+            !b.is_empty() && b.iter().all(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_result"))
+        })
 }
 
 /// Whether a user line is a prompt someone typed: not a tool result, not a
@@ -420,17 +424,13 @@ fn is_prompt(content: &str) -> bool {
     if is_tool_results(content) {
         return false;
     }
-    let text: String = match serde_json::from_str::<String>(content) {
-        Ok(s) => s,
-        Err(_) => {
-            #[derive(Deserialize)]
-            struct Block {
-                text: Option<String>,
-            }
-            serde_json::from_str::<Vec<Block>>(content)
-                .map(|b| b.into_iter().filter_map(|b| b.text).collect::<Vec<_>>().join("\n"))
-                .unwrap_or_default()
-        }
+    let text: String = match content_blocks(content) {
+        Some(blocks) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(|t| t.as_str()))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        None => serde_json::from_str::<String>(content).unwrap_or_default(),
     };
     let t = text.trim_start();
     !(t.starts_with("<command-")

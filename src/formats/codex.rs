@@ -31,19 +31,24 @@ struct Line<'a> {
     payload: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize, Default, Clone, Copy, PartialEq)]
+#[derive(Default, Clone, Copy, PartialEq)]
 struct TokenUsage {
-    #[serde(default)]
     input_tokens: u64,
-    #[serde(default)]
     cached_input_tokens: u64,
-    #[serde(default)]
     output_tokens: u64,
-    #[serde(default)]
     total_tokens: u64,
 }
 
 impl TokenUsage {
+    fn of(v: Option<&Value>) -> TokenUsage {
+        let n = |k: &str| v.and_then(|v| v.get(k)).and_then(Value::as_u64).unwrap_or(0);
+        TokenUsage {
+            input_tokens: n("input_tokens"),
+            cached_input_tokens: n("cached_input_tokens"),
+            output_tokens: n("output_tokens"),
+            total_tokens: n("total_tokens"),
+        }
+    }
     fn tokens(&self) -> Tokens {
         Tokens {
             input: self.input_tokens.saturating_sub(self.cached_input_tokens),
@@ -199,10 +204,7 @@ impl Reader {
             Some("event_msg") if str_of(&payload, "type").as_deref() == Some("token_count") => {
                 self.saw_token_count = true;
                 let Some(info) = payload.get("info").filter(|i| !i.is_null()) else { return };
-                let total: TokenUsage = info
-                    .get("total_token_usage")
-                    .and_then(|v| serde_json::from_value(v.clone()).ok())
-                    .unwrap_or_default();
+                let total = TokenUsage::of(info.get("total_token_usage"));
                 let key = (total.total_tokens, total.input_tokens, total.output_tokens);
                 // Totals only grow; one that did not is a repeat of the last.
                 let advanced = self.last_total.is_none_or(|k| key.0 > k.0);
@@ -211,10 +213,7 @@ impl Reader {
                 if !advanced || (first && self.forked) {
                     return;
                 }
-                let last: TokenUsage = info
-                    .get("last_token_usage")
-                    .and_then(|v| serde_json::from_value(v.clone()).ok())
-                    .unwrap_or_default();
+                let last = TokenUsage::of(info.get("last_token_usage"));
                 let t = last.tokens();
                 let c = rec::priced(&self.prices, self.model.as_deref(), &t, None);
                 self.cost = match (self.cost, c) {

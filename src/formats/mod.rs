@@ -58,58 +58,41 @@ impl Format {
         if line == "{" {
             return Some(Format::Gemini);
         }
-        let probe: Probe = serde_json::from_str(line).ok()?;
-        let kind = probe.kind.as_deref().unwrap_or("");
-        if crate::record::RecordKind::parse(kind).is_some() && probe.payload.is_none() && probe.uuid.is_none()
-        {
+        // Detection runs once per file: a generic Value keeps the wasm small.
+        let probe: serde_json::Value = serde_json::from_str(line).ok()?;
+        let has = |k: &str| probe.get(k).is_some_and(|v| !v.is_null());
+        let kind = probe.get("type").and_then(serde_json::Value::as_str).unwrap_or("");
+        if crate::record::RecordKind::parse(kind).is_some() && !has("payload") && !has("uuid") {
             // A Garuda record (pi's `message` and Claude Code's `user` lines
             // carry fields Garuda's never do: checked below first).
-            if !(kind == "user" && probe.session_id.is_some()) {
+            if !(kind == "user" && has("sessionId")) {
                 return Some(Format::Garuda);
             }
         }
-        if probe.payload.is_some()
+        if has("payload")
             && matches!(kind, "session_meta" | "response_item" | "event_msg" | "turn_context" | "compacted")
         {
             return Some(Format::Codex);
         }
         if kind == "session"
-            || (probe.message.is_some() && kind == "message")
+            || (has("message") && kind == "message")
             || kind == "model_change"
             || kind == "thinking_level_change"
         {
             return Some(Format::Pi);
         }
-        if probe.session_id.is_some()
-            && (probe.project_hash.is_some() || probe.messages.is_some() || probe.start_time.is_some())
-        {
+        if has("sessionId") && (has("projectHash") || has("messages") || has("startTime")) {
             return Some(Format::Gemini);
         }
-        if probe.uuid.is_some()
-            || probe.session_id.is_some()
-            || probe.leaf_uuid.is_some()
+        if has("uuid")
+            || has("sessionId")
+            || has("leafUuid")
             || matches!(kind, "summary" | "file-history-snapshot" | "queue-operation")
         {
             return Some(Format::ClaudeCode);
         }
         None
     }
-}
-
-/// The fields detection looks at.
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Probe {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    payload: Option<serde::de::IgnoredAny>,
-    uuid: Option<serde::de::IgnoredAny>,
-    session_id: Option<serde::de::IgnoredAny>,
-    leaf_uuid: Option<serde::de::IgnoredAny>,
-    message: Option<serde::de::IgnoredAny>,
-    project_hash: Option<serde::de::IgnoredAny>,
-    messages: Option<serde::de::IgnoredAny>,
-    start_time: Option<serde::de::IgnoredAny>,
 }
 
 /// A record translated from a foreign line: its JSON text and the 1-based

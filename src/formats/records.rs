@@ -4,15 +4,18 @@
 use crate::prices::{Prices, Tokens};
 
 /// A JSON string literal.
+#[inline(never)]
 pub fn string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
 /// `,"t":"…"` when the line had a time.
+#[inline(never)]
 fn time(t: Option<&str>) -> String {
     t.map(|t| format!(r#","t":{}"#, string(t))).unwrap_or_default()
 }
 
+#[inline(never)]
 pub fn start(
     session_id: Option<&str>,
     model: Option<&str>,
@@ -31,12 +34,14 @@ pub fn start(
     out
 }
 
+#[inline(never)]
 pub fn model(model: &str, t: Option<&str>) -> String {
     format!(r#"{{"type":"model","model":{}{}}}"#, string(model), time(t))
 }
 
 /// A prompt (`user`), or a message that is not one (`continue`: context the
 /// agent added, a command's wrapper, a meta line).
+#[inline(never)]
 pub fn user(message: &str, prompt: bool, t: Option<&str>) -> String {
     if prompt {
         format!(r#"{{"type":"user","message":{message}{}}}"#, time(t))
@@ -45,10 +50,12 @@ pub fn user(message: &str, prompt: bool, t: Option<&str>) -> String {
     }
 }
 
+#[inline(never)]
 pub fn tool_results(message: &str, t: Option<&str>) -> String {
     format!(r#"{{"type":"tool_results","message":{message},"calls":[]{}}}"#, time(t))
 }
 
+#[inline(never)]
 fn usage(u: &Tokens) -> String {
     format!(
         r#"{{"inputTokens":{},"outputTokens":{},"cacheReadTokens":{},"cacheWriteTokens":{}}}"#,
@@ -60,19 +67,26 @@ fn usage(u: &Tokens) -> String {
 }
 
 /// `,"costUsd":x` when the cost is known.
+#[inline(never)]
 fn cost(c: Option<f64>) -> String {
     match c {
-        Some(c) if c.is_finite() => format!(r#","costUsd":{c}"#),
+        // serde_json's float printing, not core's: the module has it already.
+        Some(c) => match serde_json::Number::from_f64(c) {
+            Some(n) => format!(r#","costUsd":{n}"#),
+            None => String::new(),
+        },
         _ => String::new(),
     }
 }
 
 /// The cost of a request: the one the agent recorded, else the table's.
+#[inline(never)]
 pub fn priced(prices: &Prices, model: Option<&str>, u: &Tokens, recorded: Option<f64>) -> Option<f64> {
     recorded.or_else(|| model.and_then(|m| prices.cost(m, u)))
 }
 
 /// A model response: its content blocks (a JSON array), usage and cost.
+#[inline(never)]
 pub fn assistant(
     step: u64,
     content: &str,
@@ -92,6 +106,7 @@ pub fn assistant(
 
 /// Usage outside the conversation (a subagent's requests inside the file, a
 /// request whose response is not in the history).
+#[inline(never)]
 pub fn side_usage(purpose: &str, u: &Tokens, c: Option<f64>, model: Option<&str>, t: Option<&str>) -> String {
     let model = model.map(|m| format!(r#","model":{}"#, string(m))).unwrap_or_default();
     format!(
@@ -103,6 +118,7 @@ pub fn side_usage(purpose: &str, u: &Tokens, c: Option<f64>, model: Option<&str>
     )
 }
 
+#[inline(never)]
 pub fn compaction(before: u64, after: u64, messages: &str, t: Option<&str>) -> String {
     format!(
         r#"{{"type":"compaction","stage":1,"beforeTokens":{before},"afterTokens":{after},"messages":{messages}{}}}"#,
@@ -110,25 +126,30 @@ pub fn compaction(before: u64, after: u64, messages: &str, t: Option<&str>) -> S
     )
 }
 
+#[inline(never)]
 pub fn title(title: &str) -> String {
     format!(r#"{{"type":"title","title":{}}}"#, string(title))
 }
 
+#[inline(never)]
 pub fn thinking(choice: &str, t: Option<&str>) -> String {
     format!(r#"{{"type":"thinking","choice":{}{}}}"#, string(choice), time(t))
 }
 
 /// A message of one text block.
+#[inline(never)]
 pub fn text_message(role: &str, text: &str) -> String {
     format!(r#"{{"role":"{role}","content":[{{"type":"text","text":{}}}]}}"#, string(text))
 }
 
 /// A message of the given blocks (a JSON array).
+#[inline(never)]
 pub fn message(role: &str, content: &str) -> String {
     format!(r#"{{"role":"{role}","content":{content}}}"#)
 }
 
 /// A JSON array of blocks.
+#[inline(never)]
 pub fn blocks(items: &[String]) -> String {
     format!("[{}]", items.join(","))
 }

@@ -1,0 +1,143 @@
+// `garuda-session usage`: tokens and cost of every session under some paths,
+// in any format the core reads, grouped by session, day, month or model.
+// The figures are the core's (state.usageByDay): this file only walks
+// folders, filters by date and adds up.
+"use strict";
+
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+
+/** Where each agent keeps its sessions (those that exist are read when no path is given). */
+function defaultFolders() {
+  const home = os.homedir();
+  return [
+    path.join(home, ".claude", "projects"),
+    path.join(home, ".codex", "sessions"),
+    path.join(home, ".pi", "agent", "sessions"),
+    path.join(home, ".gemini", "tmp"),
+    path.join(".garuda", "sessions"),
+  ].filter((d) => fs.existsSync(d));
+}
+
+/** Session files under a path: *.jsonl, and Gemini CLI's session-*.json. */
+function sessionFiles(p, out = []) {
+  let st;
+  try {
+    st = fs.statSync(p);
+  } catch {
+    return out;
+  }
+  if (st.isFile()) {
+    out.push({ file: p, size: st.size, named: true });
+    return out;
+  }
+  const walk = (dir) => {
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.isFile() && (e.name.endsWith(".jsonl") || (e.name.startsWith("session-") && e.name.endsWith(".json")))) {
+        out.push({ file: full, size: fs.statSync(full).size, named: false });
+      }
+    }
+  };
+  walk(p);
+  return out;
+}
+
+const ZERO = () => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costIncomplete: false, known: false, unknown: false });
+
+/** Adds one ledger entry (or a row) into an accumulator. */
+function add(acc, usage, costUsd, incomplete = false) {
+  acc.inputTokens += usage.inputTokens;
+  acc.outputTokens += usage.outputTokens;
+  acc.cacheReadTokens += usage.cacheReadTokens;
+  acc.cacheWriteTokens += usage.cacheWriteTokens;
+  if (costUsd === null) acc.unknown = true;
+  else {
+    acc.costUsd += costUsd;
+    acc.known = true;
+  }
+  if (incomplete) acc.costIncomplete = true;
+}
+
+/** The figures of an accumulator: a cost is the sum of the known parts, null when no part is known; incomplete when a part is unknown. */
+function figures(acc) {
+  const tokens = acc.inputTokens + acc.outputTokens + acc.cacheReadTokens + acc.cacheWriteTokens;
+  const none = !acc.known && (acc.unknown || tokens > 0);
+  return {
+    inputTokens: acc.inputTokens,
+    outputTokens: acc.outputTokens,
+    cacheReadTokens: acc.cacheReadTokens,
+    cacheWriteTokens: acc.cacheWriteTokens,
+    costUsd: none ? null : Math.round(acc.costUsd * 1e6) / 1e6,
+    costIncomplete: acc.unknown || acc.costIncomplete,
+  };
+}
+
+/**
+ * The report: `{ sessions, totals }` and, with `by` day|month|model, the
+ * matching grouping. `states` are `{ id, format, file, state }`.
+ */
+function report(states, { by = "session", since, until } = {}) {
+  const inRange = (day) => (!since || (day !== "" && day >= since)) && (!until || (day !== "" && day <= until));
+  const sessions = [];
+  const totals = ZERO();
+  const groups = new Map();
+  for (const { id, file, state } of states) {
+    const acc = ZERO();
+    const models = new Set();
+    let any = false;
+    for (const e of state.usageByDay) {
+      if (!inRange(e.day)) continue;
+      any = true;
+      add(acc, e.usage, e.costUsd);
+      if (e.model) models.add(e.model);
+      if (by !== "session") {
+        const key = by === "day" ? e.day || "unknown" : by === "month" ? (e.day ? e.day.slice(0, 7) : "unknown") : e.model || "unknown";
+        if (!groups.has(key)) groups.set(key, ZERO());
+        add(groups.get(key), e.usage, e.costUsd, state.costIncomplete);
+      }
+    }
+    if (!any && (since || until)) continue;
+    // Usage a reader could not know (a rollout without token counts) makes the cost unknown.
+    if (state.costUsd === null && !acc.unknown) acc.unknown = true;
+    if (state.costIncomplete) acc.costIncomplete = true;
+    const row = { id, format: state.format, file, models: [...models].sort(), ...figures(acc) };
+    sessions.push(row);
+    add(totals, row, row.costUsd, row.costIncomplete);
+  }
+  const out = { sessions, totals: figures(totals) };
+  if (by !== "session") {
+    const name = { day: "days", month: "months", model: "models" }[by];
+    out[name] = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, acc]) => ({ [by]: key, ...figures(acc) }));
+  }
+  return out;
+}
+
+const n = (x) => Number(x).toLocaleString("en-US");
+const money = (row) => (row.costUsd === null ? "unknown" : `${row.costIncomplete ? "≥ " : ""}$${row.costUsd.toFixed(2)}`);
+
+/** The report as a table. */
+function table(r, by) {
+  const head = [by === "session" ? "session" : by, ...(by === "session" ? ["format", "models"] : []), "input", "output", "cache read", "cache write", "cost"];
+  const rows = [head];
+  const list = by === "session" ? r.sessions : r[{ day: "days", month: "months", model: "models" }[by]];
+  for (const x of list) {
+    const key = by === "session" ? [x.id, x.format, x.models.join(",") || "-"] : [x[by]];
+    rows.push([...key, n(x.inputTokens), n(x.outputTokens), n(x.cacheReadTokens), n(x.cacheWriteTokens), money(x)]);
+  }
+  const t = r.totals;
+  rows.push(["total", ...(by === "session" ? [`${r.sessions.length} sessions`, ""] : []), n(t.inputTokens), n(t.outputTokens), n(t.cacheReadTokens), n(t.cacheWriteTokens), money(t)]);
+  const widths = head.map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
+  const numeric = (c) => c >= head.length - 5;
+  return rows.map((row) => row.map((cell, c) => (numeric(c) ? String(cell).padStart(widths[c]) : String(cell).padEnd(widths[c]))).join("  ").trimEnd()).join("\n") + "\n";
+}
+
+module.exports = { defaultFolders, sessionFiles, report, table };
