@@ -217,7 +217,7 @@ mod tests {
             assert_eq!(normalise(id), key, "{id}");
         }
         let p = Prices::built_in();
-        assert!(p.get("gpt-5.3-codex").is_none(), "no price is borrowed from gpt-5");
+        assert!(p.get("gpt-5.4-codex").is_none(), "no price is borrowed from gpt-5");
         assert!(p.get("gpt-5.1-codex-mini").is_some());
     }
 

@@ -211,7 +211,7 @@ async function replay(args) {
   } else {
     const out = [`${s.file}`];
     out.push(`  session   ${s.sessionId ?? "-"}  model ${s.model ?? "-"}${s.title ? `  title "${s.title}"` : ""}${s.format !== "garuda" ? `  (${s.format})` : ""}`);
-    if (s.firstPrompt) out.push(`  prompt    ${s.firstPrompt.split("\n")[0].slice(0, 70)}`);
+    if (s.firstPrompt) out.push(`  prompt    ${s.firstPrompt.trim().split("\n")[0].slice(0, 70)}`);
     out.push(`  messages  ${n(s.messages)} (${n(s.prompts)} prompts, ${n(s.steps)} steps)`);
     out.push(
       `  usage     ${n(s.usage.inputTokens)} input, ${n(s.usage.outputTokens)} output, ` +

@@ -59,10 +59,12 @@ function add(acc, usage, costUsd, incomplete = false) {
   acc.outputTokens += usage.outputTokens;
   acc.cacheReadTokens += usage.cacheReadTokens;
   acc.cacheWriteTokens += usage.cacheWriteTokens;
+  const tokens = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
   if (costUsd === null) acc.unknown = true;
   else {
     acc.costUsd += costUsd;
-    acc.known = true;
+    // A part with no tokens says nothing about prices.
+    if (tokens > 0) acc.known = true;
   }
   if (incomplete) acc.costIncomplete = true;
 }

@@ -82,6 +82,8 @@ pub struct Reader {
     t: Option<String>,
     lines: u64,
     responses: u64,
+    /// The last prompt taken from a `response_item`: its `event_msg` echo is skipped.
+    last_prompt: Option<String>,
 }
 
 impl Reader {
@@ -104,6 +106,7 @@ impl Reader {
             t: None,
             lines: 0,
             responses: 0,
+            last_prompt: None,
         }
     }
 
@@ -223,6 +226,18 @@ impl Reader {
                 add(&mut self.usage, &t);
                 self.usage_line = number;
             }
+            // Some rollouts (Codex Desktop) record the prompt only as this event.
+            Some("event_msg") if str_of(&payload, "type").as_deref() == Some("user_message") => {
+                let text = str_of(&payload, "message").unwrap_or_default();
+                if self.last_prompt.take().is_some_and(|p| p.trim() == text.trim()) || text.trim().is_empty()
+                {
+                    return;
+                }
+                self.start(number, out, None);
+                self.flush_response(out);
+                self.flush_results(out);
+                out.push((number, rec::user(&rec::text_message("user", &text), true, self.t.as_deref())));
+            }
             Some("compacted") => {
                 self.start(number, out, None);
                 self.flush_response(out);
@@ -263,6 +278,9 @@ impl Reader {
                         self.flush_response(out);
                         self.flush_results(out);
                         let prompt = !is_context(&text);
+                        if prompt {
+                            self.last_prompt = Some(text.clone());
+                        }
                         out.push((
                             number,
                             rec::user(&rec::text_message("user", &text), prompt, self.t.as_deref()),

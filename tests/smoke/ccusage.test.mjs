@@ -1,0 +1,139 @@
+// `garuda-session usage` against ccusage's native binary on the same real
+// sessions (../shared/peers, laid out in each agent's own folders): token
+// totals per format must be equal. Where we disagree on purpose the test
+// says so and checks both figures:
+// - Gemini CLI thoughts are billed as output: our outputTokens are ccusage's
+//   plus the sessions' thought tokens;
+// - Anthropic's long-context rule: one request over 200k input tokens is
+//   charged at the long-context rates for all its tokens (ccusage charges
+//   only the excess), shown on a session made for it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = path.join(root, "pkg/bin/garuda-session.cjs");
+const ccusage = path.join(root, ".ci/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage");
+const shared = process.env.GARUDA_SHARED ?? path.join(root, "../shared");
+const peers = path.join(shared, "peers");
+const skip = !fs.existsSync(peers)
+  ? `SKIP ccusage cross-check: ${peers} is absent (../shared sits beside the repository in CI)`
+  : !fs.existsSync(ccusage)
+    ? "SKIP ccusage cross-check: ccusage's native binary is absent (bash .ci/setup installs it)"
+    : false;
+
+function copyTree(from, to, filter = () => true) {
+  fs.mkdirSync(to, { recursive: true });
+  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
+    const a = path.join(from, e.name);
+    const b = path.join(to, e.name);
+    if (e.isDirectory()) copyTree(a, b, filter);
+    else if (filter(e.name)) fs.copyFileSync(a, b);
+  }
+}
+
+function runCcusage(agent, env) {
+  const r = spawnSync(ccusage, [agent, "session", "--json", "--offline"], { encoding: "utf8", env: { ...process.env, ...env, TZ: "UTC" } });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+function runOurs(dir) {
+  const r = spawnSync(process.execPath, [bin, "usage", dir, "--json"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const tokens = (t) => ({ input: t.inputTokens, output: t.outputTokens, cacheRead: t.cacheReadTokens, cacheWrite: t.cacheWriteTokens ?? t.cacheCreationTokens });
+
+/** Each agent's sessions laid out where that agent (and ccusage) keeps them. */
+function layout() {
+  const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-ccusage-"));
+  const claude = path.join(home, "claude");
+  copyTree(path.join(peers, "claude-code"), path.join(claude, "projects"));
+  const codex = path.join(home, "codex");
+  fs.mkdirSync(path.join(codex, "sessions/2026/02/23"), { recursive: true });
+  for (const sub of fs.readdirSync(path.join(peers, "codex"))) {
+    for (const f of fs.readdirSync(path.join(peers, "codex", sub)).filter((f) => f.startsWith("rollout-"))) {
+      fs.copyFileSync(path.join(peers, "codex", sub, f), path.join(codex, "sessions/2026/02/23", f));
+    }
+  }
+  const pi = path.join(home, "pi");
+  fs.mkdirSync(path.join(pi, "sessions/--work--"), { recursive: true });
+  for (const sub of fs.readdirSync(path.join(peers, "pi"))) {
+    for (const f of fs.readdirSync(path.join(peers, "pi", sub)).filter((f) => f.endsWith(".jsonl"))) {
+      fs.copyFileSync(path.join(peers, "pi", sub, f), path.join(pi, "sessions/--work--", `${sub}-${f}`));
+    }
+  }
+  const gemini = path.join(home, "gemini");
+  const chats = path.join(gemini, "tmp/project/chats");
+  fs.mkdirSync(chats, { recursive: true });
+  for (const f of fs.readdirSync(path.join(peers, "gemini/codemie-code")).filter((f) => f.startsWith("session-"))) {
+    fs.copyFileSync(path.join(peers, "gemini/codemie-code", f), path.join(chats, f));
+  }
+  fs.copyFileSync(path.join(peers, "gemini/agent-sessions-sanitized/jsonl_v040.jsonl"), path.join(chats, "session-2026-04-29T21-39-jsonl.jsonl"));
+  return { home, claude, codex, pi, gemini };
+}
+
+test("usage and ccusage give the same token totals for Claude Code, Codex and pi sessions", { skip }, () => {
+  const d = layout();
+  for (const [agent, env, dir] of [
+    ["claude", { CLAUDE_CONFIG_DIR: d.claude }, path.join(d.claude, "projects")],
+    ["codex", { CODEX_HOME: d.codex }, path.join(d.codex, "sessions")],
+    ["pi", { PI_AGENT_DIR: d.pi }, path.join(d.pi, "sessions")],
+  ]) {
+    const theirs = runCcusage(agent, env);
+    const ours = runOurs(dir);
+    console.log(`${agent}: ccusage ${JSON.stringify(tokens(theirs.totals))} $${theirs.totals.totalCost ?? theirs.totals.costUSD}; ours ${JSON.stringify(tokens(ours.totals))} $${ours.totals.costUsd}${ours.totals.costIncomplete ? " (incomplete)" : ""}`);
+    assert.deepEqual(tokens(ours.totals), { ...tokens(theirs.totals), cacheWrite: tokens(theirs.totals).cacheWrite ?? 0 }, agent);
+  }
+});
+
+test("Gemini CLI: the same input and cache figures; our output adds the thoughts ccusage leaves out", { skip }, () => {
+  const d = layout();
+  const theirs = runCcusage("gemini", { GEMINI_DATA_DIR: path.join(d.gemini, "tmp") });
+  const ours = runOurs(path.join(d.gemini, "tmp"));
+  let thoughts = 0;
+  const chats = path.join(d.gemini, "tmp/project/chats");
+  for (const f of fs.readdirSync(chats)) {
+    const text = fs.readFileSync(path.join(chats, f), "utf8");
+    const messages = f.endsWith(".json") ? JSON.parse(text).messages : text.split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((m) => m.type);
+    const last = new Map(messages.map((m) => [m.id, m]));
+    for (const m of last.values()) thoughts += m.tokens?.thoughts ?? 0;
+  }
+  console.log(`gemini: ccusage ${JSON.stringify(tokens(theirs.totals))}; ours ${JSON.stringify(tokens(ours.totals))}; thoughts ${thoughts}`);
+  assert.equal(ours.totals.inputTokens, theirs.totals.inputTokens);
+  assert.equal(ours.totals.cacheReadTokens, theirs.totals.cacheReadTokens);
+  assert.equal(ours.totals.outputTokens, theirs.totals.outputTokens + thoughts, "thoughts are billed as output");
+});
+
+test("the long-context rule: all of a request over 200k input tokens at the long rates (ccusage: only the excess)", { skip }, () => {
+  const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-tier-"));
+  const dir = path.join(home, "projects/tier");
+  fs.mkdirSync(dir, { recursive: true });
+  const line = (n, usage) =>
+    JSON.stringify({
+      parentUuid: n === 1 ? null : `u${n - 1}`,
+      isSidechain: false,
+      type: n % 2 ? "user" : "assistant",
+      sessionId: "tier",
+      uuid: `u${n}`,
+      timestamp: `2026-06-01T10:00:0${n}.000Z`,
+      requestId: `req_${n}`,
+      message: n % 2 ? { role: "user", content: "go" } : { id: `msg_${n}`, role: "assistant", model: "claude-sonnet-4-5-20250929", content: [{ type: "text", text: "ok" }], usage },
+    });
+  const usage = { input_tokens: 150_000, cache_read_input_tokens: 100_000, cache_creation_input_tokens: 0, output_tokens: 10_000 };
+  fs.writeFileSync(path.join(dir, "tier.jsonl"), [line(1), line(2, usage)].join("\n") + "\n");
+  const theirs = runCcusage("claude", { CLAUDE_CONFIG_DIR: home });
+  const ours = runOurs(path.join(home, "projects"));
+  assert.deepEqual(tokens(ours.totals), tokens(theirs.totals));
+  // Anthropic: the whole request at $6 / $22.50 / $0.60 per million.
+  const whole = (150_000 * 6 + 10_000 * 22.5 + 100_000 * 0.6) / 1e6;
+  console.log(`long context, one request of 250k input tokens: ours $${ours.totals.costUsd} (all tokens at the long rates), ccusage $${theirs.totals.totalCost}`);
+  assert.ok(Math.abs(ours.totals.costUsd - whole) < 1e-6, `${ours.totals.costUsd} vs ${whole}`);
+  assert.ok(theirs.totals.totalCost < whole, "ccusage charges less: only the tokens over 200k at the long rates");
+});
