@@ -273,3 +273,84 @@ test("redact --rules: the user's own token formats go, counted by name; a bad pa
   assert.equal(bad.code, 2);
   assert.match(bad.err, /rule "broken": bad pattern at position 4/);
 });
+
+const formats = (name) => path.join(root, "tests/formats", name);
+
+test("every command reads other agents' sessions; a file in no known format is exit 2 naming the formats tried", () => {
+  const r = cli("replay", formats("claude-code.jsonl"), "--json");
+  assert.equal(r.code, 1, "the rewound branch is reported as a warning");
+  const s = JSON.parse(r.out);
+  assert.equal(s.format, "claude-code");
+  assert.equal(s.prompts, 2);
+  assert.ok(s.costUsd > 0);
+  for (const f of ["codex.jsonl", "pi.jsonl", "gemini.json", "gemini.jsonl"]) {
+    const x = cli("check", formats(f));
+    assert.equal(x.code, 0, `${f}: ${x.out}${x.err}`);
+  }
+  const dir = tmp();
+  writeFileSync(path.join(dir, "x.jsonl"), '{"hello":"world"}\n');
+  const bad = cli("replay", path.join(dir, "x.jsonl"));
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /no known session format \(tried garuda, claude-code, codex, pi, gemini\)/);
+  assert.equal(cli("replay", formats("codex.jsonl"), "--format", "klingon").code, 2);
+  const forced = JSON.parse(cli("replay", formats("codex.jsonl"), "--format", "pi", "--json").out);
+  assert.equal(forced.format, "pi", "--format forces the reader");
+});
+
+test("usage: sessions of every format, grouped by day, month or model, filtered by date; --prices adds a price", () => {
+  const dir = tmp();
+  for (const f of ["claude-code.jsonl", "codex.jsonl", "pi.jsonl", "gemini.jsonl"]) copyFileSync(formats(f), path.join(dir, f));
+  copyFileSync(formats("gemini.json"), path.join(dir, "session-gemini.json"));
+  writeFileSync(path.join(dir, "notes.jsonl"), '{"hello":"world"}\n');
+  const all = JSON.parse(cli("usage", dir, "--json").out);
+  assert.deepEqual(all.sessions.map((s) => s.format).sort(), ["claude-code", "codex", "gemini", "gemini", "pi"], "a folder's other files are passed over");
+  for (const k of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"]) {
+    assert.equal(all.totals[k], all.sessions.reduce((a, s) => a + s[k], 0), k);
+  }
+  const codex = all.sessions.find((s) => s.format === "codex");
+  assert.equal(codex.inputTokens, 500, "input without cached tokens");
+  const byDay = JSON.parse(cli("usage", dir, "--by", "day", "--json").out);
+  assert.deepEqual(byDay.days.map((d) => d.day), ["2026-01-05", "2026-01-06", "2026-02-01", "2026-03-01", "2026-04-01"]);
+  const byModel = JSON.parse(cli("usage", dir, "--by", "model", "--json").out);
+  assert.ok(byModel.models.some((m) => m.model === "gpt-5.1-codex"));
+  const since = JSON.parse(cli("usage", dir, "--since", "2026-03-01", "--json").out);
+  assert.deepEqual(since.sessions.map((s) => s.format).sort(), ["gemini", "gemini", "pi"]);
+  const month = JSON.parse(cli("usage", dir, "--by", "month", "--until", "2026-01-31", "--json").out);
+  assert.deepEqual(month.months.map((m) => m.month), ["2026-01"]);
+  // An unknown model's cost is unknown, never $0; --prices gives it one.
+  const unknown = formats("gemini.json").replace("gemini.json", "");
+  const g = path.join(tmp(), "session-g.json");
+  writeFileSync(g, readFileSync(path.join(unknown, "gemini.json"), "utf8").replaceAll("gemini-2.5-pro", "gemini-9-ultra"));
+  const u = JSON.parse(cli("usage", g, "--json").out);
+  assert.equal(u.totals.costUsd, null);
+  assert.equal(u.totals.costIncomplete, true);
+  const prices = path.join(tmp(), "prices.json");
+  writeFileSync(prices, JSON.stringify({ models: { "gemini-9-ultra": { input: 1, output: 2, cacheRead: 0.5 } } }));
+  const priced = JSON.parse(cli("usage", g, "--prices", prices, "--json").out);
+  assert.equal(priced.totals.costUsd, (800 * 1 + 90 * 2 + 1400 * 0.5) / 1e6);
+  const table = cli("usage", dir);
+  assert.equal(table.code, 0);
+  assert.match(table.out, /total\s+5 sessions/);
+  assert.equal(cli("usage", dir, "--by", "week").code, 2);
+  assert.equal(cli("usage", dir, "--since", "yesterday").code, 2);
+});
+
+test("import writes a redacted Garuda journal from another agent's session, whose resumed history passes checkMessages", () => {
+  const dir = tmp();
+  const src = path.join(dir, "rollout.jsonl");
+  const secret = "sk-ant-api03-" + "Qw9".repeat(30) + "AA";
+  writeFileSync(src, readFileSync(formats("codex.jsonl"), "utf8").replace("a.txt\\nb.txt", `ANTHROPIC_API_KEY=${secret}`));
+  const out = path.join(dir, "imported.jsonl");
+  const r = cli("import", src, "-o", out);
+  assert.equal(r.code, 0, r.err);
+  const text = readFileSync(out, "utf8");
+  assert.ok(!text.includes(secret), "redacted");
+  assert.match(text, /gAAAAABpQ0ZfakeCipherTextThatMustNotBeRedacted/, "ciphertext is kept as it is");
+  assert.equal(JSON.parse(text.split("\n")[0]).type, "start");
+  const check = cli("check", out);
+  assert.equal(check.code, 0, check.out);
+  const replayed = JSON.parse(cli("replay", out, "--json").out);
+  assert.equal(replayed.format, "garuda");
+  assert.equal(replayed.usage.outputTokens, 120);
+  assert.equal(cli("import", path.join(root, "tests/golden/crlf.jsonl"), "-o", path.join(dir, "x.jsonl")).code, 2, "a Garuda journal needs no import");
+});
