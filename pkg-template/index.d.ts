@@ -483,6 +483,8 @@ export interface SessionRow {
   cost: string;
   costUsd: number | null;
   costIncomplete: boolean;
+  /** The format the session was read in; null when it holds no known format. */
+  format: SessionFormat | null;
 }
 
 interface RecordBase {
@@ -632,6 +634,8 @@ export interface ReadOptions {
 export interface JournalOptions extends ReadOptions {
   /** Defaults to a Redactor with no environment (known formats and assignments only). */
   redactor?: Redactor;
+  /** Keep the records read from another agent's session, for `translated()`. */
+  keepTranslation?: boolean;
   /** The longest line written or read, in bytes (default 64 MiB). A longer record is refused by write(); a longer line is skipped by replay with a "line-too-long" warning, never held in memory whole. */
   maxLineBytes?: number;
 }
@@ -645,6 +649,8 @@ export class Journal {
   feed(chunk: string | Uint8Array): void;
   /** Ends fed text: a last line without a newline is applied, or reported as a torn tail. */
   finish(): void;
+  /** With `keepTranslation`: the records read from another agent's session since the last call, as [line of the file, record JSON text]. */
+  translated(): [number, string][];
   /** Lines read or written so far. */
   readonly lineCount: number;
   state(): SessionState;

@@ -49,7 +49,7 @@ pub struct Journal {
     /// The reader of another agent's format, once the file says which.
     reader: Option<Reader>,
     /// Import keeps the records readers hand back (None: not kept).
-    translated: Option<Vec<String>>,
+    translated: Option<Vec<(u64, String)>>,
     prices: Rc<Prices>,
 }
 
@@ -141,8 +141,9 @@ impl Journal {
     }
 
     /// The records read so far from another agent's session (after `finish`:
-    /// all of them), in Garuda's format; empty for a Garuda journal.
-    pub fn take_translated(&mut self) -> Vec<String> {
+    /// all of them), in Garuda's format, each with the line of the file it
+    /// came from; empty for a Garuda journal.
+    pub fn take_translated(&mut self) -> Vec<(u64, String)> {
         self.translated.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
@@ -326,7 +327,7 @@ impl Journal {
     fn apply_translated(&mut self, out: crate::formats::Out, notices: Vec<Notice>) {
         for (number, record) in out {
             if let Some(kept) = &mut self.translated {
-                kept.push(record.clone());
+                kept.push((number, record.clone()));
             }
             let deep = crate::bytes::count_openings(record.as_bytes(), MAX_NESTING) > MAX_NESTING;
             let state = &mut self.state;

@@ -17,6 +17,8 @@ pub struct SessionRow {
     pub cost: String,
     pub cost_usd: Option<f64>,
     pub cost_incomplete: bool,
+    /// The format the session was read in (`garuda`, `claude-code`, ...); None: no known format.
+    pub format: Option<&'static str>,
 }
 
 impl SessionRow {
@@ -27,7 +29,7 @@ impl SessionRow {
         let cost_usd =
             self.cost_usd.and_then(serde_json::Number::from_f64).map_or("null".to_owned(), |n| n.to_string());
         format!(
-            r#"{{"id":{},"updated":{},"prompt":{},"prompts":{},"model":{},"title":{},"cost":{},"costUsd":{},"costIncomplete":{}}}"#,
+            r#"{{"id":{},"updated":{},"prompt":{},"prompts":{},"model":{},"title":{},"cost":{},"costUsd":{},"costIncomplete":{},"format":{}}}"#,
             lit(&self.id),
             lit(&self.updated),
             lit(&self.prompt),
@@ -36,7 +38,8 @@ impl SessionRow {
             opt(&self.title),
             lit(&self.cost),
             cost_usd,
-            self.cost_incomplete
+            self.cost_incomplete,
+            self.format.map_or_else(|| "null".to_owned(), lit)
         )
     }
 }
@@ -60,6 +63,7 @@ pub fn summarise_state(id: &str, updated: &str, state: &SessionState) -> Session
         cost: format_cost(&state.accounts),
         cost_usd: state.accounts.cost_usd,
         cost_incomplete: state.cost_incomplete(),
+        format: state.format.map(|f| f.as_str()),
     }
 }
 

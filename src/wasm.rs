@@ -338,6 +338,9 @@ impl Journal {
             };
             inner = inner.with_model_view(flag("modelView")?).with_strict(flag("strict")?);
             inner = ReadOptions::from_js(&options, "new Journal(options): options")?.apply(inner);
+            if flag("keepTranslation")? {
+                inner = inner.keeping_translation();
+            }
             let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
             if !max.is_undefined() {
                 match max.as_f64() {
@@ -407,6 +410,22 @@ impl Journal {
     /// Ends fed text: a last line without a newline is applied, or is a torn tail.
     pub fn finish(&mut self) {
         self.inner.finish();
+    }
+
+    /// With `keepTranslation`: the records read from another agent's session
+    /// since the last call, as `[line, record JSON text]` pairs (the line of
+    /// the file each came from); none for a Garuda journal.
+    #[wasm_bindgen(unchecked_return_type = "[number, string][]")]
+    pub fn translated(&mut self) -> Result<JsValue, JsValue> {
+        let mut out = String::from("[");
+        for (i, (line, record)) in self.inner.take_translated().iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&format!("[{line},{}]", crate::json::str_literal(record)));
+        }
+        out.push(']');
+        parse_json(&out)
     }
 
     #[wasm_bindgen(getter, js_name = lineCount)]
@@ -620,7 +639,7 @@ pub fn import_session(
         Some(_) => {}
     }
     let mut out = String::new();
-    for record in j.take_translated() {
+    for (_, record) in j.take_translated() {
         let line =
             redactor.redact_line(&record).map_err(|e| coded("ERR_INTERNAL", format!("{what}: {e}")))?;
         out.push_str(&line.line);

@@ -66,20 +66,33 @@ const n = (x) => Number(x ?? 0).toLocaleString("en-US");
 
 // ---- Loading ---------------------------------------------------------------
 
-/** Files with their relative paths: sessions `<id>.jsonl`, children `<id>/<child>.jsonl`. */
+/**
+ * Files with their relative paths, in any agent's layout: a session
+ * `<dir>/<id>.jsonl` (or Gemini CLI's `session-*.json`), its child runs in a
+ * folder of the same name at any depth (`<id>/<child>.jsonl`, Claude Code's
+ * `<id>/subagents/agent-*.jsonl`); other folders are projects, shown as headings.
+ */
 function addFiles(files) {
+  const isSession = (name) => name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
+  const stem = (name) => name.replace(/\.jsonl?$/, "");
+  const sessionPaths = new Set(files.map((f) => f.path.split("/").filter(Boolean)).filter((p) => isSession(p.at(-1))).map((p) => [...p.slice(0, -1), stem(p.at(-1))].join("/")));
   for (const { file, path } of files) {
-    if (!path.endsWith(".jsonl")) continue;
     const parts = path.split("/").filter(Boolean);
-    const name = parts.at(-1).slice(0, -6);
-    const parent = parts.length >= 2 ? parts.at(-2) : null;
-    if (parent && (view.sessions.has(parent) || files.some((f) => f.path.split("/").at(-1) === `${parent}.jsonl`))) {
-      const p = view.sessions.get(parent) ?? { children: [] };
+    if (!isSession(parts.at(-1) ?? "")) continue;
+    const name = stem(parts.at(-1));
+    // The nearest folder above that is named like a session beside it owns this file.
+    let owner = null;
+    for (let k = parts.length - 1; k >= 1 && !owner; k--) {
+      if (sessionPaths.has(parts.slice(0, k).join("/"))) owner = parts[k - 1];
+    }
+    if (owner) {
+      const p = view.sessions.get(owner) ?? { children: [] };
       p.children.push({ name, file });
-      view.sessions.set(parent, p);
+      view.sessions.set(owner, p);
     } else {
       const s = view.sessions.get(name) ?? { children: [] };
       s.file = file;
+      s.project = parts.slice(0, -1).join("/");
       view.sessions.set(name, s);
     }
   }
@@ -92,7 +105,10 @@ function renderSessions() {
   view.generation++;
   const nav = $("sessions");
   nav.replaceChildren();
+  let project = null;
   for (const [name, s] of view.sessions) {
+    if ((s.project ?? "") !== (project ?? "") && s.project) nav.append(el("div", { class: "project", text: s.project }));
+    project = s.project ?? null;
     if (s.file || s.url) nav.append(el("a", { text: name, class: name === view.active ? "active" : "", onclick: () => openSession(name, s.file ? { file: s.file } : { url: s.url }) }));
     for (const c of s.children) {
       nav.append(el("a", { text: `↳ ${c.name}`, class: `child ${c.name === view.active ? "active" : ""}`, onclick: () => openSession(c.name, c.file ? { file: c.file } : { url: c.url }) }));
@@ -159,6 +175,8 @@ worker.onmessage = ({ data }) => {
     workerAlive();
   } else if (data.type === "progress") {
     if (data.load !== view.load) return;
+    // Another agent's session: the entries start again from the records the core read it into.
+    if (data.replace) view.incoming = [];
     for (const e of data.entries) view.incoming.push(e);
     $("bar").style.width = data.total ? `${(100 * data.done) / data.total}%` : "50%";
     $("status").textContent = `Loading… ${(data.done / 1e6).toFixed(1)} MB`;
@@ -439,7 +457,7 @@ if (params.get("file") && sameOrigin(params.get("file"))) {
   fetch(index)
     .then((r) => r.json())
     .then((list) => {
-      for (const s of list.sessions) view.sessions.set(s.id, { url: new URL(s.file, index).href, children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, index).href })) });
+      for (const s of list.sessions) view.sessions.set(s.id, { url: new URL(s.file, index).href, project: s.project ?? "", children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, index).href })) });
       renderSessions();
       const first = list.sessions[0];
       if (first) openSession(first.id, { url: new URL(first.file, index).href });

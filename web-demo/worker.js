@@ -195,7 +195,9 @@ async function open(source, load) {
   loading = load;
   // When each phase ended (absolute ms); the 100 MB test prints where the time went.
   const marks = { start: performance.now() };
-  const journal = new Journal();
+  // Another agent's session is read by the core into journal records
+  // (keepTranslation hands them over): the entries are built from those.
+  const journal = new Journal({ keepTranslation: true });
   const decoder = new TextDecoder();
   const lines = [];
   const entries = [];
@@ -205,7 +207,9 @@ async function open(source, load) {
   let lastCompaction = 0;
   // Entries are built as lines arrive, so the parsing overlaps the network
   // instead of following it.
-  const take = (i) => {
+  // `i`: the index in `lines` of the record's text; `at`: its line in the
+  // file (another agent's line for a translated record).
+  const take = (i, at = i + 1) => {
     const raw = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
     if (raw.trim() === "") return;
     let record;
@@ -217,22 +221,23 @@ async function open(source, load) {
     if (!record || typeof record !== "object" || typeof record.type !== "string") return;
     let e;
     try {
-      e = entryOf(record, i + 1);
+      e = entryOf(record, at);
     } catch {
       // A record of a known type with fields of the wrong shape: shown, not fatal.
-      e = { line: i + 1, type: record.type, kind: "landmark", label: record.type, preview: "a record whose fields could not be read", blocks: [], tools: [] };
+      e = { line: at, type: record.type, kind: "landmark", label: record.type, preview: "a record whose fields could not be read", blocks: [], tools: [] };
     }
     e.index = entries.length;
+    e.text = i;
     entries.push(e);
-    if (record.type === "assistant") chart.push([i + 1, tokens(record.response?.usage)]);
+    if (record.type === "assistant") chart.push([at, tokens(record.response?.usage)]);
     if (record.type === "compaction") {
-      chart.push([i + 1, record.afterTokens ?? 0]);
-      compactions.push(i + 1);
-      lastCompaction = i + 1;
+      chart.push([at, record.afterTokens ?? 0]);
+      compactions.push(at);
+      lastCompaction = at;
     }
     if (record.type === "tool_results" && Array.isArray(record.calls)) {
       for (const call of record.calls) {
-        if (call?.report && typeof call.report === "object") subagents.push({ child: call.report.childSessionId, tokens: tokens(call.report.usage), costUsd: call.report.costUsd ?? null, line: i + 1 });
+        if (call?.report && typeof call.report === "object") subagents.push({ child: call.report.childSessionId, tokens: tokens(call.report.usage), costUsd: call.report.costUsd ?? null, line: at });
       }
     }
   };
@@ -260,6 +265,20 @@ async function open(source, load) {
   journal.finish();
   marks.read = performance.now();
   const state = journal.state();
+  if (state.format !== null && state.format !== "garuda") {
+    // The raw lines were another agent's: the entries come from the records
+    // the core read them into, each keeping its line in the file.
+    const translated = journal.translated();
+    lines.length = 0;
+    entries.length = 0;
+    chart.length = 0;
+    compactions.length = 0;
+    subagents.length = 0;
+    lastCompaction = 0;
+    for (const [at, record] of translated) take(lines.push(record) - 1, at);
+    post({ type: "progress", load, done: 1, total: 1, entries: [], replace: true });
+    sent = 0;
+  }
   journal.free();
 
   // Messages that are not in the final state were taken out: by a compaction
@@ -323,7 +342,7 @@ async function open(source, load) {
 function detail(index) {
   const e = current?.entries[index];
   if (!e) return null;
-  const record = JSON.parse(current.lines[e.line - 1].replace(/\r$/, ""));
+  const record = JSON.parse(current.lines[e.text].replace(/\r$/, ""));
   const message = record.type === "assistant" ? { role: "assistant", content: record.response?.content } : record.message;
   const blocks = blocksOf(message);
   const roles = record.type === "user" ? userRoles(blocks) : blocks.map((b) => b.type);
@@ -344,7 +363,7 @@ function search(query) {
   const q = query.toLowerCase();
   if (!current || q === "") return [];
   const hits = [];
-  for (const e of current.entries) if (current.lines[e.line - 1].toLowerCase().includes(q)) hits.push(e.index);
+  for (const e of current.entries) if (current.lines[e.text].toLowerCase().includes(q)) hits.push(e.index);
   return hits;
 }
 
@@ -353,7 +372,7 @@ function redactionCheck() {
   const would = [];
   const marked = [];
   for (const e of current?.entries ?? []) {
-    const line = current.lines[e.line - 1].replace(/\r$/, "");
+    const line = current.lines[e.text].replace(/\r$/, "");
     if (e.redacted) marked.push(e.index);
     try {
       if (redactor.redactLine(line).changed) would.push(e.index);

@@ -10,6 +10,7 @@ const session = require("../node/garuda_session.js");
 const { FileSessionStore } = require("../node/store.js");
 const { markdown, html } = require("./transcript.cjs");
 const usageReport = require("./usage.cjs");
+const { walkSessions } = require("./folders.cjs");
 
 const USAGE = `usage: garuda-session <command> ...
   replay <file> [--json]                      summary: messages, usage, cost, warnings
@@ -349,7 +350,7 @@ async function list(args) {
   } else {
     if (dir === undefined) throw new UsageError("give a sessions folder");
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
-    rows = new FileSessionStore(dir).summaries();
+    rows = folderRows(dir).map(({ file, children, ...row }) => row);
   }
   if (o.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + "\n");
@@ -357,7 +358,9 @@ async function list(args) {
   }
   const table = [["id", "updated", "prompts", "model", "cost", "title / first prompt"]];
   for (const r of rows) {
-    table.push([r.id, r.updated.slice(0, 16).replace("T", " "), String(r.prompts), r.model ?? "-", r.cost, r.title ?? r.prompt]);
+    const id = r.project ? `${r.project}/${r.id}` : r.id;
+    const what = r.format && r.format !== "garuda" ? `[${r.format}] ` : "";
+    table.push([id, r.updated.slice(0, 16).replace("T", " "), String(r.prompts), r.model ?? "-", r.cost, what + (r.title ?? r.prompt)]);
   }
   const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
   for (const row of table) process.stdout.write(row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]))).join("  ") + "\n");
@@ -387,21 +390,38 @@ async function exportCommand(args) {
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".jsonl": "text/plain; charset=utf-8" };
 
+/**
+ * The sessions of a folder in any agent's layout (folders.cjs), newest
+ * first, each summarised by the core (which detects its format); files in
+ * no known format are left out. `file` and children's `file` are relative
+ * paths under the folder.
+ */
+function folderRows(dir) {
+  const enc = (rel) => rel.split("/").map(encodeURIComponent).join("/");
+  const rows = [];
+  for (const s of walkSessions(dir)) {
+    const row = session.summariseSession(s.id, fs.statSync(s.file).mtime, fs.readFileSync(s.file));
+    if (row.format === null) continue;
+    rows.push({ ...row, project: s.project, file: enc(s.rel), children: s.children.map((c) => ({ id: c.id, file: enc(c.rel) })) });
+  }
+  return rows.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? 1 : -1));
+}
+
 /** The sessions of a folder as the viewer's index: ids, files, children. */
 function sessionIndex(dir) {
-  const store = new FileSessionStore(dir);
-  return {
-    sessions: store.summaries().map((row) => {
-      const childDir = path.join(dir, row.id);
-      const children = fs.existsSync(childDir)
-        ? fs
-            .readdirSync(childDir)
-            .filter((f) => f.endsWith(".jsonl") && session.validateSessionId(f.slice(0, -6)))
-            .map((f) => ({ id: f.slice(0, -6), file: `${encodeURIComponent(row.id)}/${encodeURIComponent(f)}` }))
-        : [];
-      return { ...row, file: `${encodeURIComponent(row.id)}.jsonl`, children };
-    }),
-  };
+  return { sessions: folderRows(dir) };
+}
+
+/** A path under the served folder from URL segments, or null: plain names only (no "..", no separators). */
+function underDir(dir, encoded) {
+  let parts;
+  try {
+    parts = encoded.split("/").map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+  if (parts.length === 0 || !parts.every((p) => /^[A-Za-z0-9._-]+$/.test(p) && p !== "." && p !== "..")) return null;
+  return path.join(dir, ...parts);
 }
 
 /** The sessions on Redis as the viewer's index, as sessionIndex gives a folder's. */
@@ -534,20 +554,28 @@ function serve(args) {
         return fs.existsSync(p) ? file(p) : send(404, "text/plain", "not found");
       }
       if (url.pathname === "/files/index.json") return send(200, TYPES[".json"], JSON.stringify(redis ? await redisIndex(redis) : sessionIndex(dir)));
-      const journal = /^\/files\/(?:([^/]+)\/)?([^/]+)\.jsonl$/.exec(url.pathname);
+      const journal = /^\/files\/(.+\.jsonl?)$/.exec(url.pathname);
       if (journal) {
-        const ids = [journal[1], journal[2]].filter(Boolean).map(decodeURIComponent);
-        if (!ids.every((id) => session.validateSessionId(id))) return send(400, "text/plain", "not a session id");
-        if (redis) return sendRedisJournal(res, redis, ids, o.noRedact);
-        const p = path.join(dir, ...ids.slice(0, -1), `${ids.at(-1)}.jsonl`);
-        return fs.existsSync(p) ? journalFile(p) : send(404, "text/plain", "no such session");
+        if (redis) {
+          const ids = journal[1].replace(/\.jsonl$/, "").split("/").map(decodeURIComponent);
+          if (ids.length > 2 || !ids.every((id) => session.validateSessionId(id))) return send(400, "text/plain", "not a session id");
+          return sendRedisJournal(res, redis, ids, o.noRedact);
+        }
+        const p = underDir(dir, journal[1]);
+        if (!p) return send(400, "text/plain", "not a session file");
+        return fs.existsSync(p) && fs.statSync(p).isFile() ? journalFile(p) : send(404, "text/plain", "no such session");
       }
-      const m = /^\/session\/([^/]+)$/.exec(url.pathname);
+      const m = /^\/session\/(.+)$/.exec(url.pathname);
       if (m) {
-        const id = decodeURIComponent(m[1]);
-        if (!session.validateSessionId(id)) return send(400, "text/plain", "not a session id");
-        if (redis) return send(200, "text/html; charset=utf-8", exportTranscript(await redis.replay(id), "html"));
-        const p = path.join(dir, `${id}.jsonl`);
+        if (redis) {
+          const id = decodeURIComponent(m[1]);
+          if (!session.validateSessionId(id)) return send(400, "text/plain", "not a session id");
+          return send(200, "text/html; charset=utf-8", exportTranscript(await redis.replay(id), "html"));
+        }
+        // A session id at the top of the folder, or a session file's path under it.
+        const rel = /\.jsonl?$/.test(m[1]) ? m[1] : `${m[1]}.jsonl`;
+        const p = underDir(dir, rel);
+        if (!p) return send(400, "text/plain", "not a session id");
         if (!fs.existsSync(p)) return send(404, "text/plain", "no such session");
         return send(200, "text/html; charset=utf-8", exportTranscript(replayFile(p), "html"));
       }

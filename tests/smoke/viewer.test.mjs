@@ -278,3 +278,30 @@ test("a 100 MB journal: time to first render, and the page answers while it load
   assert.ok(answered.every(Boolean), `the page answered every click while loading: ${answered}`);
   p.onlyOwnFiles();
 });
+
+test("a Claude Code projects folder: projects as headings, subagents nested, a session read by the core's reader", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-claude-projects-"));
+  const formats = path.join(root, "tests/formats");
+  mkdirSync(path.join(dir, "-work-app/cc-1/subagents"), { recursive: true });
+  copyFileSync(path.join(formats, "claude-code.jsonl"), path.join(dir, "-work-app/cc-1.jsonl"));
+  writeFileSync(
+    path.join(dir, "-work-app/cc-1/subagents/agent-a1.jsonl"),
+    JSON.stringify({ parentUuid: null, isSidechain: true, sessionId: "cc-1", agentId: "a1", type: "user", uuid: "s1", timestamp: "2026-01-05T10:00:04.000Z", message: { role: "user", content: "Search the repo" } }) + "\n",
+  );
+  mkdirSync(path.join(dir, "-work-other"));
+  copyFileSync(path.join(formats, "pi.jsonl"), path.join(dir, "-work-other/pi-1.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(origin + "/"));
+  await p.waitForSelector("body[data-loaded]");
+  const nav = await p.$$eval("#sessions > *", (n) => n.map((x) => `${x.className}:${x.textContent}`));
+  assert.ok(nav.includes("project:-work-app") && nav.includes("project:-work-other"), nav.join(" | "));
+  assert.ok(nav.some((x) => x.startsWith("child") && x.includes("agent-a1")), nav.join(" | "));
+  await p.click("#sessions a:text-is('cc-1')");
+  await p.waitForSelector("body[data-loaded='cc-1']");
+  assert.match(await p.textContent("#summary"), /2 prompts/);
+  assert.doesNotMatch(await p.textContent("#list"), /abandoned/, "the rewound branch is not in the conversation");
+  await p.screenshot({ path: path.join(artifacts, "viewer-claude-code.png") });
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+});

@@ -1,0 +1,59 @@
+// Sessions in a folder of any agent's layout, for list, serve and usage:
+//   Garuda        <dir>/<id>.jsonl, its child runs in <dir>/<id>/<child>.jsonl
+//   Claude Code   <projects>/<project>/<session>.jsonl, subagents in
+//                 <session>/subagents/agent-<id>.jsonl (or agent-<id>.jsonl beside it)
+//   Codex         <sessions>/YYYY/MM/DD/rollout-*.jsonl
+//   pi            <sessions>/--<cwd>--/<ts>_<uuid>.jsonl
+//   Gemini CLI    <tmp>/<project hash>/chats/session-*.json(l)
+// A folder named like a session file beside it holds that session's child
+// runs; any other folder is walked as a project. What a file holds is the
+// core's to say (format detection), not this walk's.
+"use strict";
+
+const fs = require("node:fs");
+const path = require("node:path");
+
+const isSessionFile = (name) => name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
+const stem = (name) => name.replace(/\.jsonl?$/, "");
+
+/** Every session file under `dir` (a child run's too), with what it belongs to. */
+function walkSessions(root) {
+  const sessions = [];
+  const walk = (dir, project, parent) => {
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const files = entries.filter((e) => e.isFile() && isSessionFile(e.name));
+    const here = new Map();
+    for (const e of files) {
+      const file = path.join(dir, e.name);
+      const row = { id: stem(e.name), file, rel: path.relative(root, file).split(path.sep).join("/"), project, size: fs.statSync(file).size, children: [] };
+      if (parent) parent.children.push(row);
+      else {
+        sessions.push(row);
+        here.set(stem(e.name), row);
+      }
+    }
+    for (const e of entries.filter((e) => e.isDirectory())) {
+      const owner = parent ?? here.get(e.name);
+      walk(path.join(dir, e.name), owner ? project : [project, e.name].filter(Boolean).join("/"), owner);
+    }
+    // A subagent beside its session (Claude Code's older layout): agent-*.jsonl is a child run.
+    if (!parent) {
+      const main = [...here.values()].filter((s) => !s.id.startsWith("agent-"));
+      if (main.length === 1) {
+        for (const s of [...here.values()].filter((s) => s.id.startsWith("agent-"))) {
+          sessions.splice(sessions.indexOf(s), 1);
+          main[0].children.push(s);
+        }
+      }
+    }
+  };
+  walk(root, "", null);
+  return sessions;
+}
+
+module.exports = { walkSessions, isSessionFile };
