@@ -50,6 +50,8 @@ pub struct Journal {
     reader: Option<Reader>,
     /// Import keeps the records readers hand back (None: not kept).
     translated: Option<Vec<(u64, String)>>,
+    /// Readers may keep only requests' usage (a usage report's replay).
+    usage_only: bool,
     prices: Rc<Prices>,
 }
 
@@ -67,6 +69,7 @@ impl Default for Journal {
             forced: None,
             reader: None,
             translated: None,
+            usage_only: false,
             prices: Prices::built_in(),
         }
     }
@@ -130,6 +133,14 @@ impl Journal {
     /// Prices readers use to cost other agents' requests (the built-in table by default).
     pub fn with_prices(mut self, prices: Rc<Prices>) -> Journal {
         self.prices = prices;
+        self
+    }
+
+    /// A replay for a usage report: the usage, cost and ledger are exact;
+    /// another agent's messages may be left out (they are, for Claude Code:
+    /// its usage is read without parsing a prompt or a tool result).
+    pub fn for_usage(mut self) -> Journal {
+        self.usage_only = true;
         self
     }
 
@@ -319,7 +330,7 @@ impl Journal {
         let format = self.forced.or_else(|| Format::detect(line));
         if let Some(format) = format {
             self.state.format = Some(format);
-            self.reader = Reader::new(format, Rc::clone(&self.prices));
+            self.reader = Reader::new(format, Rc::clone(&self.prices), self.usage_only);
         }
     }
 

@@ -16,7 +16,6 @@
 
 #![forbid(unsafe_code)]
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 const BUILT_IN: &str = include_str!("prices.json");
@@ -95,14 +94,17 @@ impl Tokens {
 /// A price table: the built-in one, with a host's entries over it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prices {
-    models: BTreeMap<String, Price>,
+    /// Sorted by normalised model id, searched by halves: a plain sorted
+    /// list, not a map, because a map of this type would cost the wasm module
+    /// more code than the whole table.
+    models: Vec<(String, Price)>,
 }
 
 impl Prices {
     /// The built-in table, parsed once per thread and shared.
     pub fn built_in() -> Rc<Prices> {
         thread_local! {
-            static TABLE: Rc<Prices> = Rc::new(Prices::parse(BUILT_IN).unwrap_or(Prices { models: BTreeMap::new() }));
+            static TABLE: Rc<Prices> = Rc::new(Prices::parse(BUILT_IN).unwrap_or(Prices { models: Vec::new() }));
         }
         TABLE.with(Rc::clone)
     }
@@ -113,24 +115,35 @@ impl Prices {
         let table: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("{SHAPE}: {e}"))?;
         let models =
             table.get("models").and_then(serde_json::Value::as_object).ok_or_else(|| SHAPE.to_owned())?;
-        let mut out = BTreeMap::new();
+        let mut out = Prices { models: Vec::new() };
         for (name, entry) in models {
             let price = price_of(entry).ok_or_else(|| format!("{SHAPE}: `{name}` needs numbers `input` and `output` (and `longContext.above` when it has one)"))?;
-            out.insert(normalise(name), price);
+            out.set(normalise(name), price);
         }
-        Ok(Prices { models: out })
+        Ok(out)
     }
 
     /// The built-in table with the host's entries (JSON, the built-in shape) over it.
     pub fn with_overrides(json: &str) -> Result<Prices, String> {
         let mut prices = (*Prices::built_in()).clone();
         let extra = Prices::parse(json)?;
-        prices.models.extend(extra.models);
+        for (name, price) in extra.models {
+            prices.set(name, price);
+        }
         Ok(prices)
     }
 
+    /// Adds or replaces one model's price, keeping the list sorted.
+    fn set(&mut self, key: String, price: Price) {
+        match self.models.binary_search_by(|(k, _)| k.cmp(&key)) {
+            Ok(i) => self.models[i].1 = price,
+            Err(i) => self.models.insert(i, (key, price)),
+        }
+    }
+
     pub fn get(&self, model: &str) -> Option<&Price> {
-        self.models.get(&normalise(model))
+        let key = normalise(model);
+        self.models.binary_search_by(|(k, _)| k.as_str().cmp(&key)).ok().map(|i| &self.models[i].1)
     }
 
     /// The cost of one request in USD, or `None` when the model has no price.

@@ -140,7 +140,9 @@ pub struct SessionState {
     /// The format the journal was read in (None: nothing recognised yet).
     pub format: Option<crate::formats::Format>,
     /// Reported usage and cost by day and model: what `usage --by` groups.
-    pub ledger: std::collections::BTreeMap<(String, String), LedgerEntry>,
+    /// Sorted by (day, model): a sorted list (few entries per session) costs
+    /// the wasm module less code than one more map type.
+    pub ledger: Vec<((String, String), LedgerEntry)>,
 }
 
 /// Usage and cost of one (day, model) of a session.
@@ -168,10 +170,15 @@ impl SessionState {
             _ => String::new(),
         };
         let model = model.or(self.model.as_deref()).unwrap_or("").to_owned();
-        let e = self
-            .ledger
-            .entry((day, model))
-            .or_insert_with(|| LedgerEntry { cost_usd: Some(0.0), ..LedgerEntry::default() });
+        let key = (day, model);
+        let i = match self.ledger.binary_search_by(|(k, _)| k.cmp(&key)) {
+            Ok(i) => i,
+            Err(i) => {
+                self.ledger.insert(i, (key, LedgerEntry { cost_usd: Some(0.0), ..LedgerEntry::default() }));
+                i
+            }
+        };
+        let e = &mut self.ledger[i].1;
         e.usage.add_all(usage);
         e.requests += 1;
         e.cost_usd = match (e.cost_usd, cost) {

@@ -341,6 +341,9 @@ impl Journal {
             if flag("keepTranslation")? {
                 inner = inner.keeping_translation();
             }
+            if flag("usageOnly")? {
+                inner = inner.for_usage();
+            }
             let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
             if !max.is_undefined() {
                 match max.as_f64() {

@@ -63,6 +63,11 @@ fn every_peer_file_is_read_in_its_own_format_and_resumes_to_an_accepted_history(
         let whole = read(&bytes, usize::MAX);
         assert_eq!(whole.format, Some(expected), "{rel}");
         assert_eq!(read(&bytes, 4093), whole, "{rel}: chunks change nothing");
+        // The usage report's quick replay counts the same.
+        let mut quick = Journal::default().for_usage();
+        quick.feed_bytes(&bytes);
+        quick.finish();
+        assert_eq!(quick.state().accounts.usage, whole.accounts.usage, "{rel}: usage-only replay");
         let resumed = resume(&whole, &ResumeOptions::default());
         assert_eq!(
             check_messages(&resumed.messages_json(), false),

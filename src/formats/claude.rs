@@ -159,11 +159,115 @@ pub struct Reader {
     /// The last line that belongs to the conversation (its uuid): the leaf.
     leaf: Option<String>,
     lines: u64,
+    /// Usage reports need the responses' usage only: no messages, no paths.
+    usage_only: Option<UsageOnly>,
+}
+
+/// A response being put together: its blocks (in usage-only mode, its time),
+/// its largest usage and its model. One type for both modes keeps the wasm
+/// to one copy of the map's code.
+type Merged = (String, Tokens, Option<String>);
+
+/// The usage-only mode: each response's largest usage, its model and time.
+#[derive(Debug, Default)]
+struct UsageOnly {
+    responses: HashMap<Key, Merged>,
+    /// Responses without an id, each counted as it is.
+    unkeyed: Vec<Merged>,
+    session_id: Option<String>,
+}
+
+/// Whether a line may be a model response. A line's `message` comes early
+/// and names its role first: a user line (most of a file's bytes: tool
+/// results) is passed over after a few hundred bytes, unparsed.
+fn may_be_response(line: &[u8]) -> bool {
+    let head = &line[..line.len().min(8192)];
+    match find(head, b"\"message\":{") {
+        Some(i) => {
+            let after = &line[i..line.len().min(i + 400)];
+            find(after, b"\"role\":\"assistant\"").is_some() || find(after, b"\"role\":").is_none()
+        }
+        None => find(line, b"\"usage\"").is_some(),
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let first = *needle.first()?;
+    let mut at = 0;
+    while let Some(i) = crate::bytes::find_byte(&hay[at..], first) {
+        let start = at + i;
+        if hay[start..].starts_with(needle) {
+            return Some(start);
+        }
+        at = start + 1;
+    }
+    None
 }
 
 impl Reader {
+    /// A reader that keeps only what a usage report needs.
+    pub fn usage_only(prices: Rc<Prices>) -> Reader {
+        Reader { usage_only: Some(UsageOnly::default()), ..Reader::new(prices) }
+    }
+
+    fn usage_line(&mut self, number: u64, text: &str, notices: &mut Vec<Notice>) {
+        let Some(u) = &mut self.usage_only else { return };
+        if !may_be_response(text.as_bytes()) {
+            return;
+        }
+        // The same line type as a full read (one copy of its parser in the
+        // module); the content stays unparsed raw text.
+        let l: Line = match serde_json::from_str(text) {
+            Ok(l) => l,
+            Err(e) => return notices.push(Notice::BadLine(number, format!("not a Claude Code line: {e}"))),
+        };
+        if u.session_id.is_none() {
+            u.session_id = l.session_id;
+        }
+        if l.kind.as_deref() != Some("assistant") {
+            return;
+        }
+        let Some(m) = l.message else { return };
+        let tokens = m.usage.unwrap_or_default().tokens();
+        let entry: Merged = (l.timestamp.unwrap_or_default(), tokens, m.model);
+        match m.id {
+            Some(id) => {
+                let slot = u
+                    .responses
+                    .entry((id, l.request_id))
+                    .or_insert_with(|| (entry.0.clone(), Tokens::default(), None));
+                if tokens.output > slot.1.output || slot.1 == Tokens::default() {
+                    slot.1 = tokens;
+                }
+                if slot.2.is_none() {
+                    slot.2 = entry.2;
+                }
+            }
+            None => u.unkeyed.push(entry),
+        }
+    }
+
+    // Once per file: optimised for size, not speed.
+    #[cold]
+    fn usage_finish(&mut self, out: &mut Out) {
+        let Some(u) = self.usage_only.take() else { return };
+        out.push((1, rec::start(u.session_id.as_deref(), None, None, None, None)));
+        // In no particular order: the totals and the ledger are sums.
+        for (t, tokens, model) in u.responses.into_values().chain(u.unkeyed) {
+            let real = model.as_deref().filter(|m| *m != "<synthetic>");
+            let cost = if tokens == Tokens::default() {
+                Some(0.0)
+            } else {
+                rec::priced(&self.prices, real, &tokens, None)
+            };
+            let t = Some(t.as_str()).filter(|t| !t.is_empty());
+            out.push((self.lines.max(1), rec::side_usage("response", &tokens, cost, real, t)));
+        }
+    }
+
     pub fn new(prices: Rc<Prices>) -> Reader {
         Reader {
+            usage_only: None,
             prices,
             entries: Vec::new(),
             session_id: None,
@@ -179,6 +283,9 @@ impl Reader {
 
     pub fn line(&mut self, number: u64, text: &str, notices: &mut Vec<Notice>) {
         self.lines = number;
+        if self.usage_only.is_some() {
+            return self.usage_line(number, text, notices);
+        }
         let l: Line = match serde_json::from_str(text) {
             Ok(l) => l,
             Err(e) => {
@@ -271,7 +378,12 @@ impl Reader {
         Some(path)
     }
 
+    // Once per file: optimised for size, not speed.
+    #[cold]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
+        if self.usage_only.is_some() {
+            return self.usage_finish(out);
+        }
         // A subagent's own file: every line is a sidechain, and it is the run.
         let child_run = self.entries.iter().all(|e| e.sidechain) && !self.entries.is_empty();
         let path = self.active_path(child_run);
@@ -283,7 +395,7 @@ impl Reader {
         let main = |e: &Entry| child_run || !e.sidechain;
 
         // Merge streamed pieces: blocks joined in file order, the largest usage kept.
-        let mut merged: HashMap<Key, (String, Tokens, Option<String>)> = HashMap::new();
+        let mut merged: HashMap<Key, Merged> = HashMap::new();
         for e in &self.entries {
             if let Kept::Assistant { key: Some(key), blocks, usage, model } = &e.kept {
                 let slot =
@@ -321,7 +433,6 @@ impl Reader {
         ));
         let mut model = first_model;
         let mut step = 0;
-        let mut emitted: HashSet<Key> = HashSet::new();
         let mut pre_tokens = 0;
         let mut off_path = 0usize;
         for e in &self.entries {
@@ -354,15 +465,11 @@ impl Reader {
                 Kept::User { .. } => {}
                 Kept::Assistant { key, blocks, usage, model: m } => {
                     let (content, usage, m) = match key {
-                        Some(k) => {
-                            if !emitted.insert(k.clone()) {
-                                continue;
-                            }
-                            match merged.get(k) {
-                                Some((c, u, m2)) => (format!("[{c}]"), *u, m2.clone().or(m.clone())),
-                                None => (blocks.to_string(), *usage, m.clone()),
-                            }
-                        }
+                        // Taken out when emitted: its later pieces find nothing.
+                        Some(k) => match merged.remove(k) {
+                            Some((c, u, m2)) => (format!("[{c}]"), u, m2.or(m.clone())),
+                            None => continue,
+                        },
                         None => (blocks.to_string(), *usage, m.clone()),
                     };
                     let real = m.as_deref().filter(|m| *m != "<synthetic>");

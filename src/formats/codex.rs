@@ -317,10 +317,14 @@ impl Reader {
             }
             "function_call" | "custom_tool_call" | "local_shell_call" => {
                 let input = match p.get("arguments") {
-                    Some(Value::String(a)) => match serde_json::from_str::<Value>(a) {
-                        Ok(v @ Value::Object(_)) => v.to_string(),
-                        _ => format!(r#"{{"arguments":{}}}"#, string(a)),
-                    },
+                    // JSON text of an object goes in as it is (checked, not re-written).
+                    Some(Value::String(a))
+                        if a.trim_start().starts_with('{')
+                            && serde_json::from_str::<serde::de::IgnoredAny>(a).is_ok() =>
+                    {
+                        a.trim().to_owned()
+                    }
+                    Some(Value::String(a)) => format!(r#"{{"arguments":{}}}"#, string(a)),
                     Some(v @ Value::Object(_)) => v.to_string(),
                     _ => match p.get("input").or(p.get("action")) {
                         Some(Value::String(i)) => format!(r#"{{"input":{}}}"#, string(i)),
@@ -372,6 +376,8 @@ impl Reader {
         }
     }
 
+    // Once per file: optimised for size, not speed.
+    #[cold]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         if !self.started {
             return;

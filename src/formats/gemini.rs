@@ -14,7 +14,6 @@ use super::records::{self as rec, string};
 use super::{Notice, Out};
 use crate::prices::{Prices, Tokens};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 #[derive(Debug)]
@@ -32,6 +31,8 @@ impl Reader {
         self.lines.push((number, text.to_owned()));
     }
 
+    // Once per file: optimised for size, not speed.
+    #[cold]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         let lines = std::mem::take(&mut self.lines);
         let Some((first_line, first)) = lines.first() else { return };
@@ -62,7 +63,6 @@ impl Reader {
                 }
             }
         } else {
-            let mut by_id: HashMap<String, usize> = HashMap::new();
             for (n, l) in &lines {
                 let v: Value = match serde_json::from_str(l) {
                     Ok(v @ Value::Object(_)) => v,
@@ -78,14 +78,20 @@ impl Reader {
                         }
                     }
                 } else if v.get("type").is_some() {
-                    match v.get("id").and_then(Value::as_str).and_then(|id| by_id.get(id).copied()) {
+                    // A message written again (while it streams) replaces its
+                    // first copy; rewrites are of recent messages, so only
+                    // the last 64 are looked through.
+                    let id = v.get("id").and_then(Value::as_str);
+                    let seen = id.and_then(|id| {
+                        let from = messages.len().saturating_sub(64);
+                        messages[from..]
+                            .iter()
+                            .rposition(|(_, m)| m.get("id").and_then(Value::as_str) == Some(id))
+                            .map(|i| from + i)
+                    });
+                    match seen {
                         Some(i) => messages[i] = (*n, v),
-                        None => {
-                            if let Some(id) = v.get("id").and_then(Value::as_str) {
-                                by_id.insert(id.to_owned(), messages.len());
-                            }
-                            messages.push((*n, v));
-                        }
+                        None => messages.push((*n, v)),
                     }
                 } else if header.is_null() {
                     header = v;

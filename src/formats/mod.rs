@@ -120,10 +120,13 @@ pub enum Reader {
 }
 
 impl Reader {
-    /// A reader for `format` (None for Garuda's own).
-    pub fn new(format: Format, prices: Rc<Prices>) -> Option<Reader> {
+    /// A reader for `format` (None for Garuda's own). `usage_only`: the
+    /// reader may keep only what a usage report needs (requests' usage, model
+    /// and time: no messages), where that makes it faster.
+    pub fn new(format: Format, prices: Rc<Prices>, usage_only: bool) -> Option<Reader> {
         match format {
             Format::Garuda => None,
+            Format::ClaudeCode if usage_only => Some(Reader::ClaudeCode(claude::Reader::usage_only(prices))),
             Format::ClaudeCode => Some(Reader::ClaudeCode(claude::Reader::new(prices))),
             Format::Codex => Some(Reader::Codex(codex::Reader::new(prices))),
             Format::Pi => Some(Reader::Pi(pi::Reader::new(prices))),

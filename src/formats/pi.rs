@@ -55,6 +55,8 @@ impl Reader {
         self.entries.push(Entry { line: number, id: s("id"), parent: s("parentId"), value });
     }
 
+    // Once per file: optimised for size, not speed.
+    #[cold]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         let hs =
             |k: &str| self.header.as_ref().and_then(|h| h.get(k)).and_then(Value::as_str).map(str::to_owned);

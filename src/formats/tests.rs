@@ -157,3 +157,24 @@ fn every_reader_gives_a_history_that_resumes_to_one_the_api_accepts() {
         assert!(!resumed.messages_json().is_empty(), "{name}");
     }
 }
+
+/// A usage report's replay (no messages) counts what the full one counts.
+#[test]
+fn usage_only_replay_counts_the_same() {
+    let text = fixture("claude-code.jsonl");
+    let full = read(&text);
+    let mut j = Journal::default().for_usage();
+    j.feed(&text);
+    j.finish();
+    let quick = j.into_state();
+    assert_eq!(quick.accounts.usage, full.accounts.usage);
+    assert_eq!(
+        quick.accounts.cost_usd.map(|c| (c * 1e9).round()),
+        full.accounts.cost_usd.map(|c| (c * 1e9).round())
+    );
+    let days = |s: &SessionState| {
+        s.ledger.iter().map(|((d, m), e)| (d.clone(), m.clone(), e.usage)).collect::<Vec<_>>()
+    };
+    assert_eq!(days(&quick), days(&full));
+    assert!(quick.messages.is_empty());
+}
