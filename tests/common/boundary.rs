@@ -19,6 +19,11 @@ const JOURNAL: &str = concat!(
     r#"{"t":"2026-11-29T10:00:04.000Z","type":"assis"#,
 );
 
+/// `rebuildState(journal)` with no options.
+fn rebuild(journal: JsValue) -> Result<JsValue, JsValue> {
+    wasm::rebuild_state(journal, JsValue::UNDEFINED)
+}
+
 fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
@@ -48,10 +53,10 @@ fn code_of<T>(result: Result<T, JsValue>) -> String {
 
 #[wasm_bindgen_test]
 fn rebuild_state_from_text_lines_and_bytes_agree() {
-    let from_text = wasm::rebuild_state(JOURNAL.into()).expect("text");
+    let from_text = rebuild(JOURNAL.into()).expect("text");
     let lines: Array = JOURNAL.split('\n').map(JsValue::from).collect();
-    let from_lines = wasm::rebuild_state(lines.into()).expect("lines");
-    let from_bytes = wasm::rebuild_state(Uint8Array::from(JOURNAL.as_bytes()).into()).expect("bytes");
+    let from_lines = rebuild(lines.into()).expect("lines");
+    let from_bytes = rebuild(Uint8Array::from(JOURNAL.as_bytes()).into()).expect("bytes");
     assert_eq!(json(&from_text), json(&from_lines));
     assert_eq!(json(&from_text), json(&from_bytes));
     assert_eq!(get(&from_text, "prompts").as_f64(), Some(1.0));
@@ -72,7 +77,7 @@ fn a_big_string_is_fed_in_chunks_without_splitting_characters() {
     let filler = "😀".repeat(300_000) + "é";
     let line = format!(r#"{{"t":"x","type":"user","message":{{"role":"user","content":"{filler}"}}}}"#);
     let text = format!("{line}\n{line}\n{line}\n");
-    let state = wasm::rebuild_state(text.as_str().into()).expect("big text");
+    let state = rebuild(text.as_str().into()).expect("big text");
     let messages: Array = get(&state, "messages").into();
     assert_eq!(messages.length(), 3);
     for i in 0..3 {
@@ -88,7 +93,7 @@ fn a_lone_surrogate_in_a_string_replays_as_the_replacement_character() {
     let head = js_sys::JsString::from(r#"{"type":"user","message":{"role":"user","content":"a"#);
     let tail = js_sys::JsString::from("b\"}}\n");
     let text = head.concat(&js_sys::JsString::from_char_code1(0xD800)).concat(&tail);
-    let state = wasm::rebuild_state(text.into()).expect("text with a lone surrogate");
+    let state = rebuild(text.into()).expect("text with a lone surrogate");
     let messages: Array = get(&state, "messages").into();
     assert_eq!(messages.length(), 1);
     assert_eq!(get(&messages.get(0), "content").as_string().as_deref(), Some("a\u{FFFD}b"));
@@ -106,7 +111,7 @@ fn journal_write_matches_replay_and_takes_objects_or_text() {
         written.push('\n');
     }
     let live = journal.state().expect("state");
-    let replayed = wasm::rebuild_state(written.as_str().into()).expect("replay");
+    let replayed = rebuild(written.as_str().into()).expect("replay");
     assert_eq!(json(&live), json(&replayed));
     let out = journal.write(r#"{"type":"title","title":"T"}"#.into()).expect("write text");
     assert_eq!(out.as_string().as_deref(), Some(r#"{"type":"title","title":"T"}"#));
@@ -116,9 +121,9 @@ fn journal_write_matches_replay_and_takes_objects_or_text() {
 
 #[wasm_bindgen_test]
 fn bad_arguments_throw_errors_that_say_what_was_wrong() {
-    assert_error(wasm::rebuild_state(42.into()), "journal must be a string");
+    assert_error(rebuild(42.into()), "journal must be a string");
     assert_error(
-        wasm::rebuild_state(Array::of1(&7.into()).into()),
+        rebuild(Array::of1(&7.into()).into()),
         "journal[0] must be a line (string) or a record (object)",
     );
     let mut journal = wasm::Journal::new(JsValue::UNDEFINED).expect("journal");
@@ -148,20 +153,20 @@ fn journal_feed_takes_chunks_of_text_or_bytes() {
     let rest = std::str::from_utf8(&bytes[200..]).expect("boundary");
     journal.feed(rest.into()).expect("text");
     journal.finish();
-    let whole = wasm::rebuild_state(JOURNAL.into()).expect("whole");
+    let whole = rebuild(JOURNAL.into()).expect("whole");
     assert_eq!(json(&journal.state().expect("state")), json(&whole));
 }
 
 #[wasm_bindgen_test]
 fn accounting_and_listing() {
-    let state = wasm::rebuild_state(JOURNAL.into()).expect("state");
+    let state = rebuild(JOURNAL.into()).expect("state");
     assert_eq!(wasm::format_cost(state.clone()).expect("cost"), "≥ $0.2500 (incomplete)");
     let note = wasm::budget_note(state.clone()).expect("note");
     assert_eq!(
         note.as_string().as_deref(),
         Some("budget 115 tokens: 15 reported + 100 unreported + 0 pending (subagents)")
     );
-    let empty = wasm::rebuild_state("".into()).expect("empty");
+    let empty = rebuild("".into()).expect("empty");
     assert!(wasm::budget_note(empty).expect("note").is_null());
     let row =
         wasm::summarise_session("s1".into(), "2026-11-29T10:00:05.000Z".into(), JOURNAL.into()).expect("row");
@@ -245,7 +250,7 @@ fn resume_closes_open_calls_and_reports() {
         r#"{"type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"t","signature":"c2ln"},{"type":"tool_use","id":"t1","name":"bash","input":{}}],"usage":{}},"costUsd":0}"#,
         "\n",
     );
-    let state = wasm::rebuild_state(journal.into()).expect("state");
+    let state = rebuild(journal.into()).expect("state");
     let options = Object::new();
     let _ = Reflect::set(&options, &"model".into(), &"m2".into());
     let out = wasm::repair_for_resume(state.clone(), options.into()).expect("resume");
@@ -280,7 +285,7 @@ fn a_line_nested_too_deep_never_stops_a_resume() {
         r#"{"type":"start","model":"m1"}"#,
         format_args!(r#"{{"type":"user","message":{{"role":"user","content":{deep}}}}}"#)
     );
-    let state = wasm::rebuild_state(journal.into()).expect("replay never throws on data");
+    let state = rebuild(journal.into()).expect("replay never throws on data");
     let warnings: Array = get(&state, "warnings").into();
     assert_eq!(get(&warnings.get(0), "kind").as_string().as_deref(), Some("too-deep"));
     assert_eq!(get(&warnings.get(0), "line").as_f64(), Some(2.0));
@@ -312,7 +317,7 @@ fn custom_rules_cross_the_boundary() {
 /// Errors carry stable codes: hosts branch on them, not on message text.
 #[wasm_bindgen_test]
 fn errors_carry_stable_codes() {
-    assert_eq!(code_of(wasm::rebuild_state(JsValue::from(42))), "ERR_INVALID_ARG");
+    assert_eq!(code_of(rebuild(JsValue::from(42))), "ERR_INVALID_ARG");
     let r = wasm::Redactor::new(JsValue::UNDEFINED).expect("redactor");
     assert_eq!(code_of(r.redact_line("[1]".into())), "ERR_BAD_RECORD");
     let bad = JSON::parse(r#"{"rules":[{"name":"x","pattern":"("}]}"#).expect("json");
@@ -321,4 +326,42 @@ fn errors_carry_stable_codes() {
     assert_eq!(code_of(j.write("not json".into())), "ERR_BAD_RECORD");
     let long = format!(r#"{{"type":"title","title":"{}"}}"#, "x".repeat(200));
     assert_eq!(code_of(j.write(long.into())), "ERR_LINE_TOO_LONG");
+}
+
+/// Another agent's session through the JS surface: detected or forced with
+/// `format`, imported as a redacted Garuda journal; a bad format is an
+/// argument error that names the formats, and a file in no known format is
+/// ERR_UNKNOWN_FORMAT.
+#[wasm_bindgen_test]
+fn other_agents_sessions_are_read_forced_and_imported() {
+    let codex = concat!(
+        r#"{"timestamp":"2026-02-01T10:00:00.000Z","type":"session_meta","payload":{"id":"r1","cwd":"/w"}}"#,
+        "\n",
+        r#"{"timestamp":"2026-02-01T10:00:00.100Z","type":"turn_context","payload":{"model":"gpt-5.1-codex"}}"#,
+        "\n",
+        r#"{"timestamp":"2026-02-01T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}"#,
+        "\n",
+        r#"{"timestamp":"2026-02-01T10:00:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}}"#,
+        "\n",
+        r#"{"timestamp":"2026-02-01T10:00:02.100Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":100,"cached_input_tokens":40,"output_tokens":10,"total_tokens":110},"last_token_usage":{"input_tokens":100,"cached_input_tokens":40,"output_tokens":10,"total_tokens":110}}}}"#,
+        "\n",
+    );
+    let state = rebuild(codex.into()).expect("codex");
+    assert_eq!(get(&state, "format").as_string().as_deref(), Some("codex"));
+    assert_eq!(get(&get(&state, "usage"), "inputTokens").as_f64(), Some(60.0));
+    assert!(get(&state, "costUsd").as_f64().is_some_and(|c| c > 0.0));
+    let options = Object::new();
+    Reflect::set(&options, &"format".into(), &"klingon".into()).unwrap();
+    assert_error(
+        wasm::rebuild_state(codex.into(), options.into()),
+        "format must be one of garuda, claude-code, codex, pi, gemini",
+    );
+    let imported = wasm::import_session(codex.into(), JsValue::UNDEFINED).expect("import");
+    let back = rebuild(imported.as_str().into()).expect("the imported journal");
+    assert_eq!(get(&back, "format").as_string().as_deref(), Some("garuda"));
+    assert_eq!(get(&back, "prompts").as_f64(), Some(1.0));
+    assert_eq!(
+        code_of(wasm::import_session(r#"{"hello":1}"#.into(), JsValue::UNDEFINED)),
+        "ERR_UNKNOWN_FORMAT"
+    );
 }

@@ -60,7 +60,7 @@ function check(out) {
   assert.equal(out.row.prompt, "fix the parser");
   assert.equal(out.row.model, "claude-opus-4-1");
   assert.equal(out.row.title, "Fix the parser");
-  assert.deepEqual(out.error, { isError: true, message: "rebuildState(journal): journal must be a string, a Uint8Array or an array of lines, got number" });
+  assert.deepEqual(out.error, { isError: true, message: "rebuildState(journal, options): journal must be a string, a Uint8Array or an array of lines, got number" });
 }
 
 test("require('@garuda/session') works in CommonJS", () => {
