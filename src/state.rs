@@ -163,9 +163,20 @@ impl SessionState {
         usage: &crate::accounting::Usage,
         cost: Option<f64>,
     ) {
-        let day = match t {
-            Some(t) if t.len() >= 10 && t.as_bytes()[4] == b'-' && t.as_bytes()[7] == b'-' => {
-                t[..10].to_owned()
+        // YYYY-MM-DD at the start of an ISO time; anything else has no day
+        // (checked byte by byte: a slice at 10 could cut a character).
+        let day = match t.map(str::as_bytes) {
+            Some(b)
+                if b.len() >= 10
+                    && b[..10].iter().enumerate().all(|(i, c)| {
+                        if i == 4 || i == 7 {
+                            *c == b'-'
+                        } else {
+                            c.is_ascii_digit()
+                        }
+                    }) =>
+            {
+                String::from_utf8_lossy(&b[..10]).into_owned()
             }
             _ => String::new(),
         };

@@ -178,3 +178,17 @@ fn usage_only_replay_counts_the_same() {
     assert_eq!(days(&quick), days(&full));
     assert!(quick.messages.is_empty());
 }
+
+/// Times that are not ISO dates (or cut a character at byte 10) give no day, and no panic.
+#[test]
+fn odd_times_never_panic() {
+    for t in ["2026-01-0é:00", "é", "", "2026-1-1", "20260101T00:00:00Z"] {
+        let line = format!(
+            r#"{{"type":"assistant","step":1,"response":{{"content":[],"usage":{{"inputTokens":1}}}},"t":{}}}"#,
+            crate::formats::records::string(t)
+        );
+        let s = read(&format!("{line}\n"));
+        assert_eq!(s.ledger.len(), 1, "{t}");
+        assert_eq!(s.ledger[0].0 .0, "", "{t}");
+    }
+}
