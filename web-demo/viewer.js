@@ -129,10 +129,11 @@ function openSession(name, source) {
   send({ type: "open", source, load: view.load });
 }
 
-/** A subagent's transcript for a tool call: a child named `…-<toolUseId>`. */
+/** A subagent's transcript for a tool call: a child named `…-<toolUseId>`, or the run the call's record names. */
 function childFor(toolUseId) {
+  const named = view.links?.get(toolUseId);
   for (const s of view.sessions.values()) {
-    const c = s.children.find((c) => c.name.endsWith(`-${toolUseId}`));
+    const c = s.children.find((c) => c.name.endsWith(`-${toolUseId}`) || (named !== undefined && c.name === named));
     if (c) return c;
   }
   return null;
@@ -183,6 +184,7 @@ worker.onmessage = ({ data }) => {
   } else if (data.type === "ready") {
     if (data.load !== view.load) return;
     $("progress").hidden = true;
+    view.links = new Map(data.links ?? []);
     const entries = view.incoming;
     for (const e of data.entries) entries.push(e);
     for (let i = 0; i < entries.length; i++) {

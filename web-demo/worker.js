@@ -204,6 +204,8 @@ async function open(source, load) {
   const chart = [];
   const compactions = [];
   const subagents = [];
+  // Calls whose subagent's run is another file: [toolUseId, child run id].
+  const links = [];
   let lastCompaction = 0;
   // Entries are built as lines arrive, so the parsing overlaps the network
   // instead of following it.
@@ -237,6 +239,7 @@ async function open(source, load) {
     }
     if (record.type === "tool_results" && Array.isArray(record.calls)) {
       for (const call of record.calls) {
+        if (typeof call?.toolUseId === "string" && typeof call?.childSessionId === "string") links.push([call.toolUseId, call.childSessionId]);
         if (call?.report && typeof call.report === "object") subagents.push({ child: call.report.childSessionId, tokens: tokens(call.report.usage), costUsd: call.report.costUsd ?? null, line: at });
       }
     }
@@ -274,6 +277,7 @@ async function open(source, load) {
     chart.length = 0;
     compactions.length = 0;
     subagents.length = 0;
+    links.length = 0;
     lastCompaction = 0;
     for (const [at, record] of translated) take(lines.push(record) - 1, at);
     post({ type: "progress", load, done: 1, total: 1, entries: [], replace: true });
@@ -334,6 +338,7 @@ async function open(source, load) {
     chart,
     compactions,
     subagents,
+    links,
     marks,
   });
 }

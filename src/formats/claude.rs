@@ -56,6 +56,10 @@ struct Line<'a> {
     ai_title: Option<String>,
     title: Option<String>,
     compact_metadata: Option<CompactMetadata>,
+    /// What the tool returned, as Claude Code shows it: a Task's names its
+    /// subagent (`agentId`), which links the call to the child run's file.
+    #[serde(borrow)]
+    tool_use_result: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -120,6 +124,8 @@ type Key = (String, Option<String>);
 enum Kept {
     User {
         content: Box<str>,
+        /// The subagent a Task call ran (`agent-<id>`, the child run's file name).
+        agent: Option<String>,
         prompt: bool,
         compact_summary: bool,
     },
@@ -326,7 +332,13 @@ impl Reader {
                 let Some(content) = m.content else { return };
                 let raw = content.get();
                 let prompt = !l.is_meta && !l.is_compact_summary && is_prompt(raw);
-                Kept::User { content: raw.into(), prompt, compact_summary: l.is_compact_summary }
+                // Cheap test first: most results are not a subagent's.
+                let agent = l
+                    .tool_use_result
+                    .filter(|r| r.get().contains("\"agentId\""))
+                    .and_then(|r| serde_json::from_str::<serde_json::Value>(r.get()).ok())
+                    .and_then(|v| v.get("agentId").and_then(|a| a.as_str()).map(|a| format!("agent-{a}")));
+                Kept::User { content: raw.into(), agent, prompt, compact_summary: l.is_compact_summary }
             }
             "assistant" => {
                 let Some(m) = &l.message else { return };
@@ -448,7 +460,7 @@ impl Reader {
             }
             match &e.kept {
                 Kept::CompactBoundary { pre_tokens: p } => pre_tokens = *p,
-                Kept::User { content, prompt, compact_summary } if main(e) => {
+                Kept::User { content, agent, prompt, compact_summary } if main(e) => {
                     let message = if content.trim_start().starts_with('[') {
                         rec::message("user", content)
                     } else {
@@ -457,7 +469,24 @@ impl Reader {
                     if *compact_summary {
                         out.push((e.line, rec::compaction(pre_tokens, 0, &format!("[{message}]"), t)));
                     } else if is_tool_results(content) {
-                        out.push((e.line, rec::tool_results(&message, t)));
+                        let record = rec::tool_results(&message, t);
+                        // The Task call this result answers, linked to its subagent's run.
+                        let call = agent.as_ref().and_then(|child| {
+                            let id =
+                                content_blocks(content)?.first()?.get("tool_use_id")?.as_str()?.to_owned();
+                            Some(format!(
+                                r#""calls":[{{"toolUseId":{},"name":"Task","childSessionId":{}}}]"#,
+                                rec::string(&id),
+                                rec::string(child)
+                            ))
+                        });
+                        out.push((
+                            e.line,
+                            match call {
+                                Some(c) => record.replacen(r#""calls":[]"#, &c, 1),
+                                None => record,
+                            },
+                        ));
                     } else {
                         out.push((e.line, rec::user(&message, *prompt, t)));
                     }

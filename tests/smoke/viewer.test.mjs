@@ -4,7 +4,7 @@
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, symlinkSync } from "node:fs";
+import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, symlinkSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -288,6 +288,10 @@ test("a Claude Code projects folder: projects as headings, subagents nested, a s
     path.join(dir, "-work-app/cc-1/subagents/agent-a1.jsonl"),
     JSON.stringify({ parentUuid: null, isSidechain: true, sessionId: "cc-1", agentId: "a1", type: "user", uuid: "s1", timestamp: "2026-01-05T10:00:04.000Z", message: { role: "user", content: "Search the repo" } }) + "\n",
   );
+  // The Task call's result names its subagent: the call links to the child run.
+  const lines = readFileSync(path.join(dir, "-work-app/cc-1.jsonl"), "utf8").split("\n");
+  lines[5] = lines[5].replace('"toolUseResult":{"type":"text"}', '"toolUseResult":{"agentId":"a1","totalTokens":9}');
+  writeFileSync(path.join(dir, "-work-app/cc-1.jsonl"), lines.join("\n"));
   mkdirSync(path.join(dir, "-work-other"));
   copyFileSync(path.join(formats, "pi.jsonl"), path.join(dir, "-work-other/pi-1.jsonl"));
   const origin = await serveDir(dir);
@@ -302,6 +306,8 @@ test("a Claude Code projects folder: projects as headings, subagents nested, a s
   assert.match(await p.textContent("#summary"), /2 prompts/);
   assert.doesNotMatch(await p.textContent("#list"), /abandoned/, "the rewound branch is not in the conversation");
   await p.screenshot({ path: path.join(artifacts, "viewer-claude-code.png") });
+  await p.click(".badge.sub");
+  await p.waitForSelector("body[data-loaded='agent-a1']");
   assert.deepEqual(p.errors, []);
   p.onlyOwnFiles();
 });
