@@ -385,11 +385,7 @@ impl Journal {
     pub fn write<'a>(&mut self, record: &'a str) -> Result<std::borrow::Cow<'a, str>, WriteError> {
         use std::borrow::Cow;
         match self.state.format {
-            Some(Format::Garuda) => {}
-            None => {
-                self.state.format = Some(Format::Garuda);
-                self.reader = None;
-            }
+            Some(Format::Garuda) | None => {}
             Some(other) => {
                 return Err(WriteError(format!(
                     "this journal holds a {} session: records are written to Garuda journals only (import it first)",
@@ -439,6 +435,11 @@ impl Journal {
         self.lines = number;
         if let Some((kind, message)) = warning {
             self.state.warnings.push(Warning { line: number, kind, message });
+        }
+        // What `write` writes is a Garuda journal (said once a record is in).
+        if self.state.format.is_none() {
+            self.state.format = Some(Format::Garuda);
+            self.reader = None;
         }
         Ok(match (&one_line, redacted) {
             (_, Some(line)) => Cow::Owned(line),

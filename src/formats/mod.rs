@@ -62,12 +62,11 @@ impl Format {
         let probe: serde_json::Value = serde_json::from_str(line).ok()?;
         let has = |k: &str| probe.get(k).is_some_and(|v| !v.is_null());
         let kind = probe.get("type").and_then(serde_json::Value::as_str).unwrap_or("");
+        // A Garuda record: one of its kinds, without the fields that mark
+        // another agent's line of the same name (Claude Code's `uuid`,
+        // Codex's `payload`).
         if crate::record::RecordKind::parse(kind).is_some() && !has("payload") && !has("uuid") {
-            // A Garuda record (pi's `message` and Claude Code's `user` lines
-            // carry fields Garuda's never do: checked below first).
-            if !(kind == "user" && has("sessionId")) {
-                return Some(Format::Garuda);
-            }
+            return Some(Format::Garuda);
         }
         if has("payload")
             && matches!(kind, "session_meta" | "response_item" | "event_msg" | "turn_context" | "compacted")
