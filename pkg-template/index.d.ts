@@ -468,7 +468,14 @@ export interface SessionState {
   format: SessionFormat | null;
   /** Reported usage and cost by day and model (what `garuda-session usage --by` groups). */
   usageByDay: UsageEntry[];
+  /** With `history: true`: every message as it came and the landmarks between. */
+  history?: HistoryItem[];
 }
+
+/** One item of a session's whole history. */
+export type HistoryItem =
+  | { line: number; fate: "live" | "compacted" | "undone"; message: Message }
+  | { line: number; landmark: JournalRecord["type"]; text: string };
 
 /** One `/sessions` row (JOURNAL.md §7). */
 export interface SessionRow {
@@ -627,6 +634,8 @@ export interface ModelPrice {
 /** How a journal is read: its format (detected from the first line when absent) and prices for other agents' requests. */
 export interface ReadOptions {
   format?: SessionFormat;
+  /** Keep the whole history in the state (`state.history`): messages later compacted away or undone, and the landmarks between. */
+  history?: boolean;
   /** Entries over the built-in price table (models not in either have an unknown cost). */
   prices?: { models: Record<string, ModelPrice> };
 }

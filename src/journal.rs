@@ -136,6 +136,13 @@ impl Journal {
         self
     }
 
+    /// Keeps the whole history in the state (`state.history`): every
+    /// message as it came and the landmarks between, for export and viewers.
+    pub fn with_history(mut self) -> Journal {
+        self.state.history = Some(Vec::new());
+        self
+    }
+
     /// A replay for a usage report: the usage, cost and ledger are exact;
     /// another agent's messages may be left out (they are, for Claude Code:
     /// its usage is read without parsing a prompt or a tool result).

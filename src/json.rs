@@ -252,6 +252,53 @@ fn state_json(s: &SessionState) -> String {
         }
         let _ = write!(out, r#","requests":{}}}"#, e.requests);
     }
-    out.push_str("]}");
+    out.push(']');
+    if let Some(history) = &s.history {
+        push_history(&mut out, s, history);
+    }
+    out.push('}');
     out
+}
+
+/// `,"history":[…]`: each message with its fate (`live`, `compacted` away by
+/// a later compaction, or `undone`), each landmark with its text.
+fn push_history(out: &mut String, s: &SessionState, history: &[crate::state::HistoryItem]) {
+    use crate::state::HistoryItem;
+    // The messages' lines come in order (appends, undo, redo and compaction
+    // keep it), so a search by halves finds them; a linear one otherwise.
+    let live: Vec<u64> = s.messages.iter().map(|m| m.origin.line).collect();
+    let ordered = live.windows(2).all(|w| w[0] <= w[1]);
+    let last_compaction = history
+        .iter()
+        .filter_map(|h| match h {
+            HistoryItem::Landmark { line, kind: crate::record::RecordKind::Compaction, .. } => Some(*line),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    out.push_str(r#","history":["#);
+    for (i, h) in history.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match h {
+            HistoryItem::Message { line, json } => {
+                let found = if ordered { live.binary_search(line).is_ok() } else { live.contains(line) };
+                let fate = if found {
+                    "live"
+                } else if *line < last_compaction {
+                    "compacted"
+                } else {
+                    "undone"
+                };
+                let _ = write!(out, r#"{{"line":{line},"fate":"{fate}","message":{json}}}"#);
+            }
+            HistoryItem::Landmark { line, kind, text } => {
+                let _ = write!(out, r#"{{"line":{line},"landmark":"{}","text":"#, kind.as_str());
+                push_str_literal(out, text);
+                out.push('}');
+            }
+        }
+    }
+    out.push(']');
 }

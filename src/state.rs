@@ -139,10 +139,22 @@ pub struct SessionState {
     pub torn_tail: bool,
     /// The format the journal was read in (None: nothing recognised yet).
     pub format: Option<crate::formats::Format>,
+    /// The whole history, when asked for (export, viewers): every message
+    /// in the order it came, with the landmarks between (None: not kept).
+    pub history: Option<Vec<HistoryItem>>,
     /// Reported usage and cost by day and model: what `usage --by` groups.
     /// Sorted by (day, model): a sorted list (few entries per session) costs
     /// the wasm module less code than one more map type.
     pub ledger: Vec<((String, String), LedgerEntry)>,
+}
+
+/// One item of the whole history: a message as it came (later compacted
+/// away or undone, perhaps), or a landmark (compaction, undo, redo, a model
+/// switch, a title, a thinking choice, a start, a resume, the end).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HistoryItem {
+    Message { line: u64, json: Box<str> },
+    Landmark { line: u64, kind: RecordKind, text: String },
 }
 
 /// Usage and cost of one (day, model) of a session.
@@ -176,7 +188,7 @@ impl SessionState {
                         }
                     }) =>
             {
-                String::from_utf8_lossy(&b[..10]).into_owned()
+                std::str::from_utf8(&b[..10]).unwrap_or_default().to_owned()
             }
             _ => String::new(),
         };
@@ -223,6 +235,73 @@ impl SessionState {
     /// when the line has too few opening brackets for any message in it to
     /// nest deeper than `MAX_NESTING`, which spares the depth walk.
     pub fn apply_marked(
+        &mut self,
+        kind: RecordKind,
+        r: &Fields,
+        line: u64,
+        redacted: bool,
+        may_nest_deep: bool,
+    ) -> Result<Option<(WarningKind, String)>, String> {
+        let before = self.messages.len();
+        let outcome = self.apply_record(kind, r, line, redacted, may_nest_deep);
+        if outcome.is_ok() && self.history.is_some() {
+            self.record_history(kind, r, line, before);
+        }
+        outcome
+    }
+
+    /// What a record adds to the whole history (only when it is kept).
+    fn record_history(&mut self, kind: RecordKind, r: &Fields, line: u64, before: usize) {
+        // The landmark's words: its kind's, with the one value that says most.
+        let value: Option<&str> = match kind {
+            RecordKind::Start | RecordKind::Resume | RecordKind::Model => r.model.as_deref(),
+            RecordKind::Title => r.title.as_deref(),
+            RecordKind::Thinking => r.choice.map(|c| c.get()),
+            RecordKind::End => r.stop_reason.map(|c| c.get()),
+            _ => None,
+        };
+        let landmark = match kind {
+            RecordKind::User | RecordKind::Continue | RecordKind::ToolResults | RecordKind::Assistant => None,
+            RecordKind::Snapshot
+            | RecordKind::Unreported
+            | RecordKind::ChildDebit
+            | RecordKind::SideUsage => None,
+            RecordKind::Compaction => Some("compaction: the conversation so far, summarised".to_owned()),
+            RecordKind::Undo => Some("undo: the last turn was taken back".to_owned()),
+            RecordKind::Redo => Some("redo: the turn was put back".to_owned()),
+            _ => {
+                let mut text = kind.as_str().to_owned();
+                if let Some(v) = value {
+                    text.push_str(": ");
+                    text.push_str(v);
+                }
+                Some(text)
+            }
+        };
+        let new: Vec<HistoryItem> = match kind {
+            RecordKind::User | RecordKind::Continue | RecordKind::ToolResults | RecordKind::Assistant => self
+                .messages[before.min(self.messages.len())..]
+                .iter()
+                .map(|m| HistoryItem::Message { line, json: m.json.clone() })
+                .collect(),
+            // A compaction's own messages (its summary) are new; carried ones came before.
+            RecordKind::Compaction => self
+                .messages
+                .iter()
+                .filter(|m| m.origin.line == line)
+                .map(|m| HistoryItem::Message { line, json: m.json.clone() })
+                .collect(),
+            _ => Vec::new(),
+        };
+        if let Some(h) = &mut self.history {
+            if let Some(text) = landmark {
+                h.push(HistoryItem::Landmark { line, kind, text });
+            }
+            h.extend(new);
+        }
+    }
+
+    fn apply_record(
         &mut self,
         kind: RecordKind,
         r: &Fields,

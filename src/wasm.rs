@@ -482,6 +482,8 @@ impl Journal {
 #[derive(Default, Clone)]
 struct ReadOptions {
     format: Option<crate::formats::Format>,
+    /// Keep the whole history (`state.history`).
+    history: bool,
     prices: Option<std::rc::Rc<crate::prices::Prices>>,
 }
 
@@ -507,6 +509,17 @@ impl ReadOptions {
                 })?,
             );
         }
+        let history = js_sys::Reflect::get(options, &"history".into()).unwrap_or(JsValue::UNDEFINED);
+        out.history = match history.as_bool() {
+            Some(b) => b,
+            None if history.is_undefined() => false,
+            None => {
+                return Err(error(format!(
+                    "{what}.history must be true or false, got {}",
+                    type_name(&history)
+                )))
+            }
+        };
         let prices = js_sys::Reflect::get(options, &"prices".into()).unwrap_or(JsValue::UNDEFINED);
         if !prices.is_undefined() {
             let text = if prices.is_string() {
@@ -527,6 +540,9 @@ impl ReadOptions {
         }
         if let Some(p) = &self.prices {
             journal = journal.with_prices(p.clone());
+        }
+        if self.history {
+            journal = journal.with_history();
         }
         journal
     }

@@ -22,7 +22,9 @@ const USAGE = `usage: garuda-session <command> ...
   resume <file> [--model m] [--thinking on|off]   resume messages (stdout), repair report (stderr)
   check <file> [--model m] [--thinking on|off]    exit 1 when the API would refuse the history
   list <dir>                                  the /sessions table of a sessions folder
-  export <file> --format md|html [-o out] [--rules rules.json]   a readable, redacted transcript
+  export <file> --format md|html [-o out] [--rules rules.json] [--live]
+                                              the whole transcript, readable and redacted
+                                              (--live: only what the model sees now)
   serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)
 Every command reads Garuda journals and Claude Code, Codex, pi and Gemini CLI sessions,
 detecting the format; --format garuda|claude-code|codex|pi|gemini forces it (export: --from).
@@ -153,8 +155,9 @@ const READ = { "--format": "format", "--prices": "prices" };
 
 /** The replayed state of a journal file, or (--redis) of a session id. */
 async function stateOf(o, formatOption = "format") {
-  if (o.redis === undefined) return known(replayFile(o._[0], readOptions(o, formatOption)), o._[0]);
+  if (o.redis === undefined) return known(replayFile(o._[0], { ...readOptions(o, formatOption), history: o.history === true }), o._[0]);
   if (o._[0] === undefined) throw new UsageError("give a session id");
+  if (o.history) return withRedis(o, async (store) => session.rebuildState(await store.text(o._[0]), { history: true }));
   return withRedis(o, (store) => store.replay(o._[0]));
 }
 
@@ -380,9 +383,10 @@ function exportTranscript(state, format, o = {}) {
 }
 
 async function exportCommand(args) {
-  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", ...REDIS });
+  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", "--live": "live!", ...REDIS });
   if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
-  const text = exportTranscript(await stateOf(o, "from"), o.format, o);
+  // The whole transcript (compacted and undone turns marked), or with --live what the model sees now.
+  const text = exportTranscript(await stateOf({ ...o, history: !o.live }, "from"), o.format, o);
   if (o.out) fs.writeFileSync(o.out, text, { mode: 0o600 });
   else process.stdout.write(text);
   return 0;
@@ -577,7 +581,7 @@ function serve(args) {
         const p = underDir(dir, rel);
         if (!p) return send(400, "text/plain", "not a session id");
         if (!fs.existsSync(p)) return send(404, "text/plain", "no such session");
-        return send(200, "text/html; charset=utf-8", exportTranscript(replayFile(p), "html"));
+        return send(200, "text/html; charset=utf-8", exportTranscript(replayFile(p, { history: true }), "html"));
       }
       send(404, "text/plain", "not found");
     } catch (e) {

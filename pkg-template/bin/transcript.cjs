@@ -31,10 +31,22 @@ function promptPart(text, first) {
   return note ? { kind: "note", label: "Note", text: note[1] } : { kind: "attachment", text };
 }
 
-/** A format-neutral view of the conversation: one entry per message, parts typed. */
+/**
+ * A format-neutral view of the conversation: one entry per message, parts
+ * typed. With the whole history (`state.history`, the core's), every
+ * message as it came, its fate (compacted away, undone), and the landmarks
+ * between; else what the model sees now.
+ */
 function transcript(state, redact) {
-  return state.messages.map((message, index) => ({
+  const items = state.history ?? state.messages.map((message) => ({ message, fate: "live" }));
+  let index = 0;
+  return items.map((item) => (item.landmark ? { landmark: item.landmark, text: redact(item.text), line: item.line } : entry(item.message, index++, item.fate, redact)));
+}
+
+function entry(message, index, fate, redact) {
+  return {
     index,
+    fate,
     role: message.role,
     parts: blocksOf(message).map((b, i, blocks) => {
       switch (b.type) {
@@ -57,8 +69,10 @@ function transcript(state, redact) {
           return { kind: "note", text: `[${b.type} block]` };
       }
     }),
-  }));
+  };
 }
+
+const FATE = { compacted: "compacted away", undone: "undone" };
 
 function fence(text) {
   const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
@@ -72,7 +86,11 @@ function markdown(state, summary, redact) {
   if (summary.budgetNote) out.push(`- ${summary.budgetNote}`);
   out.push("");
   for (const m of transcript(state, redact)) {
-    out.push(`## ${m.role === "user" ? "User" : "Assistant"} (message ${m.index + 1})`, "");
+    if (m.landmark) {
+      out.push("---", "", `*${m.text.replace(/[*_`]/g, "\\$&")}* (line ${m.line})`, "");
+      continue;
+    }
+    out.push(`## ${m.role === "user" ? "User" : "Assistant"} (message ${m.index + 1})${FATE[m.fate] ? ` — ${FATE[m.fate]}` : ""}`, "");
     for (const p of m.parts) {
       if (p.kind === "text" || (p.kind === "note" && !p.label)) out.push(p.text, "");
       else if (p.kind === "note") out.push(`> **${p.label}:** ${p.text.replace(/\n/g, "\n> ")}`, "");
@@ -96,6 +114,10 @@ function html(state, summary, redact) {
   const e = escapeHtml;
   const parts = [];
   for (const m of transcript(state, redact)) {
+    if (m.landmark) {
+      parts.push(`<div class="landmark">${e(m.text)} <small>line ${e(m.line)}</small></div>`);
+      continue;
+    }
     const body = m.parts
       .map((p) => {
         if (p.kind === "text") return `<div class="text">${e(p.text)}</div>`;
@@ -109,7 +131,8 @@ function html(state, summary, redact) {
           : `<div class="result">${head}<pre>${e(p.text)}</pre></div>`;
       })
       .join("\n");
-    parts.push(`<section class="${m.role}"><h2>${m.role === "user" ? "User" : "Assistant"} <small>#${m.index + 1}</small></h2>${body}</section>`);
+    const fate = FATE[m.fate] ? ` <span class="fate">${e(FATE[m.fate])}</span>` : "";
+    parts.push(`<section class="${e(m.role)} ${e(m.fate ?? "live")}"><h2>${m.role === "user" ? "User" : "Assistant"} <small>#${m.index + 1}</small>${fate}</h2>${body}</section>`);
   }
   const title = e(redact(summary.title ?? summary.prompt ?? state.sessionId ?? "Session"));
   return `<!doctype html>
@@ -121,7 +144,8 @@ body{font:15px/1.5 system-ui,sans-serif;max-width:900px;margin:2em auto;padding:
 section{border-left:4px solid #ccc;padding:.2em 1em;margin:1em 0}
 section.user{border-color:#3b82f6}section.assistant{border-color:#10b981}
 .text{white-space:pre-wrap}pre{background:#f5f5f5;padding:.6em;overflow:auto;white-space:pre-wrap}
-.error{color:#b91c1c;font-weight:bold}.note{color:#666;font-style:italic;white-space:pre-wrap}summary{cursor:pointer;color:#555}
+.error{color:#b91c1c;font-weight:bold}.landmark{border-top:1px dashed #999;color:#555;margin:1.5em 0;padding-top:.4em;font-style:italic}
+section.compacted,section.undone{opacity:.6}.fate{font-size:70%;background:#eee;border-radius:3px;padding:0 .4em;color:#555}.note{color:#666;font-style:italic;white-space:pre-wrap}summary{cursor:pointer;color:#555}
 </style></head><body>
 <h1>${title}</h1>
 <p>session ${e(state.sessionId ?? "-")} · model ${e(state.model ?? "-")} · cost ${e(summary.cost)}${summary.budgetNote ? " · " + e(summary.budgetNote) : ""}</p>

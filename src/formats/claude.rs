@@ -335,7 +335,7 @@ impl Reader {
                 // Cheap test first: most results are not a subagent's.
                 let agent = l
                     .tool_use_result
-                    .filter(|r| r.get().contains("\"agentId\""))
+                    .filter(|r| find(r.get().as_bytes(), b"\"agentId\"").is_some())
                     .and_then(|r| serde_json::from_str::<serde_json::Value>(r.get()).ok())
                     .and_then(|v| v.get("agentId").and_then(|a| a.as_str()).map(|a| format!("agent-{a}")));
                 Kept::User { content: raw.into(), agent, prompt, compact_summary: l.is_compact_summary }

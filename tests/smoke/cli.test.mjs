@@ -354,3 +354,18 @@ test("import writes a redacted Garuda journal from another agent's session, whos
   assert.equal(replayed.usage.outputTokens, 120);
   assert.equal(cli("import", path.join(root, "tests/golden/crlf.jsonl"), "-o", path.join(dir, "x.jsonl")).code, 2, "a Garuda journal needs no import");
 });
+
+test("export writes the whole transcript, compacted and undone turns marked, with landmarks; --live only what the model sees", () => {
+  const sample = path.join(root, "web-demo/samples/viewer-sample.jsonl");
+  const whole = cli("export", sample, "--format", "md");
+  assert.equal(whole.code, 0, whole.err);
+  assert.match(whole.out, /Find the flaky test in the parser suite\./, "the first prompt, compacted away, is there");
+  assert.match(whole.out, /— compacted away/);
+  assert.match(whole.out, /\*compaction: the conversation so far, summarised\*/);
+  const live = cli("export", sample, "--format", "md", "--live");
+  assert.doesNotMatch(live.out, /Find the flaky test in the parser suite\./);
+  assert.ok(whole.out.length > live.out.length * 2);
+  const html = cli("export", sample, "--format", "html");
+  assert.match(html.out, /class="landmark"/);
+  assert.match(html.out, /Content-Security-Policy/);
+});
