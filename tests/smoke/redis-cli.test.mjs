@@ -23,7 +23,7 @@ const cli = (...args) => {
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
-test("list, replay, export and serve with --redis read the sessions on Redis", { skip: redis.available ? false : redis.SKIP }, async () => {
+test("list, replay, usage, export and serve with --redis read the sessions on Redis", { skip: redis.available ? false : redis.SKIP }, async () => {
   const server = await redis.startRedis();
   const { RedisSessionStore } = require(path.join(root, "pkg/node/redis.js"));
   const prefix = "cli:";
@@ -47,6 +47,10 @@ test("list, replay, export and serve with --redis read the sessions on Redis", {
     assert.equal(replay.code, 0, replay.err);
     assert.equal(JSON.parse(replay.out).costUsd, 0.01);
     assert.equal(cli("replay", "nosuch", ...r.args).code, 2);
+
+    const usage = cli("usage", ...r.args, "--json");
+    assert.equal(usage.code, 0, usage.err);
+    assert.deepEqual(JSON.parse(usage.out).sessions.map((x) => [x.id, x.outputTokens, x.costUsd]), [["first", 20, 0.01]]);
 
     const md = cli("export", "first", "--format", "md", ...r.args);
     assert.equal(md.code, 0, md.err);
