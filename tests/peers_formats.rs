@@ -13,18 +13,6 @@ use garuda_session::resume::{check_messages, resume, ResumeOptions};
 use garuda_session::{Journal, SessionState, WarningKind};
 use std::path::{Path, PathBuf};
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "jsonl" || x == "json") {
-            out.push(p);
-        }
-    }
-}
-
 fn read(bytes: &[u8], step: usize) -> SessionState {
     let mut j = Journal::default();
     for chunk in bytes.chunks(step.max(1)) {
@@ -42,8 +30,7 @@ fn peer(rel: &str) -> Option<SessionState> {
 #[test]
 fn every_peer_file_is_read_in_its_own_format_and_resumes_to_an_accepted_history() {
     let Some(dir) = shared::shared_file("peers_formats", "peers") else { return };
-    let mut all = Vec::new();
-    files(&dir, &mut all);
+    let all = shared::session_files(&dir);
     let mut read_files = 0;
     for path in all {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");

@@ -22,18 +22,6 @@ const EXPECTED: &[(&str, &str, &str)] = &[(
      (the labelled corpus's `some_key = \"real_secret\"` is the same shape and a secret)",
 )];
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "jsonl" || x == "json") {
-            out.push(p);
-        }
-    }
-}
-
 /// What changed in a line: each removed piece as `…context⟦removed⟧context…`.
 /// The output is the input with pieces replaced by `[REDACTED]`, so the
 /// text between markers is found again in the input, in order.
@@ -63,8 +51,7 @@ fn changed_spans(before: &str, after: &str) -> Vec<String> {
 #[test]
 fn real_transcripts_come_out_unchanged_but_for_the_listed_changes() {
     let Some(peers) = shared::shared_file("peers redaction", "peers") else { return };
-    let mut all = Vec::new();
-    files(&peers, &mut all);
+    let mut all = shared::session_files(&peers);
     all.sort();
     let redactor = Redactor::new(std::iter::empty::<(&str, &str)>());
     let (mut lines, mut changes) = (0, Vec::new());

@@ -652,10 +652,11 @@ async function replayAll(files, options, tick) {
   const threads = Math.min(2, require("node:os").availableParallelism?.() ?? 2);
   if (threads < 2 || total < 32e6 || files.length < 2) {
     let done = 0;
+    const buf = Buffer.allocUnsafe(CHUNK);
     return files.map((f) => {
-      const { format, usageByDay, costUsd, costIncomplete } = replayQuiet(f.file, { ...options, usageOnly: true });
+      const read = usageReport.usageOf(session, f.file, options, buf);
       tick((done += f.size));
-      return { format, usageByDay, costUsd, costIncomplete };
+      return read;
     });
   }
   const { Worker } = require("node:worker_threads");
@@ -685,26 +686,6 @@ async function replayAll(files, options, tick) {
     ),
   );
   return results;
-}
-
-/** One read buffer for every file of a usage report (a fresh 4 MB one per file was a third of its time). */
-let readBuffer = null;
-
-/** A file's state, read in chunks, with no progress bar of its own (usage shows one for all). */
-function replayQuiet(file, options) {
-  const journal = new session.Journal(options);
-  const fd = fs.openSync(file, "r");
-  const buf = (readBuffer ??= Buffer.allocUnsafe(CHUNK));
-  let n;
-  try {
-    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) journal.feed(buf.subarray(0, n));
-  } finally {
-    fs.closeSync(fd);
-  }
-  journal.finish();
-  const state = journal.state();
-  journal.free();
-  return state;
 }
 
 /** `import <file> -o <out.jsonl>`: another agent's session as a Garuda journal, redacted, that Garuda can resume. */

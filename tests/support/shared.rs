@@ -23,3 +23,22 @@ pub fn shared_file(test: &str, rel: &str) -> Option<PathBuf> {
         None
     }
 }
+
+/// Every `.jsonl` and `.json` file under `dir`, at any depth.
+#[allow(dead_code)] // not every test that includes this file walks a folder
+pub fn session_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "jsonl" || x == "json") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out
+}
