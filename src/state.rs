@@ -188,16 +188,18 @@ impl SessionState {
                         }
                     }) =>
             {
-                std::str::from_utf8(&b[..10]).unwrap_or_default().to_owned()
+                std::str::from_utf8(&b[..10]).unwrap_or_default()
             }
-            _ => String::new(),
+            _ => "",
         };
-        let model = model.or(self.model.as_deref()).unwrap_or("").to_owned();
-        let key = (day, model);
-        let i = match self.ledger.binary_search_by(|(k, _)| k.cmp(&key)) {
+        let model = model.or(self.model.as_deref()).unwrap_or("");
+        // Found without allocating: a live write books every response.
+        let i = match self.ledger.binary_search_by(|((d, m), _)| (d.as_str(), m.as_str()).cmp(&(day, model)))
+        {
             Ok(i) => i,
             Err(i) => {
-                self.ledger.insert(i, (key, LedgerEntry { cost_usd: Some(0.0), ..LedgerEntry::default() }));
+                let entry = LedgerEntry { cost_usd: Some(0.0), ..LedgerEntry::default() };
+                self.ledger.insert(i, ((day.to_owned(), model.to_owned()), entry));
                 i
             }
         };
