@@ -88,17 +88,21 @@ impl SessionState {
     }
 }
 
-/// `,"usage":…,"unreportedTokens":…,"childDebits":…,"costUsd":…,
-/// "costIncomplete":…,"contextTokens":…,"steps":…,"prompts":…`: the figures
-/// a host reads every turn, in O(1) of the conversation.
-fn push_figures(out: &mut String, s: &SessionState) {
-    let a = &s.accounts;
-    let u = &a.usage;
+/// `,"usage":{…}`: the four counts of a usage (camelCase, spec §2).
+fn push_usage(out: &mut String, u: &crate::accounting::Usage) {
     let _ = write!(
         out,
         r#","usage":{{"inputTokens":{},"outputTokens":{},"cacheReadTokens":{},"cacheWriteTokens":{}}}"#,
         u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
     );
+}
+
+/// `,"usage":…,"unreportedTokens":…,"childDebits":…,"costUsd":…,
+/// "costIncomplete":…,"contextTokens":…,"steps":…,"prompts":…`: the figures
+/// a host reads every turn, in O(1) of the conversation.
+fn push_figures(out: &mut String, s: &SessionState) {
+    let a = &s.accounts;
+    push_usage(out, &a.usage);
     let _ = write!(out, r#","unreportedTokens":{},"childDebits":{{"#, a.unreported_tokens);
     for (i, (child, tokens)) in a.child_debits.iter().enumerate() {
         if i > 0 {
@@ -240,12 +244,8 @@ fn state_json(s: &SessionState) -> String {
         push_str_literal(&mut out, day);
         out.push_str(r#","model":"#);
         push_str_literal(&mut out, model);
-        let u = &e.usage;
-        let _ = write!(
-            out,
-            r#","usage":{{"inputTokens":{},"outputTokens":{},"cacheReadTokens":{},"cacheWriteTokens":{}}},"costUsd":"#,
-            u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
-        );
+        push_usage(&mut out, &e.usage);
+        out.push_str(r#","costUsd":"#);
         match e.cost_usd {
             Some(c) => push_f64(&mut out, c),
             None => out.push_str("null"),

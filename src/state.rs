@@ -254,52 +254,38 @@ impl SessionState {
 
     /// What a record adds to the whole history (only when it is kept).
     fn record_history(&mut self, kind: RecordKind, r: &Fields, line: u64, before: usize) {
-        // The landmark's words: its kind's, with the one value that says most.
-        let value: Option<&str> = match kind {
-            RecordKind::Start | RecordKind::Resume | RecordKind::Model => r.model.as_deref(),
-            RecordKind::Title => r.title.as_deref(),
-            RecordKind::Thinking => r.choice.map(|c| c.get()),
-            RecordKind::End => r.stop_reason.map(|c| c.get()),
-            _ => None,
+        // A landmark says its kind, with the one value that says most.
+        let with = |v: Option<&str>| {
+            Some(v.map_or_else(|| kind.as_str().to_owned(), |v| format!("{}: {v}", kind.as_str())))
         };
-        let landmark = match kind {
-            RecordKind::User | RecordKind::Continue | RecordKind::ToolResults | RecordKind::Assistant => None,
+        // (the landmark, the first message to take into the history)
+        let (landmark, from) = match kind {
+            RecordKind::User | RecordKind::Continue | RecordKind::ToolResults | RecordKind::Assistant => {
+                (None, Some(before))
+            }
+            // A compaction's own messages (its summary) are new; carried ones came before.
+            RecordKind::Compaction => {
+                (Some("compaction: the conversation so far, summarised".to_owned()), Some(0))
+            }
+            RecordKind::Start | RecordKind::Resume | RecordKind::Model => (with(r.model.as_deref()), None),
+            RecordKind::Title => (with(r.title.as_deref()), None),
+            RecordKind::Thinking => (with(r.choice.map(|c| c.get())), None),
+            RecordKind::End => (with(Some(r.stop_reason.map_or("null", |c| c.get()))), None),
+            RecordKind::Undo => (Some("undo: the last turn was taken back".to_owned()), None),
+            RecordKind::Redo => (Some("redo: the turn was put back".to_owned()), None),
             RecordKind::Snapshot
             | RecordKind::Unreported
             | RecordKind::ChildDebit
-            | RecordKind::SideUsage => None,
-            RecordKind::Compaction => Some("compaction: the conversation so far, summarised".to_owned()),
-            RecordKind::Undo => Some("undo: the last turn was taken back".to_owned()),
-            RecordKind::Redo => Some("redo: the turn was put back".to_owned()),
-            _ => {
-                let mut text = kind.as_str().to_owned();
-                if let Some(v) = value {
-                    text.push_str(": ");
-                    text.push_str(v);
-                }
-                Some(text)
-            }
+            | RecordKind::SideUsage => (None, None),
         };
-        let new: Vec<HistoryItem> = match kind {
-            RecordKind::User | RecordKind::Continue | RecordKind::ToolResults | RecordKind::Assistant => self
-                .messages[before.min(self.messages.len())..]
-                .iter()
-                .map(|m| HistoryItem::Message { line, json: m.json.clone() })
-                .collect(),
-            // A compaction's own messages (its summary) are new; carried ones came before.
-            RecordKind::Compaction => self
-                .messages
-                .iter()
-                .filter(|m| m.origin.line == line)
-                .map(|m| HistoryItem::Message { line, json: m.json.clone() })
-                .collect(),
-            _ => Vec::new(),
-        };
-        if let Some(h) = &mut self.history {
-            if let Some(text) = landmark {
-                h.push(HistoryItem::Landmark { line, kind, text });
+        let Some(history) = &mut self.history else { return };
+        if let Some(text) = landmark {
+            history.push(HistoryItem::Landmark { line, kind, text });
+        }
+        for m in from.and_then(|f| self.messages.get(f..)).unwrap_or(&[]) {
+            if kind != RecordKind::Compaction || m.origin.line == line {
+                history.push(HistoryItem::Message { line, json: m.json.clone() });
             }
-            h.extend(new);
         }
     }
 

@@ -253,8 +253,6 @@ impl Reader {
         }
     }
 
-    // Once per file: optimised for size, not speed.
-    #[cold]
     fn usage_finish(&mut self, out: &mut Out) {
         let Some(u) = self.usage_only.take() else { return };
         out.push((1, rec::start(u.session_id.as_deref(), None, None, None, None)));
@@ -292,23 +290,24 @@ impl Reader {
         if self.usage_only.is_some() {
             return self.usage_line(number, text, notices);
         }
-        let l: Line = match serde_json::from_str(text) {
+        let mut l: Line = match serde_json::from_str(text) {
             Ok(l) => l,
             Err(e) => {
                 notices.push(Notice::BadLine(number, format!("not a Claude Code line: {e}")));
                 return;
             }
         };
-        let kind = l.kind.as_deref().unwrap_or("");
+        // Moved, not copied: these are on every line.
         if self.session_id.is_none() {
-            self.session_id = l.session_id.clone();
+            self.session_id = l.session_id.take();
         }
         if self.root.is_none() {
-            self.root = l.cwd.clone();
+            self.root = l.cwd.take();
         }
         if l.version.is_some() {
-            self.version = l.version.clone();
+            self.version = l.version.take();
         }
+        let kind = l.kind.as_deref().unwrap_or("");
         let kept = match kind {
             "summary" => {
                 if let (Some(leaf), Some(summary)) = (l.leaf_uuid, l.summary) {
@@ -377,21 +376,12 @@ impl Reader {
         } else {
             self.leaf.as_deref()?
         };
-        let parent_of: HashMap<&str, Option<&str>> =
-            self.entries.iter().filter_map(|e| Some((e.uuid.as_deref()?, e.parent.as_deref()))).collect();
-        let mut path = HashSet::new();
-        let mut at = Some(leaf);
-        while let Some(u) = at {
-            if !path.insert(u) {
-                break; // a cycle: a hand-edited file
-            }
-            at = parent_of.get(u).copied().flatten();
-        }
-        Some(path)
+        Some(super::branch(
+            self.entries.iter().filter_map(|e| Some((e.uuid.as_deref()?, e.parent.as_deref()))),
+            leaf,
+        ))
     }
 
-    // Once per file: optimised for size, not speed.
-    #[cold]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         if self.usage_only.is_some() {
             return self.usage_finish(out);

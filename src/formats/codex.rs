@@ -268,7 +268,7 @@ impl Reader {
         let s = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
         match p.get("type").and_then(Value::as_str).unwrap_or("") {
             "message" => {
-                let text = message_text(p);
+                let text = rec::text_of(p.get("content"));
                 match p.get("role").and_then(Value::as_str) {
                     Some("assistant") if !text.is_empty() => {
                         self.block(number, out, format!(r#"{{"type":"text","text":{}}}"#, string(&text)));
@@ -376,8 +376,6 @@ impl Reader {
         }
     }
 
-    // Once per file: optimised for size, not speed.
-    #[cold]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         if !self.started {
             return;
@@ -408,17 +406,6 @@ fn add(a: &mut Tokens, b: &Tokens) {
     a.cache_write_1h += b.cache_write_1h;
 }
 
-/// The text of a `message` item: its `input_text`/`output_text` parts.
-fn message_text(p: &Value) -> String {
-    match p.get("content") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => {
-            parts.iter().filter_map(|x| x.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
-        }
-        _ => String::new(),
-    }
-}
-
 /// Context Codex adds as user messages (instructions, environment): not prompts.
 fn is_context(text: &str) -> bool {
     let t = text.trim_start();
@@ -444,5 +431,5 @@ fn history_message(item: &Value) -> Option<String> {
         "user" => "user",
         _ => return None,
     };
-    Some(rec::text_message(role, &message_text(item)))
+    Some(rec::text_message(role, &rec::text_of(item.get("content"))))
 }

@@ -31,8 +31,6 @@ impl Reader {
         self.lines.push((number, text.to_owned()));
     }
 
-    // Once per file: optimised for size, not speed.
-    #[cold]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         let lines = std::mem::take(&mut self.lines);
         let Some((first_line, first)) = lines.first() else { return };
@@ -117,7 +115,7 @@ impl Reader {
             let t = m.get("timestamp").and_then(Value::as_str);
             match m.get("type").and_then(Value::as_str).unwrap_or("") {
                 "user" => {
-                    let text = content_text(m.get("content"));
+                    let text = rec::text_of(m.get("content"));
                     let prompt = !text.trim_start().starts_with('/');
                     out.push((*line, rec::user(&rec::text_message("user", &text), prompt, t)));
                 }
@@ -141,7 +139,7 @@ impl Reader {
                             string(&text)
                         ));
                     }
-                    let text = content_text(m.get("content"));
+                    let text = rec::text_of(m.get("content"));
                     if !text.is_empty() {
                         blocks.push(format!(r#"{{"type":"text","text":{}}}"#, string(&text)));
                     }
@@ -197,16 +195,6 @@ impl Reader {
                 _ => {} // info, error, warning: the CLI's own notes
             }
         }
-    }
-}
-
-fn content_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => {
-            parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
-        }
-        _ => String::new(),
     }
 }
 

@@ -94,6 +94,25 @@ impl Format {
     }
 }
 
+/// The active branch of a tree of lines (Claude Code's `uuid`/`parentUuid`,
+/// pi's `id`/`parentId`): `leaf` and its ancestors. A cycle (a hand-edited
+/// file) ends the walk.
+fn branch<'a>(
+    links: impl Iterator<Item = (&'a str, Option<&'a str>)>,
+    leaf: &'a str,
+) -> std::collections::HashSet<&'a str> {
+    let parent_of: std::collections::HashMap<&str, Option<&str>> = links.collect();
+    let mut path = std::collections::HashSet::new();
+    let mut at = Some(leaf);
+    while let Some(id) = at {
+        if !path.insert(id) {
+            break;
+        }
+        at = parent_of.get(id).copied().flatten();
+    }
+    path
+}
+
 /// A record translated from a foreign line: its JSON text and the 1-based
 /// line of the file it came from.
 pub type Out = Vec<(u64, String)>;

@@ -14,7 +14,7 @@ use super::records::{self as rec, string};
 use super::{Notice, Out};
 use crate::prices::{Prices, Tokens};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::rc::Rc;
 
 #[derive(Debug)]
@@ -55,8 +55,6 @@ impl Reader {
         self.entries.push(Entry { line: number, id: s("id"), parent: s("parentId"), value });
     }
 
-    // Once per file: optimised for size, not speed.
-    #[cold]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         let hs =
             |k: &str| self.header.as_ref().and_then(|h| h.get(k)).and_then(Value::as_str).map(str::to_owned);
@@ -77,17 +75,11 @@ impl Reader {
         // A tree: the path from the last entry back through parentId.
         let tree = self.entries.iter().any(|e| e.id.is_some());
         let path: Option<HashSet<&str>> = tree.then(|| {
-            let parent_of: HashMap<&str, Option<&str>> =
-                self.entries.iter().filter_map(|e| Some((e.id.as_deref()?, e.parent.as_deref()))).collect();
-            let mut path = HashSet::new();
-            let mut at = self.entries.iter().rev().find_map(|e| e.id.as_deref());
-            while let Some(id) = at {
-                if !path.insert(id) {
-                    break;
-                }
-                at = parent_of.get(id).copied().flatten();
-            }
-            path
+            let last = self.entries.iter().rev().find_map(|e| e.id.as_deref()).unwrap_or("");
+            super::branch(
+                self.entries.iter().filter_map(|e| Some((e.id.as_deref()?, e.parent.as_deref()))),
+                last,
+            )
         });
         // The conversation so far, by entry (for a compaction's kept entries).
         let mut conversation: Vec<(usize, Option<&str>, String)> = Vec::new();
@@ -169,7 +161,7 @@ impl Reader {
         match role {
             "user" => {
                 let message = rec::message("user", &blocks(content));
-                let text = content_text(content);
+                let text = rec::text_of(content);
                 let prompt = !text.trim_start().starts_with('/') || text.contains(' ');
                 Some((rec::user(&message, prompt, t), message))
             }
@@ -262,14 +254,4 @@ fn blocks(content: Option<&Value>) -> String {
         _ => Vec::new(),
     };
     rec::blocks(&parts)
-}
-
-fn content_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(items)) => {
-            items.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
-        }
-        _ => String::new(),
-    }
 }

@@ -153,3 +153,17 @@ pub fn message(role: &str, content: &str) -> String {
 pub fn blocks(items: &[String]) -> String {
     format!("[{}]", items.join(","))
 }
+
+/// The text of a message's content in the other agents' formats: a string,
+/// or the `text` of each part, joined by newlines.
+#[inline(never)]
+pub fn text_of(content: Option<&serde_json::Value>) -> String {
+    use serde_json::Value;
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => {
+            parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
+        }
+        _ => String::new(),
+    }
+}
