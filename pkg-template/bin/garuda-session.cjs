@@ -630,10 +630,8 @@ async function usageCommand(args) {
     files.forEach((f, i) => {
       const state = read[i];
       if (state.error) throw new Error(`${f.file}: ${state.error}`);
-      if (state.format === null) {
-        if (f.named) throw new UsageError(`${f.file}: no known session format (tried ${FORMATS.join(", ")})`);
-        return; // a folder's other files
-      }
+      if (f.named) known(state, f.file);
+      if (state.format === null) return; // a folder's other files
       states.push({ id: path.basename(f.file).replace(/\.jsonl?$/, ""), file: f.file, state });
     });
   }

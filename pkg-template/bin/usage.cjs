@@ -7,6 +7,7 @@
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { walkSessions } = require("./folders.cjs");
 
 /** Where each agent keeps its sessions (those that exist are read when no path is given). */
 function defaultFolders() {
@@ -20,35 +21,16 @@ function defaultFolders() {
   ].filter((d) => fs.existsSync(d));
 }
 
-/** Session files under a path: *.jsonl, and Gemini CLI's session-*.json. */
-function sessionFiles(p, out = []) {
+/** Session files under a path (folders.cjs walks any agent's layout): every session and child run, each counted on its own. */
+function sessionFiles(p) {
   let st;
   try {
     st = fs.statSync(p);
   } catch {
-    return out;
+    return [];
   }
-  if (st.isFile()) {
-    out.push({ file: p, size: st.size, named: true });
-    return out;
-  }
-  const walk = (dir) => {
-    let entries;
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) walk(full);
-      else if (e.isFile() && (e.name.endsWith(".jsonl") || (e.name.startsWith("session-") && e.name.endsWith(".json")))) {
-        out.push({ file: full, size: fs.statSync(full).size, named: false });
-      }
-    }
-  };
-  walk(p);
-  return out;
+  if (st.isFile()) return [{ file: p, size: st.size, named: true }];
+  return walkSessions(p).flatMap((s) => [s, ...s.children]).map(({ file, size }) => ({ file, size, named: false }));
 }
 
 const ZERO = () => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costIncomplete: false, known: false, unknown: false });

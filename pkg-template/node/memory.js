@@ -5,13 +5,7 @@
 "use strict";
 
 const session = require("./garuda_session.js");
-const { fail, JournalBase } = require("./store.js");
-
-function checkId(id, what) {
-  if (typeof id !== "string" || !session.validateSessionId(id)) {
-    throw fail("ERR_BAD_SESSION_ID", `${what} ${JSON.stringify(id)} is not a session id: use letters, digits, "-" and "_" only`);
-  }
-}
+const { fail, JournalBase, checkId, cleanChildId } = require("./store.js");
 
 /** A session in memory: the lines written (redacted), and the state they replay to. */
 class MemoryJournal extends JournalBase {
@@ -86,8 +80,7 @@ class MemorySessionStore {
 
   openChild(id, childId, options = {}) {
     checkId(id, "session id");
-    const child = String(childId).replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 200);
-    if (!/[A-Za-z0-9]/.test(child)) throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} has no letter or digit`);
+    const child = cleanChildId(String(childId));
     const entry = this.#entry(id, true);
     if (!entry.children.has(child)) entry.children.set(child, []);
     return this.#journal(entry, child, entry.children.get(child), options);

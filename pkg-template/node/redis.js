@@ -30,22 +30,10 @@ const path = require("node:path");
 const crypto = require("node:crypto");
 const { Worker, MessageChannel, receiveMessageOnPort } = require("node:worker_threads");
 const session = require("./garuda_session.js");
-const { JournalBase, fail } = require("./store.js");
+// The id rules are the file store's: one place says what a session id is.
+const { JournalBase, fail, checkId, cleanChildId } = require("./store.js");
 
 const BATCH = 5000;
-
-function checkId(id, what) {
-  if (typeof id !== "string" || !session.validateSessionId(id)) {
-    throw fail("ERR_BAD_SESSION_ID", `${what} ${JSON.stringify(id)} is not a session id: use letters, digits, "-" and "_" only`);
-  }
-}
-
-function cleanChildId(childId) {
-  if (typeof childId !== "string") throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} must be a string`);
-  const clean = childId.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 200);
-  if (!/[A-Za-z0-9]/.test(clean)) throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} has no letter or digit`);
-  return clean;
-}
 
 /** Where the `redis` package is: the host's own copy, found from the working directory or from here. */
 function redisModule(given) {

@@ -462,7 +462,7 @@ class FileSessionStore {
   }
 }
 
-module.exports = { FileSessionStore, FileJournal, JournalBase, fail };
+module.exports = { FileSessionStore, FileJournal, JournalBase, fail, checkId, cleanChildId };
 // After the exports above: memory.js takes `fail` from this file.
 const { MemorySessionStore, MemoryJournal } = require("./memory.js");
 module.exports.MemorySessionStore = MemorySessionStore;
