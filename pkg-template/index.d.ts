@@ -660,6 +660,8 @@ export class Journal {
   finish(): void;
   /** With `keepTranslation`: the records read from another agent's session since the last call, as [line of the file, record JSON text]. */
   translated(): [number, string][];
+  /** The format read so far: null until a line says one. */
+  readonly format: SessionFormat | null;
   /** Lines read or written so far. */
   readonly lineCount: number;
   state(): SessionState;

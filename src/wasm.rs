@@ -431,6 +431,12 @@ impl Journal {
         parse_json(&out)
     }
 
+    /// The format read so far: null until a line says one.
+    #[wasm_bindgen(getter, unchecked_return_type = "SessionFormat | null")]
+    pub fn format(&self) -> JsValue {
+        self.inner.state().format.map_or(JsValue::NULL, |f| JsValue::from_str(f.as_str()))
+    }
+
     #[wasm_bindgen(getter, js_name = lineCount)]
     pub fn line_count(&self) -> f64 {
         self.inner.line_count() as f64

@@ -245,6 +245,7 @@ async function open(source, load) {
     }
   };
   let partial = "";
+  let foreign; // undefined until the core has read a line
   // Entries go to the page with each chunk: copying them in one message at
   // the end cost a quarter of a second for 100 MB, all of it after the read.
   let sent = 0;
@@ -252,9 +253,12 @@ async function open(source, load) {
     await readSource(source, (bytes, done, total) => {
       if (loading !== load) throw new Superseded();
       journal.feed(bytes);
+      // Another agent's lines are not records: once the core says so, they
+      // are neither kept nor parsed here (the entries come from its records).
+      if (foreign === undefined && journal.format !== null) foreign = journal.format !== "garuda";
       const parts = (partial + decoder.decode(bytes, { stream: true })).split("\n");
       partial = parts.pop();
-      for (const p of parts) take(lines.push(p) - 1);
+      if (!foreign) for (const p of parts) take(lines.push(p) - 1);
       post({ type: "progress", load, done, total, entries: entries.slice(sent) });
       sent = entries.length;
     });
@@ -264,7 +268,7 @@ async function open(source, load) {
     throw e;
   }
   partial += decoder.decode();
-  if (partial !== "") take(lines.push(partial) - 1);
+  if (partial !== "" && !foreign) take(lines.push(partial) - 1);
   journal.finish();
   marks.read = performance.now();
   const state = journal.state();
