@@ -11,7 +11,6 @@ mod shared;
 use garuda_session::formats::Format;
 use garuda_session::resume::{check_messages, resume, ResumeOptions};
 use garuda_session::{Journal, SessionState, WarningKind};
-use std::path::{Path, PathBuf};
 
 fn read(bytes: &[u8], step: usize) -> SessionState {
     let mut j = Journal::default();

@@ -9,7 +9,6 @@
 mod shared;
 
 use garuda_session::Redactor;
-use std::path::{Path, PathBuf};
 
 /// Changes made on purpose: (file name, a piece of the changed text, why).
 /// Placeholders in the peers (`sk-ant-...`, `gsk_...`, `'REDACTED_API_KEY'`,
