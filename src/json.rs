@@ -282,7 +282,7 @@ fn push_history(out: &mut String, s: &SessionState, history: &[crate::state::His
             out.push(',');
         }
         match h {
-            HistoryItem::Message { line, json } => {
+            HistoryItem::Message { line, json, .. } => {
                 let found = if ordered { live.binary_search(line).is_ok() } else { live.contains(line) };
                 let fate = if found {
                     "live"

@@ -14,6 +14,7 @@
 //! - `resume`: resume repair, closeOpenToolCalls, checkMessages (§6)
 //! - `listing`: `/sessions` rows and session ids (§7)
 //! - `prices`: the dated price table and the cost of one request
+//! - `transcript`: the one transcript model the viewer, export and CLI render
 //! - `formats`: readers of other agents' sessions (Claude Code, Codex, pi, Gemini CLI)
 
 pub mod accounting;
@@ -27,6 +28,7 @@ pub mod record;
 pub mod redact;
 pub mod resume;
 pub mod state;
+pub mod transcript;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

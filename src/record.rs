@@ -77,6 +77,8 @@ pub struct Fields<'a> {
     #[serde(borrow)]
     pub stop_reason: Option<&'a RawValue>,
     pub steps: Option<u64>,
+    /// A `tool_results` record that closeOpenToolCalls wrote.
+    pub synthetic: Option<bool>,
 }
 
 /// A model response: its content is kept as raw JSON text.
@@ -92,8 +94,12 @@ pub struct Response<'a> {
 
 /// One tool call of a `tool_results` record; only a subagent report counts.
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Call {
     pub report: Option<Report>,
+    /// The call, and the child run it started (viewers link the two).
+    pub tool_use_id: Option<String>,
+    pub child_session_id: Option<String>,
 }
 
 /// The record types of spec §2, matched exhaustively wherever a record is

@@ -153,8 +153,27 @@ pub struct SessionState {
 /// switch, a title, a thinking choice, a start, a resume, the end).
 #[derive(Debug, Clone, PartialEq)]
 pub enum HistoryItem {
-    Message { line: u64, json: Box<str> },
+    /// `turn`: what the record said besides its message (on the record's
+    /// first message only; a compaction's summaries have none).
+    Message { line: u64, kind: RecordKind, json: Box<str>, turn: Option<Box<Turn>> },
     Landmark { line: u64, kind: RecordKind, text: String },
+}
+
+/// What a message's record said besides the message: its time, the usage and
+/// cost of a response, the context size after it, and the subagent runs a
+/// `tool_results` record links or reports.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Turn {
+    pub t: Option<Box<str>>,
+    /// A response's usage as recorded (None: not a response).
+    pub usage: Option<crate::accounting::Usage>,
+    pub cost_usd: Option<f64>,
+    pub context_tokens: u64,
+    /// (tool_use_id, child session id) of each call that names its run.
+    pub children: Vec<(String, String)>,
+    /// Subagent reports: (child session id, tokens, cost).
+    pub reports: Vec<(Option<String>, u64, Option<f64>)>,
+    pub synthetic: bool,
 }
 
 /// Usage and cost of one (day, model) of a session.
@@ -264,27 +283,61 @@ impl SessionState {
                 (None, Some(before))
             }
             // A compaction's own messages (its summary) are new; carried ones came before.
-            RecordKind::Compaction => {
-                (Some("compaction: the conversation so far, summarised".to_owned()), Some(0))
-            }
+            RecordKind::Compaction => (
+                Some(format!(
+                    "compaction: the conversation so far, summarised{}",
+                    r.after_tokens.map_or_else(String::new, |a| format!(" ({a} tokens after)"))
+                )),
+                Some(0),
+            ),
             RecordKind::Start | RecordKind::Resume | RecordKind::Model => (with(r.model.as_deref()), None),
             RecordKind::Title => (with(r.title.as_deref()), None),
             RecordKind::Thinking => (with(r.choice.map(|c| c.get())), None),
             RecordKind::End => (with(Some(r.stop_reason.map_or("null", |c| c.get()))), None),
             RecordKind::Undo => (Some("undo: the last turn was taken back".to_owned()), None),
             RecordKind::Redo => (Some("redo: the turn was put back".to_owned()), None),
-            RecordKind::Snapshot
-            | RecordKind::Unreported
-            | RecordKind::ChildDebit
-            | RecordKind::SideUsage => (None, None),
+            RecordKind::Snapshot => (Some("snapshot: the files before this turn".to_owned()), None),
+            RecordKind::Unreported => (Some(format!("unreported: {} tokens reserved", r.tokens.unwrap_or(0))), None),
+            RecordKind::ChildDebit => (
+                Some(format!(
+                    "child_debit: {} tokens pending for {}",
+                    r.tokens.unwrap_or(0),
+                    r.child_session_id.as_deref().unwrap_or("-")
+                )),
+                None,
+            ),
+            RecordKind::SideUsage => (
+                Some(format!("side_usage: {} tokens", r.usage.map_or(0, |u| u.tokens()))),
+                None,
+            ),
         };
+        let context_tokens = self.context_tokens;
         let Some(history) = &mut self.history else { return };
         if let Some(text) = landmark {
             history.push(HistoryItem::Landmark { line, kind, text });
         }
+        let mut turn = (from.is_some() && kind != RecordKind::Compaction).then(|| {
+            let response = r.response.as_ref();
+            let calls = r.calls.iter().flatten();
+            Box::new(Turn {
+                t: r.t.as_deref().map(Box::from),
+                usage: response.map(|x| x.usage),
+                cost_usd: r.cost_usd,
+                context_tokens,
+                children: calls
+                    .clone()
+                    .filter_map(|c| Some((c.tool_use_id.clone()?, c.child_session_id.clone()?)))
+                    .collect(),
+                reports: calls
+                    .filter_map(|c| c.report.as_ref())
+                    .map(|p| (p.child_session_id.clone(), p.usage.tokens(), p.cost_usd))
+                    .collect(),
+                synthetic: r.synthetic == Some(true),
+            })
+        });
         for m in from.and_then(|f| self.messages.get(f..)).unwrap_or(&[]) {
             if kind != RecordKind::Compaction || m.origin.line == line {
-                history.push(HistoryItem::Message { line, json: m.json.clone() });
+                history.push(HistoryItem::Message { line, kind, json: m.json.clone(), turn: turn.take() });
             }
         }
     }

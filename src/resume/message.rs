@@ -44,35 +44,35 @@ pub struct Block {
 /// The fields of a block that its shape is judged by, each kept raw so a
 /// value of the wrong JSON type is seen, not a parse failure.
 #[derive(Deserialize)]
-struct BlockHead<'a> {
+pub(crate) struct BlockHead<'a> {
     #[serde(rename = "type", borrow)]
-    kind: Option<&'a RawValue>,
+    pub(crate) kind: Option<&'a RawValue>,
     #[serde(borrow)]
-    id: Option<&'a RawValue>,
+    pub(crate) id: Option<&'a RawValue>,
     #[serde(borrow)]
-    tool_use_id: Option<&'a RawValue>,
+    pub(crate) tool_use_id: Option<&'a RawValue>,
     #[serde(borrow)]
-    name: Option<&'a RawValue>,
+    pub(crate) name: Option<&'a RawValue>,
     #[serde(borrow)]
-    text: Option<&'a RawValue>,
+    pub(crate) text: Option<&'a RawValue>,
     #[serde(borrow)]
-    thinking: Option<&'a RawValue>,
+    pub(crate) thinking: Option<&'a RawValue>,
     #[serde(borrow)]
-    signature: Option<&'a RawValue>,
+    pub(crate) signature: Option<&'a RawValue>,
     #[serde(borrow)]
-    data: Option<&'a RawValue>,
+    pub(crate) data: Option<&'a RawValue>,
     #[serde(borrow)]
-    input: Option<&'a RawValue>,
+    pub(crate) input: Option<&'a RawValue>,
     #[serde(borrow)]
-    source: Option<&'a RawValue>,
+    pub(crate) source: Option<&'a RawValue>,
     #[serde(borrow)]
-    content: Option<&'a RawValue>,
+    pub(crate) content: Option<&'a RawValue>,
     #[serde(borrow)]
-    is_error: Option<&'a RawValue>,
+    pub(crate) is_error: Option<&'a RawValue>,
 }
 
 /// A raw value as a string, when it is one.
-fn string(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
+pub(crate) fn string(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
     serde_json::from_str::<Cow<str>>(raw?.get()).ok()
 }
 

@@ -20,7 +20,7 @@
 //!    not start with thinking is written out as text (it cannot be signed).
 
 mod check;
-mod message;
+pub(crate) mod message;
 
 use crate::json::str_literal;
 use crate::state::{Message, SessionState};

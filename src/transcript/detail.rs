@@ -1,0 +1,259 @@
+//! One transcript entry whole, for reading: a message's blocks as typed
+//! parts (a prompt's notes and attachments told apart, thinking with its
+//! fate, each tool call with its result and, for a file edit, its diff),
+//! a landmark's or warning's text. Read on demand: the index never holds
+//! whole messages.
+
+use super::diff::{self, FileDiff};
+use super::{cut, note_text, text_role, EntryKind, Transcript, INTERRUPTED};
+use crate::record::RecordKind;
+use crate::state::{HistoryItem, SessionState};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+/// An image from a base64 source (nothing else is shown: a URL would be fetched).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Image {
+    pub media_type: String,
+    pub data: String,
+}
+
+/// What a tool call came back with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    pub entry: u32,
+    pub text: String,
+    pub error: bool,
+    pub interrupted: bool,
+    pub images: Vec<Image>,
+}
+
+/// A part of a message, as a reader shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Part {
+    /// A prompt's own text.
+    Prompt { text: String },
+    /// A response's text (Markdown).
+    Text { text: String },
+    Note { text: String },
+    Attachment { text: String },
+    /// `text` is empty for redacted thinking (`redacted: true`).
+    Thinking { text: String, redacted: bool },
+    #[serde(rename_all = "camelCase")]
+    ToolUse {
+        id: String,
+        name: String,
+        /// The input as indented JSON.
+        input: String,
+        diff: Vec<FileDiff>,
+        result: Option<Outcome>,
+        child: Option<String>,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolResult {
+        id: String,
+        name: Option<String>,
+        text: String,
+        error: bool,
+        interrupted: bool,
+        images: Vec<Image>,
+        call: Option<u32>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Image { media_type: String, data: String },
+    /// A block of a type this reader does not show (`[document]`…).
+    Other { text: String },
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Detail<'a> {
+    #[serde(flatten)]
+    entry: &'a super::Entry,
+    parts: Vec<Part>,
+}
+
+pub(super) fn entry_json(t: &Transcript, state: &SessionState, index: usize) -> Option<String> {
+    let entry = t.entries.get(index)?;
+    let parts = match (t.sources.get(index)?, &entry.kind) {
+        (super::Source::History(h), EntryKind::Message) => match state.history.as_deref()?.get(*h)? {
+            HistoryItem::Message { kind, json, .. } => parts_of(t, state, entry, *kind, json),
+            HistoryItem::Landmark { .. } => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    serde_json::to_string(&Detail { entry, parts }).ok()
+}
+
+fn str_of(v: &Value, key: &str) -> String {
+    match v.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        None | Some(Value::Null) => String::new(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn parts_of(t: &Transcript, state: &SessionState, entry: &super::Entry, kind: RecordKind, json: &str) -> Vec<Part> {
+    let Ok(message) = serde_json::from_str::<Value>(json) else {
+        return vec![Part::Other { text: "[a message that could not be read]".into() }];
+    };
+    let blocks = match message.get("content") {
+        Some(Value::String(s)) => vec![serde_json::json!({ "type": "text", "text": s })],
+        Some(Value::Array(a)) => a.clone(),
+        _ => Vec::new(),
+    };
+    let mut first_text = true;
+    let mut out = Vec::with_capacity(blocks.len());
+    for b in &blocks {
+        let kind_name = b.get("type").and_then(Value::as_str).unwrap_or("");
+        out.push(match kind_name {
+            "text" => {
+                let text = str_of(b, "text");
+                let role = if kind == RecordKind::User { text_role(&text, first_text) } else { "text" };
+                first_text = false;
+                match role {
+                    "prompt" => Part::Prompt { text },
+                    "note" => Part::Note { text: note_text(&text).to_owned() },
+                    "attachment" => Part::Attachment { text },
+                    _ => Part::Text { text },
+                }
+            }
+            "thinking" => Part::Thinking { text: str_of(b, "thinking"), redacted: false },
+            "redacted_thinking" => Part::Thinking { text: String::new(), redacted: true },
+            "tool_use" | "server_tool_use" => {
+                let id = str_of(b, "id");
+                let name = str_of(b, "name");
+                let input = b.get("input").cloned().unwrap_or(Value::Null);
+                let tool = entry.tools.iter().find(|x| x.is_use && x.id == id);
+                let result = tool.and_then(|x| x.pair).and_then(|p| outcome(t, state, p, &id));
+                Part::ToolUse {
+                    diff: diff::of_call(&name, &input),
+                    input: serde_json::to_string_pretty(&input).unwrap_or_default(),
+                    child: tool.and_then(|x| x.child.clone()),
+                    id,
+                    name,
+                    result,
+                }
+            }
+            "tool_result" => {
+                let id = str_of(b, "tool_use_id");
+                let tool = entry.tools.iter().find(|x| !x.is_use && x.id == id);
+                let (text, images) = result_parts(b.get("content"));
+                Part::ToolResult {
+                    interrupted: text == INTERRUPTED,
+                    error: b.get("is_error") == Some(&Value::Bool(true)),
+                    name: tool.and_then(|x| x.name.clone()),
+                    call: tool.and_then(|x| x.pair),
+                    id,
+                    text,
+                    images,
+                }
+            }
+            "image" => match image_of(b) {
+                Some(Image { media_type, data }) => Part::Image { media_type, data },
+                None => Part::Other { text: "[image]".into() },
+            },
+            "" => Part::Other { text: cut(&b.to_string(), 200).to_owned() },
+            other => Part::Other { text: format!("[{other}]") },
+        });
+    }
+    out
+}
+
+/// The result of call `id`, in entry `at`.
+fn outcome(t: &Transcript, state: &SessionState, at: u32, id: &str) -> Option<Outcome> {
+    let Some(super::Source::History(h)) = t.sources.get(at as usize) else { return None };
+    let Some(HistoryItem::Message { json, .. }) = state.history.as_deref()?.get(*h) else { return None };
+    let message: Value = serde_json::from_str(json).ok()?;
+    let block = message
+        .get("content")?
+        .as_array()?
+        .iter()
+        .find(|b| b.get("tool_use_id").and_then(Value::as_str) == Some(id))?;
+    let (text, images) = result_parts(block.get("content"));
+    Some(Outcome {
+        entry: at,
+        interrupted: text == INTERRUPTED,
+        error: block.get("is_error") == Some(&Value::Bool(true)),
+        text,
+        images,
+    })
+}
+
+/// A base64 image block's media type and data.
+fn image_of(b: &Value) -> Option<Image> {
+    let source = b.get("source")?;
+    if source.get("type")?.as_str()? != "base64" {
+        return None;
+    }
+    let media_type = source.get("media_type")?.as_str()?;
+    // Only raster types: an SVG could carry script, and the page shows
+    // images as data: URLs.
+    if !matches!(media_type, "image/png" | "image/jpeg" | "image/gif" | "image/webp") {
+        return None;
+    }
+    let data = source.get("data")?.as_str()?;
+    data.bytes()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
+        .then(|| Image { media_type: media_type.to_owned(), data: data.to_owned() })
+}
+
+/// A tool result's content: its texts joined, its images apart.
+fn result_parts(content: Option<&Value>) -> (String, Vec<Image>) {
+    match content {
+        Some(Value::String(s)) => (s.clone(), Vec::new()),
+        Some(Value::Array(items)) => {
+            let mut text = String::new();
+            let mut images = Vec::new();
+            for p in items {
+                let piece = match p.get("type").and_then(Value::as_str) {
+                    Some("text") => str_of(p, "text"),
+                    Some("image") => match image_of(p) {
+                        Some(i) => {
+                            images.push(i);
+                            continue;
+                        }
+                        None => "[image]".into(),
+                    },
+                    Some(other) => format!("[{other}]"),
+                    None => cut(&p.to_string(), 200).to_owned(),
+                };
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&piece);
+            }
+            (text, images)
+        }
+        None | Some(Value::Null) => (String::new(), Vec::new()),
+        Some(other) => (other.to_string(), Vec::new()),
+    }
+}
+
+/// A tool result's text for a preview, from its raw content, stopping near `limit`.
+pub(super) fn result_text(content: Option<&RawValue>, limit: usize) -> String {
+    let Some(raw) = content else { return String::new() };
+    if let Some(s) = crate::resume::message::string(Some(raw)) {
+        return cut(&s, limit).to_owned();
+    }
+    let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) else { return String::new() };
+    let mut out = String::new();
+    for item in items {
+        if out.len() >= limit {
+            break;
+        }
+        let Ok(b) = serde_json::from_str::<crate::resume::message::BlockHead>(item.get()) else { continue };
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        match crate::resume::message::string(b.text) {
+            Some(text) => out.push_str(cut(&text, limit)),
+            None => out.push_str("[block]"),
+        }
+    }
+    out
+}

@@ -1,0 +1,551 @@
+//! The transcript: one format-neutral model of a session as people read it,
+//! which the viewer, `export` and the CLI all render. It is built from the
+//! state's whole history (every message as it came, landmarks between) and
+//! its warnings, so a session another agent wrote reads the same way as
+//! Garuda's own once a reader turned it into records.
+//!
+//! An entry is a message (a prompt, a response, tool results, a continue
+//! note, a compaction's summary), a landmark (start, compaction, undo, a
+//! model switch…) or a warning (a line replay could not use), in journal
+//! order. The index (`index_json`) says of each what a list needs: a
+//! preview, its tools paired with their results, tokens and cost, its fate
+//! (live, compacted away, undone) and what resume does with its thinking.
+//! `entry_json` gives one entry whole, for reading.
+
+#![forbid(unsafe_code)]
+
+mod detail;
+pub mod diff;
+
+use crate::record::{MessageParts, RecordKind};
+use crate::resume::message::{string, BlockHead};
+use crate::state::{HistoryItem, SessionState, Turn};
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+/// What became of a message: still sent to the model, summarised away by a
+/// later compaction, or taken out by undo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Fate {
+    Live,
+    Compacted,
+    Undone,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum EntryKind {
+    Message,
+    Landmark,
+    Warning,
+}
+
+/// What resume does with a message's thinking blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ThinkingFate {
+    /// Sent back as written.
+    Kept,
+    /// The message is no longer in the conversation.
+    NotSent,
+    /// Left out on resume (the reason is `droppedWhy`).
+    Dropped,
+}
+
+/// Where an entry comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    History(usize),
+    Warning(usize),
+}
+
+/// A tool call or result in an entry, paired with its other half.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolRef {
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A call (`tool_use`); else a result.
+    #[serde(rename = "use")]
+    pub is_use: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub error: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
+    /// The entry holding the other half (None: a call with no result yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pair: Option<u32>,
+    /// The child session a call started (a subagent's run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub child: Option<String>,
+}
+
+/// A subagent's report inside a `tool_results` record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subagent {
+    pub child: Option<String>,
+    pub tokens: u64,
+    pub cost_usd: Option<f64>,
+}
+
+/// One entry as the index gives it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub index: u32,
+    pub line: u64,
+    /// The record type (`user`, `assistant`, `compaction`…), or the
+    /// warning's kind for a warning.
+    #[serde(rename = "type")]
+    pub record: &'static str,
+    pub kind: EntryKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fate: Option<Fate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub t: Option<Box<str>>,
+    /// The first 160 characters or so (a landmark's or warning's whole text).
+    pub preview: String,
+    /// The block types in the message, each once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<ToolRef>,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub thinking: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thinking_fate: Option<ThinkingFate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped_why: Option<String>,
+    /// A response's usage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<crate::accounting::Usage>,
+    /// A response's cost: null when its price is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<Option<f64>>,
+    /// The context size after a response or a compaction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub notes: u32,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub attachments: u32,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub synthetic: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub subagents: Vec<Subagent>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Characters of a preview.
+pub const PREVIEW: usize = 160;
+/// The content of a synthetic result for a call cut off by a crash (spec §6).
+pub const INTERRUPTED: &str = "[Interrupted before result was recorded]";
+/// A prompt's notes are text blocks `<garuda_note>…</garuda_note>` (spec §2).
+const NOTE_OPEN: &str = "<garuda_note>";
+const NOTE_CLOSE: &str = "</garuda_note>";
+
+/// The transcript of a state, built once and kept while the state does not
+/// change (the viewer asks for entries and searches many times).
+#[derive(Debug, Clone, Default)]
+pub struct Transcript {
+    sources: Vec<Source>,
+    entries: Vec<Entry>,
+}
+
+impl Transcript {
+    /// Builds the transcript of a state that kept its history (without one,
+    /// only its warnings).
+    pub fn new(state: &SessionState) -> Transcript {
+        let history: &[HistoryItem] = state.history.as_deref().unwrap_or(&[]);
+        let mut t = Transcript::default();
+        // History and warnings, merged by line (a warning after a record of
+        // the same line: the record was applied with it).
+        let (mut h, mut w) = (0, 0);
+        while h < history.len() || w < state.warnings.len() {
+            let hl = history.get(h).map(item_line);
+            let wl = state.warnings.get(w).map(|x| x.line);
+            let take_warning = match (hl, wl) {
+                (Some(a), Some(b)) => b < a,
+                (None, _) => true,
+                _ => false,
+            };
+            if take_warning {
+                t.push(Source::Warning(w), state);
+                w += 1;
+            } else {
+                t.push(Source::History(h), state);
+                h += 1;
+            }
+        }
+        t.settle(state);
+        t
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Entries `from..to` as a JSON array.
+    pub fn index_json(&self, from: usize, to: usize) -> String {
+        let to = to.min(self.entries.len());
+        let from = from.min(to);
+        serde_json::to_string(&self.entries[from..to]).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// One entry whole, as JSON (None past the end).
+    pub fn entry_json(&self, state: &SessionState, index: usize) -> Option<String> {
+        detail::entry_json(self, state, index)
+    }
+
+    /// Entries whose text holds `query`, ignoring ASCII case.
+    pub fn search(&self, state: &SessionState, query: &str) -> Vec<u32> {
+        let q = query.to_ascii_lowercase();
+        if q.is_empty() {
+            return Vec::new();
+        }
+        (0..self.entries.len())
+            .filter(|&i| contains_ignoring_case(self.text_of(state, i).as_bytes(), q.as_bytes()))
+            .map(|i| i as u32)
+            .collect()
+    }
+
+    /// The raw text of an entry: a message's JSON, a landmark's or warning's text.
+    fn text_of<'s>(&self, state: &'s SessionState, i: usize) -> &'s str {
+        match self.sources.get(i) {
+            Some(Source::History(h)) => match state.history.as_deref().and_then(|x| x.get(*h)) {
+                Some(HistoryItem::Message { json, .. }) => json,
+                Some(HistoryItem::Landmark { text, .. }) => text,
+                None => "",
+            },
+            Some(Source::Warning(w)) => state.warnings.get(*w).map_or("", |x| x.message.as_str()),
+            None => "",
+        }
+    }
+
+    fn push(&mut self, source: Source, state: &SessionState) {
+        let index = self.entries.len() as u32;
+        let mut e = Entry {
+            index,
+            line: 0,
+            record: "",
+            kind: EntryKind::Landmark,
+            role: None,
+            fate: None,
+            t: None,
+            preview: String::new(),
+            blocks: Vec::new(),
+            tools: Vec::new(),
+            thinking: 0,
+            thinking_fate: None,
+            dropped_why: None,
+            usage: None,
+            cost_usd: None,
+            context_tokens: None,
+            notes: 0,
+            attachments: 0,
+            synthetic: false,
+            subagents: Vec::new(),
+        };
+        match source {
+            Source::Warning(w) => {
+                let Some(warning) = state.warnings.get(w) else { return };
+                e.line = warning.line;
+                e.record = warning.kind.as_str();
+                e.kind = EntryKind::Warning;
+                e.preview = warning.message.clone();
+            }
+            Source::History(h) => match state.history.as_deref().and_then(|x| x.get(h)) {
+                Some(HistoryItem::Landmark { line, kind, text }) => {
+                    e.line = *line;
+                    e.record = kind.as_str();
+                    e.preview = text.clone();
+                }
+                Some(HistoryItem::Message { line, kind, json, turn }) => {
+                    e.line = *line;
+                    e.record = kind.as_str();
+                    e.kind = EntryKind::Message;
+                    summarise(&mut e, *kind, json);
+                    if let Some(turn) = turn {
+                        take_turn(&mut e, *kind, turn);
+                    }
+                }
+                None => return,
+            },
+        }
+        self.sources.push(source);
+        self.entries.push(e);
+    }
+
+    /// What needs the whole history: fates, tool pairs, thinking on resume.
+    fn settle(&mut self, state: &SessionState) {
+        // Fates: a message not in the state was compacted away (before the
+        // last compaction) or undone.
+        let live: Vec<u64> = state.messages.iter().map(|m| m.origin.line).collect();
+        let ordered = live.windows(2).all(|w| w[0] <= w[1]);
+        let last_compaction = self
+            .entries
+            .iter()
+            .filter(|e| e.record == RecordKind::Compaction.as_str() && e.kind == EntryKind::Landmark)
+            .map(|e| e.line)
+            .max()
+            .unwrap_or(0);
+        for e in self.entries.iter_mut().filter(|e| e.kind == EntryKind::Message) {
+            let found = if ordered { live.binary_search(&e.line).is_ok() } else { live.contains(&e.line) };
+            e.fate = Some(if found {
+                Fate::Live
+            } else if e.line < last_compaction {
+                Fate::Compacted
+            } else {
+                Fate::Undone
+            });
+        }
+        // Tool pairs: each result with the latest call of its id before it.
+        let mut calls: Vec<(String, u32, usize)> = Vec::new(); // (id, entry, tool)
+        for i in 0..self.entries.len() {
+            for k in 0..self.entries[i].tools.len() {
+                let tool = &self.entries[i].tools[k];
+                if tool.is_use {
+                    calls.push((tool.id.clone(), i as u32, k));
+                    continue;
+                }
+                let Some(&(_, ci, ck)) = calls.iter().rev().find(|(id, ..)| *id == tool.id) else { continue };
+                let (error, interrupted) = (tool.error, tool.interrupted);
+                let name = self.entries[ci as usize].tools[ck].name.clone();
+                let call = &mut self.entries[ci as usize].tools[ck];
+                call.pair = Some(i as u32);
+                call.error = error;
+                call.interrupted = interrupted;
+                let result = &mut self.entries[i].tools[k];
+                result.pair = Some(ci);
+                result.name = name;
+            }
+            // Calls are looked up from the newest; a long session's ids are
+            // unique, so the list only needs the ones still open.
+            if calls.len() > 4096 {
+                calls.drain(..2048);
+            }
+        }
+        // Children a tool_results record names for its calls.
+        let links: Vec<(String, String)> = state
+            .history
+            .iter()
+            .flatten()
+            .filter_map(|h| match h {
+                HistoryItem::Message { turn: Some(t), .. } => Some(t.children.iter().cloned()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        for (id, child) in links {
+            for e in self.entries.iter_mut().rev() {
+                if let Some(tool) = e.tools.iter_mut().find(|t| t.is_use && t.id == id) {
+                    tool.child = Some(child);
+                    break;
+                }
+            }
+        }
+        // Thinking on resume: what the repair leaves out, by message line.
+        let report = crate::resume::resume(state, &crate::resume::ResumeOptions::default()).report;
+        let mut dropped: Vec<(u64, &'static str)> = report
+            .dropped
+            .iter()
+            .filter_map(|d| Some((state.messages.get(d.message)?.origin.line, d.reason.as_str())))
+            .collect();
+        dropped.sort_unstable();
+        for e in self.entries.iter_mut().filter(|e| e.thinking > 0) {
+            e.thinking_fate = Some(if e.fate != Some(Fate::Live) {
+                ThinkingFate::NotSent
+            } else {
+                let mut why: Vec<&str> = dropped.iter().filter(|(l, _)| *l == e.line).map(|(_, r)| *r).collect();
+                why.dedup();
+                if why.is_empty() {
+                    ThinkingFate::Kept
+                } else {
+                    e.dropped_why = Some(why.join(", "));
+                    ThinkingFate::Dropped
+                }
+            });
+        }
+    }
+}
+
+fn item_line(h: &HistoryItem) -> u64 {
+    match h {
+        HistoryItem::Message { line, .. } | HistoryItem::Landmark { line, .. } => *line,
+    }
+}
+
+/// A response's figures and a record's time, links and reports.
+fn take_turn(e: &mut Entry, kind: RecordKind, turn: &Turn) {
+    e.t = turn.t.clone();
+    e.synthetic = turn.synthetic;
+    if kind == RecordKind::Assistant {
+        e.usage = turn.usage;
+        e.cost_usd = Some(turn.cost_usd.filter(|c| c.is_finite()));
+        e.context_tokens = Some(turn.context_tokens);
+    }
+    e.subagents = turn
+        .reports
+        .iter()
+        .map(|(child, tokens, cost)| Subagent { child: child.clone(), tokens: *tokens, cost_usd: *cost })
+        .collect();
+}
+
+/// Block type names the index lists (a known set: `'static`).
+fn block_name(kind: &str) -> &'static str {
+    match kind {
+        "text" => "text",
+        "thinking" => "thinking",
+        "redacted_thinking" => "redacted_thinking",
+        "tool_use" => "tool_use",
+        "tool_result" => "tool_result",
+        "image" => "image",
+        "document" => "document",
+        "server_tool_use" => "server_tool_use",
+        _ => "other",
+    }
+}
+
+/// Cuts a text to about `limit` characters, at a character boundary.
+pub(crate) fn cut(text: &str, limit: usize) -> &str {
+    match text.char_indices().nth(limit) {
+        Some((at, _)) => &text[..at],
+        None => text,
+    }
+}
+
+/// Fills an entry's preview, block list, tools and counts from its message.
+fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
+    let Ok(parts) = serde_json::from_str::<MessageParts>(json) else {
+        e.preview = "a message that could not be read".into();
+        return;
+    };
+    e.role = match parts.get("role").and_then(|r| string(Some(r))).as_deref() {
+        Some("assistant") => Some("assistant"),
+        _ => Some("user"),
+    };
+    let Some(content) = parts.get("content") else { return };
+    if let Some(text) = string(Some(content)) {
+        e.blocks.push("text");
+        e.preview = cut(&text, PREVIEW).to_owned();
+        return;
+    }
+    let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(content.get()) else { return };
+    let mut first_text = true;
+    for raw in items {
+        let Ok(b) = serde_json::from_str::<BlockHead>(raw.get()) else { continue };
+        let Some(kind_name) = string(b.kind) else { continue };
+        let name = block_name(&kind_name);
+        if !e.blocks.contains(&name) {
+            e.blocks.push(name);
+        }
+        let piece: String = match name {
+            "text" => {
+                let text = string(b.text).unwrap_or_default();
+                let role = if kind == RecordKind::User { text_role(&text, first_text) } else { "prompt" };
+                first_text = false;
+                match role {
+                    "note" => {
+                        e.notes += 1;
+                        continue;
+                    }
+                    "attachment" => {
+                        e.attachments += 1;
+                        continue;
+                    }
+                    _ => cut(&text, PREVIEW).to_owned(),
+                }
+            }
+            "thinking" | "redacted_thinking" => {
+                e.thinking += 1;
+                cut(&string(b.thinking).unwrap_or_default(), PREVIEW).to_owned()
+            }
+            "tool_use" | "server_tool_use" => {
+                let tool_name = string(b.name).map(|n| n.into_owned());
+                e.tools.push(ToolRef {
+                    id: string(b.id).unwrap_or_default().into_owned(),
+                    name: tool_name.clone(),
+                    is_use: true,
+                    error: false,
+                    interrupted: false,
+                    pair: None,
+                    child: None,
+                });
+                let input = b.input.map_or("{}", RawValue::get);
+                format!("{}({})", tool_name.as_deref().unwrap_or("?"), cut(input, PREVIEW))
+            }
+            "tool_result" => {
+                let text = detail::result_text(b.content, PREVIEW + INTERRUPTED.len());
+                e.tools.push(ToolRef {
+                    id: string(b.tool_use_id).unwrap_or_default().into_owned(),
+                    name: None,
+                    is_use: false,
+                    error: b.is_error.is_some_and(|r| r.get() == "true"),
+                    interrupted: text == INTERRUPTED,
+                    pair: None,
+                    child: None,
+                });
+                cut(&text, PREVIEW).to_owned()
+            }
+            _ => format!("[{kind_name}]"),
+        };
+        if e.preview.chars().count() < PREVIEW {
+            if !e.preview.is_empty() {
+                e.preview.push_str(" · ");
+            }
+            e.preview.push_str(&piece);
+        }
+    }
+    let cut_at = cut(&e.preview, PREVIEW).len();
+    e.preview.truncate(cut_at);
+}
+
+/// What a text block of a prompt is: the prompt (the first), a note, or an attachment.
+pub(crate) fn text_role(text: &str, first: bool) -> &'static str {
+    if first {
+        "prompt"
+    } else if text.starts_with(NOTE_OPEN) && text.ends_with(NOTE_CLOSE) {
+        "note"
+    } else {
+        "attachment"
+    }
+}
+
+/// The text inside a note's markers.
+pub(crate) fn note_text(text: &str) -> &str {
+    text.strip_prefix(NOTE_OPEN).and_then(|t| t.strip_suffix(NOTE_CLOSE)).unwrap_or(text)
+}
+
+/// `needle` (already lowercase) in `hay`, ignoring ASCII case.
+fn contains_ignoring_case(hay: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else { return true };
+    let upper = first.to_ascii_uppercase();
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        let c = hay[i];
+        if (c == first || c == upper) && hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,95 @@
+//! The transcript of the viewer's sample session and of hostile journals.
+
+use super::*;
+use crate::journal::Journal;
+use crate::redact::Redactor;
+
+fn transcript_of(text: &str) -> (SessionState, Transcript) {
+    let mut j = Journal::new(Redactor::default()).with_history();
+    j.feed(text);
+    j.finish();
+    let state = j.into_state();
+    let t = Transcript::new(&state);
+    (state, t)
+}
+
+fn sample() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web-demo/samples/viewer-sample.jsonl");
+    std::fs::read_to_string(path).expect("the viewer sample")
+}
+
+#[test]
+fn the_sample_reads_as_a_transcript() {
+    let (state, t) = transcript_of(&sample());
+    let e = t.entries();
+    let dump: Vec<String> = e.iter().map(|e| format!("{} {} {:?} {:?} {}", e.line, e.record, e.fate, e.thinking_fate, e.preview)).collect();
+    let dump = dump.join("\n");
+    // Every kind of entry is there, in line order.
+    assert!(e.windows(2).all(|w| w[0].line <= w[1].line), "{dump}");
+    assert!(e.iter().any(|e| e.kind == EntryKind::Warning && e.record == "bad-json" && e.line == 9), "{dump}");
+    assert!(e.iter().any(|e| e.fate == Some(Fate::Compacted)), "{dump}");
+    assert!(e.iter().any(|e| e.record == "compaction" && e.kind == EntryKind::Landmark), "{dump}");
+    // The thinking the model switch leaves out says why.
+    let dropped = e.iter().find(|e| e.thinking_fate == Some(ThinkingFate::Dropped)).expect(&dump);
+    assert_eq!(dropped.dropped_why.as_deref(), Some("model-switch"));
+    // A prompt with a note and an attachment.
+    assert!(e.iter().any(|e| e.notes == 1 && e.attachments == 1 && e.preview.starts_with("Find the flaky test")), "{dump}");
+    // Calls paired with their results, both ways.
+    let call = e.iter().flat_map(|e| &e.tools).find(|t| t.is_use && t.name.as_deref() == Some("explore")).expect(&dump);
+    let result_entry = &e[call.pair.expect("paired") as usize];
+    let result = result_entry.tools.iter().find(|t| t.id == call.id).expect("the result");
+    assert_eq!(result.name.as_deref(), Some("explore"));
+    assert!(!result_entry.subagents.is_empty(), "the subagent's report");
+    // Responses carry their usage, cost and context size.
+    let r = e.iter().find(|e| e.record == "assistant").expect(&dump);
+    assert!(r.usage.is_some() && r.cost_usd.is_some() && r.context_tokens.is_some());
+    // Whole entries: a prompt's parts told apart, a call with its result.
+    let i = e.iter().position(|e| e.notes == 1).expect("the prompt");
+    let d = t.entry_json(&state, i).expect("an entry");
+    assert!(d.contains(r#"{"type":"prompt","text":"Find the flaky test"#), "{d}");
+    assert!(d.contains(r#"{"type":"note","text":"The user is on the release branch"#), "{d}");
+    assert!(!d.contains("garuda_note"), "{d}");
+    let i = e.iter().position(|e| e.tools.iter().any(|t| t.is_use && t.name.as_deref() == Some("explore"))).expect("call");
+    let d = t.entry_json(&state, i).expect("an entry");
+    assert!(d.contains(r#""type":"toolUse""#) && d.contains(r#""result":{"entry":"#), "{d}");
+    assert!(t.entry_json(&state, e.len()).is_none());
+    // Search, ignoring case.
+    assert!(!t.search(&state, "TIME ZONE").is_empty());
+    assert!(t.search(&state, "no such text anywhere").is_empty());
+    let json = t.index_json(0, 3);
+    assert!(json.starts_with(r#"[{"index":0,"line":1,"type":"start","kind":"landmark""#), "{json}");
+}
+
+#[test]
+fn an_edit_is_a_diff_and_an_image_is_shown_only_from_base64() {
+    let lines = [
+        r#"{"type":"start","sessionId":"s","model":"claude-sonnet-4-5"}"#,
+        r#"{"type":"user","message":{"role":"user","content":"fix it"}}"#,
+        r#"{"type":"assistant","step":1,"response":{"content":[{"type":"tool_use","id":"t1","name":"edit_file","input":{"path":"a.ts","old":"a\nb","new":"a\nc"}},{"type":"image","source":{"type":"url","url":"http://evil.example/x.png"}}],"usage":{"inputTokens":5}},"costUsd":0.01}"#,
+        r#"{"type":"tool_results","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"ok"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}},{"type":"image","source":{"type":"base64","media_type":"image/svg+xml","data":"PHN2Zz4="}}]}]},"calls":[]}"#,
+    ];
+    let (state, t) = transcript_of(&lines.join("\n"));
+    let d = t.entry_json(&state, 2).expect("the response");
+    assert!(d.contains(r#""diff":[{"path":"a.ts","lines":[[" ","a"],["-","b"],["+","c"]]}]"#), "{d}");
+    assert!(d.contains(r#""images":[{"mediaType":"image/png","data":"iVBORw0KGgo="}]"#), "{d}");
+    assert!(!d.contains("evil.example") || d.contains(r#"{"type":"other","text":"[image]"}"#), "{d}");
+    assert!(!d.contains("svg"), "an SVG image is not shown: {d}");
+}
+
+#[test]
+fn every_line_of_a_hostile_journal_is_an_entry_and_nothing_panics() {
+    let lines = [
+        r#"{"type":"user","message":"not an object"}"#,
+        r#"{"type":"assistant","step":2,"response":{"content":[null,{"type":"tool_use","id":{},"name":["x"],"input":"y"}],"usage":"lots"},"costUsd":"free"}"#,
+        r#"{"type":"tool_results","message":{"role":"user","content":[null,5,"s",{"type":"tool_result","tool_use_id":7,"content":{"a":1}}]},"calls":7}"#,
+        r#"{"type":"compaction","afterTokens":"x","beforeTokens":{}}"#,
+        "not json",
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"é"}]}}"#,
+    ];
+    let (state, t) = transcript_of(&lines.join("\n"));
+    let lines_seen: std::collections::BTreeSet<u64> = t.entries().iter().map(|e| e.line).collect();
+    assert_eq!(lines_seen.len(), lines.len(), "{:?}", t.entries());
+    for i in 0..t.len() {
+        assert!(t.entry_json(&state, i).is_some());
+    }
+}
