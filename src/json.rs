@@ -126,6 +126,28 @@ fn push_figures(out: &mut String, s: &SessionState) {
     );
 }
 
+/// `,"usageByDay":[…]`: reported usage and cost by day and model.
+fn push_ledger(out: &mut String, s: &SessionState) {
+    out.push_str(r#","usageByDay":["#);
+    for (i, ((day, model), e)) in s.ledger.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(r#"{"day":"#);
+        push_str_literal(out, day);
+        out.push_str(r#","model":"#);
+        push_str_literal(out, model);
+        push_usage(out, &e.usage);
+        out.push_str(r#","costUsd":"#);
+        match e.cost_usd {
+            Some(c) => push_f64(out, c),
+            None => out.push_str("null"),
+        }
+        let _ = write!(out, r#","requests":{}}}"#, e.requests);
+    }
+    out.push(']');
+}
+
 /// The figures alone, without the messages (`Journal.figures()`): what an
 /// agent reads every turn costs nothing that grows with the conversation.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the JS surface's
@@ -150,6 +172,16 @@ pub fn figures_json(s: &SessionState) -> String {
     }
     push_opt_raw(&mut out, "thinking", &s.thinking);
     push_opt_raw(&mut out, "ended", &s.ended);
+    push_opt_raw(&mut out, "sessionId", &s.session_id);
+    if let Some(prompt) = &s.first_prompt {
+        out.push_str(r#","firstPrompt":"#);
+        push_str_literal(&mut out, prompt);
+    }
+    if let Some(f) = s.format {
+        let _ = write!(out, r#","format":"{}""#, f.as_str());
+    }
+    let _ = write!(out, r#","tornTail":{}"#, s.torn_tail);
+    push_ledger(&mut out, s);
     out.push('}');
     out
 }
@@ -235,24 +267,7 @@ fn state_json(s: &SessionState) -> String {
         }
         None => out.push_str("null"),
     }
-    out.push_str(r#","usageByDay":["#);
-    for (i, ((day, model), e)) in s.ledger.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(r#"{"day":"#);
-        push_str_literal(&mut out, day);
-        out.push_str(r#","model":"#);
-        push_str_literal(&mut out, model);
-        push_usage(&mut out, &e.usage);
-        out.push_str(r#","costUsd":"#);
-        match e.cost_usd {
-            Some(c) => push_f64(&mut out, c),
-            None => out.push_str("null"),
-        }
-        let _ = write!(out, r#","requests":{}}}"#, e.requests);
-    }
-    out.push(']');
+    push_ledger(&mut out, s);
     if let Some(history) = &s.history {
         push_history(&mut out, s, history);
     }

@@ -271,3 +271,25 @@ mod tests {
         assert!(Prices::with_overrides("{").is_err());
     }
 }
+
+/// Context windows by model family (tokens), for charts of context size:
+/// Anthropic's models overview (200k; 1M only behind a beta header), OpenAI's
+/// model pages (GPT-5 family 400k, GPT-4.1 1,047,576, GPT-4o 128k, o3/o4-mini
+/// 200k) and Google's Gemini models page (1,048,576), read 2025-11-24. The
+/// longest matching prefix wins; None: unknown.
+const CONTEXT_WINDOWS: &[(&str, u64)] = &[
+    ("claude-", 200_000),
+    ("codex-mini", 200_000),
+    ("gemini-", 1_048_576),
+    ("gpt-4.1", 1_047_576),
+    ("gpt-4o", 128_000),
+    ("gpt-5", 400_000),
+    ("o3", 200_000),
+    ("o4-mini", 200_000),
+];
+
+/// The context window of a model, when its family is known.
+pub fn context_window(model: &str) -> Option<u64> {
+    let m = normalise(model);
+    CONTEXT_WINDOWS.iter().filter(|(p, _)| m.starts_with(p)).max_by_key(|(p, _)| p.len()).map(|(_, w)| *w)
+}

@@ -169,11 +169,15 @@ pub struct Turn {
     pub usage: Option<crate::accounting::Usage>,
     pub cost_usd: Option<f64>,
     pub context_tokens: u64,
+    /// The context window of the session's model then (None: unknown).
+    pub context_window: Option<u64>,
     /// (tool_use_id, child session id) of each call that names its run.
     pub children: Vec<(String, String)>,
     /// Subagent reports: (child session id, tokens, cost).
     pub reports: Vec<(Option<String>, u64, Option<f64>)>,
     pub synthetic: bool,
+    /// The record says the Redactor changed it.
+    pub redacted: bool,
 }
 
 /// Usage and cost of one (day, model) of a session.
@@ -312,6 +316,7 @@ impl SessionState {
             ),
         };
         let context_tokens = self.context_tokens;
+        let context_window = self.model.as_deref().and_then(crate::prices::context_window);
         let Some(history) = &mut self.history else { return };
         if let Some(text) = landmark {
             history.push(HistoryItem::Landmark { line, kind, text });
@@ -324,15 +329,20 @@ impl SessionState {
                 usage: response.map(|x| x.usage),
                 cost_usd: r.cost_usd,
                 context_tokens,
+                context_window,
                 children: calls
                     .clone()
-                    .filter_map(|c| Some((c.tool_use_id.clone()?, c.child_session_id.clone()?)))
+                    .filter_map(|c| {
+                        let child = c.child_session_id.as_ref().or_else(|| c.report.as_ref()?.child_session_id.as_ref());
+                        Some((c.tool_use_id.clone()?, child?.clone()))
+                    })
                     .collect(),
                 reports: calls
                     .filter_map(|c| c.report.as_ref())
                     .map(|p| (p.child_session_id.clone(), p.usage.tokens(), p.cost_usd))
                     .collect(),
                 synthetic: r.synthetic == Some(true),
+                redacted: r.redacted == Some(true),
             })
         });
         for m in from.and_then(|f| self.messages.get(f..)).unwrap_or(&[]) {

@@ -314,6 +314,9 @@ fn redactor_of(options: &JsValue) -> Result<Option<Rc<CoreRedactor>>, JsValue> {
 #[wasm_bindgen]
 pub struct Journal {
     inner: CoreJournal,
+    /// The transcript, with the (history, warnings) lengths it was built at:
+    /// built once, again only when the journal read more.
+    transcript: Option<((usize, usize), crate::transcript::Transcript)>,
 }
 
 #[wasm_bindgen]
@@ -359,7 +362,7 @@ impl Journal {
                 }
             }
         }
-        Ok(Journal { inner })
+        Ok(Journal { inner, transcript: None })
     }
 
     /// Takes a record (an object, or its JSON text), redacts it, applies it,
@@ -481,6 +484,68 @@ impl Journal {
     #[wasm_bindgen(unchecked_return_type = "Message[]")]
     pub fn messages(&self) -> Result<JsValue, JsValue> {
         parse_json(&self.inner.state().messages_json())
+    }
+
+    /// What resume would change in this journal's conversation (the report
+    /// of `repairForResume`, without handing the messages over).
+    #[wasm_bindgen(js_name = resumeReport, unchecked_return_type = "RepairReport")]
+    pub fn resume_report(&self) -> Result<JsValue, JsValue> {
+        parse_json(&resume::resume(self.inner.state(), &resume::ResumeOptions::default()).report.to_json())
+    }
+
+    /// The number of transcript entries (a Journal made with `history: true`).
+    #[wasm_bindgen(getter, js_name = transcriptLength)]
+    pub fn transcript_length(&mut self) -> f64 {
+        self.built_transcript().len() as f64
+    }
+
+    /// Transcript entries `from..to` (all by default): the index a reader
+    /// lists, built by the core once per change (`history: true` keeps what
+    /// it needs; without it, only warnings are entries).
+    #[wasm_bindgen(unchecked_return_type = "TranscriptEntry[]")]
+    pub fn transcript(&mut self, from: JsValue, to: JsValue) -> Result<JsValue, JsValue> {
+        let bound = |v: &JsValue, name: &str, default: usize| match v.as_f64() {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n as usize),
+            None if v.is_undefined() => Ok(default),
+            _ => Err(coded("ERR_INVALID_ARG", format!("transcript(from, to): {name} must be a whole number, 0 or more"))),
+        };
+        let (from, to) = (bound(&from, "from", 0)?, bound(&to, "to", usize::MAX)?);
+        parse_json(&self.built_transcript().index_json(from, to))
+    }
+
+    /// One transcript entry whole (its message as typed parts), or null.
+    #[wasm_bindgen(js_name = transcriptEntry, unchecked_return_type = "TranscriptEntryDetail | null")]
+    pub fn transcript_entry(&mut self, index: JsValue) -> Result<JsValue, JsValue> {
+        let Some(i) = index.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
+            return Err(coded("ERR_INVALID_ARG", "transcriptEntry(index): index must be a whole number, 0 or more"));
+        };
+        self.built_transcript();
+        let Some((_, t)) = &self.transcript else { return Ok(JsValue::NULL) };
+        match t.entry_json(self.inner.state(), i as usize) {
+            Some(json) => parse_json(&json),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The transcript entries whose text holds `query` (ASCII case ignored).
+    #[wasm_bindgen(js_name = searchTranscript)]
+    pub fn search_transcript(&mut self, query: JsValue) -> Result<Vec<u32>, JsValue> {
+        let Some(q) = query.as_string() else {
+            return Err(coded("ERR_INVALID_ARG", "searchTranscript(query): query must be a string"));
+        };
+        self.built_transcript();
+        Ok(self.transcript.as_ref().map(|(_, t)| t.search(self.inner.state(), &q)).unwrap_or_default())
+    }
+}
+
+impl Journal {
+    fn built_transcript(&mut self) -> &crate::transcript::Transcript {
+        let s = self.inner.state();
+        let stamp = (s.history.as_ref().map_or(0, Vec::len), s.warnings.len());
+        if self.transcript.as_ref().map(|(at, _)| *at) != Some(stamp) {
+            self.transcript = None;
+        }
+        &self.transcript.get_or_insert_with(|| (stamp, crate::transcript::Transcript::new(s))).1
     }
 }
 

@@ -24,6 +24,9 @@ async function readUrl(url) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`could not load ${url}: HTTP ${res.status}`);
   const total = Number(res.headers.get("content-length")) || 0;
+  // `serve` says where the file ended and whether its writer still runs:
+  // what following a session that is being written needs.
+  const meta = { end: Number(res.headers.get("x-garuda-end")) || null, writer: res.headers.get("x-garuda-writer") ?? "gone" };
   const reader = res.body.getReader();
   // The network hands over small pieces (often 64 KB); each would cost the
   // parser a call into wasm, a decode and a progress message, so they are
@@ -52,12 +55,13 @@ async function readUrl(url) {
     if (size >= CHUNK) flush();
   }
   flush();
+  return meta;
 }
 
 self.onmessage = async ({ data: source }) => {
   try {
-    await (source.file ? readFile(source.file) : readUrl(source.url));
-    self.postMessage({ end: true });
+    const meta = await (source.file ? readFile(source.file) : readUrl(source.url));
+    self.postMessage({ end: true, meta });
   } catch (e) {
     self.postMessage({ error: String(e?.message ?? e) });
   }

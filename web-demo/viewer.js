@@ -1,6 +1,10 @@
-// The viewer's page: file loading, the virtual list, search, filters, the
-// summary and the detail panel. Everything from a journal is put in the DOM
-// as text (textContent), never as HTML. The page fetches only its own files.
+// The viewer's page: sessions index, reading mode (variable-height virtual
+// scrolling), the compact list, charts, search, deep links and live follow.
+// Entries come from the core's transcript (through worker.js); reading-mode
+// HTML comes from render.js in the worker and passes an allowlist here
+// (sanitize) before it is shown. Everything else from a journal is put in
+// the DOM as text (textContent), never as HTML. The page fetches only its
+// own files.
 
 const ROW = 56;
 const $ = (id) => document.getElementById(id);
@@ -16,14 +20,25 @@ const el = (tag, props = {}, ...children) => {
   return node;
 };
 
-const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-// The worker says "alive" once its module (and the wasm) is loaded; messages
-// sent before that could reach it before it listens.
-let workerAlive;
-const alive = new Promise((resolve) => (workerAlive = resolve));
-const send = (message) => alive.then(() => worker.postMessage(message));
+function startWorker() {
+  const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  // The worker says "alive" once its module (and the wasm) is loaded;
+  // messages sent before that could reach it before it listens.
+  let ready;
+  const alive = new Promise((resolve) => (ready = resolve));
+  w.addEventListener("message", ({ data }) => data.type === "alive" && ready());
+  return { w, send: (message) => alive.then(() => w.postMessage(message)) };
+}
+// One worker for the session on screen, one for the sessions index (so a
+// folder's summaries never wait behind a big session, nor it behind them).
+const main = startWorker();
+const indexer = startWorker();
+const send = main.send;
+
 const view = {
-  sessions: new Map(), // name -> { file?, url?, children: [] }
+  mode: "reading",
+  sessions: new Map(), // name -> { file?, url?, project, children: [] }
+  rows: new Map(), // sessions index: name -> summary row
   active: null,
   entries: [],
   visible: [],
@@ -34,53 +49,71 @@ const view = {
   selected: -1,
   redaction: null,
   loadStarted: 0,
-  // Bumped when every row must be drawn again (new entries, query, redaction
-  // marks, subagent links); rows whose key is unchanged keep their nodes.
   generation: 0,
   load: 0, // the newest open; replies to older ones are ignored
-  incoming: [], // entries of the load in progress
+  pendingEntry: null, // a deep link's entry, scrolled to once loaded
 };
-
-// The worker's codes for an entry's status and its thinking on resume.
-const STATUS = [null, "live", "compacted", "undone"];
-const THINKING = [null, "kept", "not sent", "dropped"];
-
-/** Pair tool calls with their results: the call shows how it ended, the result names its call. */
-function pairTools(entries) {
-  const calls = new Map();
-  for (const e of entries) for (const t of e.tools) if (t.use) calls.set(t.id, t);
-  for (const e of entries) {
-    for (const t of e.tools) {
-      if (t.use) continue;
-      const call = calls.get(t.id);
-      if (!call) continue;
-      t.name = call.name;
-      call.outcome = t.interrupted ? "interrupted" : t.error ? "error" : "ok";
-      call.resultLine = e.line;
-    }
-  }
-}
 window.viewer = view; // for tests and the curious
 
 const n = (x) => Number(x ?? 0).toLocaleString("en-US");
+const money = (x) => (typeof x === "number" ? `$${x.toFixed(x < 1 ? 4 : 2)}` : "unknown");
 
-// ---- Loading ---------------------------------------------------------------
+// ---- Sanitising the renderer's HTML ------------------------------------------
+
+const TAGS = new Set("ARTICLE HEADER DIV SPAN A TIME SMALL B STRONG EM I DEL S P BR HR UL OL LI BLOCKQUOTE PRE CODE TABLE THEAD TBODY TR TH TD DETAILS SUMMARY H1 H2 H3 H4 H5 H6 IMG SUP SUB".split(" "));
+const SAFE_HREF = /^(https?:|mailto:|#)/i;
+const SAFE_IMG = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]*$/;
+
+/**
+ * The renderer's HTML as nodes, through an allowlist: known tags only, no
+ * attribute but class, id, open, title, alt, rel, target, data-child, a
+ * safe href and a base64 raster image. render.js already escapes all
+ * journal text; this is the second wall.
+ */
+function sanitize(html) {
+  const t = document.createElement("template");
+  t.innerHTML = html;
+  const walk = (node) => {
+    for (const child of [...node.children]) {
+      if (!TAGS.has(child.tagName)) {
+        child.replaceWith(document.createTextNode(child.textContent ?? ""));
+        continue;
+      }
+      for (const a of [...child.attributes]) {
+        const ok =
+          ["class", "id", "open", "title", "alt", "data-child", "start"].includes(a.name) ||
+          (a.name === "href" && child.tagName === "A" && SAFE_HREF.test(a.value.trim())) ||
+          (a.name === "rel" && child.tagName === "A") ||
+          (a.name === "target" && child.tagName === "A" && a.value === "_blank") ||
+          (a.name === "src" && child.tagName === "IMG" && SAFE_IMG.test(a.value));
+        if (!ok) child.removeAttribute(a.name);
+      }
+      if (child.tagName === "A") child.setAttribute("rel", "noopener noreferrer");
+      if (child.tagName === "IMG" && !child.hasAttribute("src")) child.remove();
+      else walk(child);
+    }
+  };
+  walk(t.content);
+  return t.content;
+}
+
+// ---- Loading -----------------------------------------------------------------
+
+const isSession = (name) => name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
 
 /**
  * Files with their relative paths, in any agent's layout: a session
  * `<dir>/<id>.jsonl` (or Gemini CLI's `session-*.json`), its child runs in a
  * folder of the same name at any depth (`<id>/<child>.jsonl`, Claude Code's
- * `<id>/subagents/agent-*.jsonl`); other folders are projects, shown as headings.
+ * `<id>/subagents/agent-*.jsonl`); other folders are projects.
  */
 function addFiles(files) {
-  const isSession = (name) => name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
   const stem = (name) => name.replace(/\.jsonl?$/, "");
   const sessionPaths = new Set(files.map((f) => f.path.split("/").filter(Boolean)).filter((p) => isSession(p.at(-1))).map((p) => [...p.slice(0, -1), stem(p.at(-1))].join("/")));
   for (const { file, path } of files) {
     const parts = path.split("/").filter(Boolean);
     if (!isSession(parts.at(-1) ?? "")) continue;
     const name = stem(parts.at(-1));
-    // The nearest folder above that is named like a session beside it owns this file.
     let owner = null;
     for (let k = parts.length - 1; k >= 1 && !owner; k--) {
       if (sessionPaths.has(parts.slice(0, k).join("/"))) owner = parts[k - 1];
@@ -96,44 +129,69 @@ function addFiles(files) {
       view.sessions.set(name, s);
     }
   }
+  sessionsChanged();
+}
+
+/** A folder opens to its sessions index; a single session opens to its transcript. */
+function sessionsChanged() {
   renderSessions();
-  const first = [...view.sessions.entries()].find(([, s]) => s.file);
-  if (first) openSession(first[0], { file: first[1].file });
+  const top = [...view.sessions.entries()].filter(([, s]) => s.file || s.url);
+  summarise();
+  const wanted = initialLink;
+  initialLink = {};
+  if (wanted.session && [...view.sessions].some(([k, s]) => k === wanted.session || s.children.some((c) => c.name === wanted.session))) return openByName(wanted.session, wanted.entry);
+  if (top.length === 1) openByName(top[0][0]);
+  else if (top.length > 1) setMode("index");
+}
+
+const sourceOf = (s) => (s.file ? { file: s.file } : { url: s.url });
+
+function openByName(name, entry = null) {
+  for (const [k, s] of view.sessions) {
+    if (k === name && (s.file || s.url)) return openSession(name, sourceOf(s), entry);
+    const c = s.children.find((c) => c.name === name);
+    if (c) return openSession(name, sourceOf(c), entry);
+  }
 }
 
 function renderSessions() {
-  view.generation++;
   const nav = $("sessions");
   nav.replaceChildren();
   let project = null;
   for (const [name, s] of view.sessions) {
     if ((s.project ?? "") !== (project ?? "") && s.project) nav.append(el("div", { class: "project", text: s.project }));
     project = s.project ?? null;
-    if (s.file || s.url) nav.append(el("a", { text: name, class: name === view.active ? "active" : "", onclick: () => openSession(name, s.file ? { file: s.file } : { url: s.url }) }));
+    if (s.file || s.url) nav.append(el("a", { text: name, class: name === view.active ? "active" : "", onclick: () => openSession(name, sourceOf(s)) }));
     for (const c of s.children) {
-      nav.append(el("a", { text: `↳ ${c.name}`, class: `child ${c.name === view.active ? "active" : ""}`, onclick: () => openSession(c.name, c.file ? { file: c.file } : { url: c.url }) }));
+      nav.append(el("a", { text: `↳ ${c.name}`, class: `child ${c.name === view.active ? "active" : ""}`, onclick: () => openSession(c.name, sourceOf(c)) }));
     }
   }
 }
 
-function openSession(name, source) {
+function openSession(name, source, entry = null) {
   view.active = name;
   view.redaction = null;
   view.loadStarted = performance.now();
+  view.pendingEntry = entry;
+  view.entries = [];
+  view.incoming = [];
+  view.follow = false;
+  reading.reset([]);
   renderSessions();
+  if (view.mode === "index") setMode("reading");
   $("status").textContent = `Loading ${name}…`;
   $("progress").hidden = false;
   $("bar").style.width = "0";
+  delete document.body.dataset.loaded;
   view.load++;
-  view.incoming = [];
   send({ type: "open", source, load: view.load });
+  writeLink();
 }
 
-/** A subagent's transcript for a tool call: a child named `…-<toolUseId>`, or the run the call's record names. */
-function childFor(toolUseId) {
-  const named = view.links?.get(toolUseId);
+/** A subagent's run for a tool call: a child named `…-<toolUseId>`, or the run the call names. */
+function childFor(toolUseId, named) {
   for (const s of view.sessions.values()) {
-    const c = s.children.find((c) => c.name.endsWith(`-${toolUseId}`) || (named !== undefined && c.name === named));
+    const c = s.children.find((c) => c.name.endsWith(`-${toolUseId}`) || (named && (c.name === named || c.name === `agent-${named}`)));
     if (c) return c;
   }
   return null;
@@ -169,93 +227,162 @@ document.addEventListener("drop", async (e) => {
 $("pick-files").addEventListener("change", (e) => addFiles([...e.target.files].map((f) => ({ file: f, path: f.name }))));
 $("pick-folder").addEventListener("change", (e) => addFiles([...e.target.files].map((f) => ({ file: f, path: f.webkitRelativePath || f.name }))));
 
-// ---- Worker messages -------------------------------------------------------
+// ---- Modes and deep links -------------------------------------------------------
 
-worker.onmessage = ({ data }) => {
-  if (data.type === "alive") {
-    workerAlive();
+function setMode(mode) {
+  view.mode = mode;
+  for (const b of document.querySelectorAll("[data-mode]")) b.classList.toggle("on", b.dataset.mode === mode);
+  $("index-view").hidden = mode !== "index";
+  $("middle").hidden = mode === "index";
+  $("reading").hidden = mode !== "reading";
+  $("list").hidden = mode !== "list";
+  $("filters").hidden = mode !== "list";
+  $("detail").hidden = mode !== "list";
+  if (mode === "reading") reading.update();
+  if (mode === "list") applyFilters();
+  if (mode === "index") renderIndex();
+  writeLink();
+}
+for (const b of document.querySelectorAll("[data-mode]")) b.addEventListener("click", () => setMode(b.dataset.mode));
+
+/** `#session=<name>&e=<entry>&mode=<mode>`: the session and the entry on screen. */
+function deepLink() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  const e = h.get("e");
+  return { session: h.get("session"), entry: e !== null && /^\d+$/.test(e) ? Number(e) : null, mode: h.get("mode") };
+}
+
+let linkTimer = 0;
+function writeLink(entry = null) {
+  if (!view.active) return; // the link the page was opened with stays until a session is on screen
+  clearTimeout(linkTimer);
+  linkTimer = setTimeout(() => {
+    const h = new URLSearchParams();
+    if (view.active && view.mode !== "index") h.set("session", view.active);
+    const e = entry ?? (view.mode === "reading" ? reading.topEntry() : view.selected >= 0 ? view.selected : null);
+    if (e !== null && e !== undefined && view.mode !== "index") h.set("e", String(e));
+    if (view.mode !== "reading") h.set("mode", view.mode);
+    history.replaceState(null, "", `${location.pathname}${location.search}#${h}`);
+  }, 150);
+}
+
+window.addEventListener("hashchange", () => {
+  const { session, entry } = deepLink();
+  if (session && session !== view.active) openByName(session, entry);
+  else if (entry !== null) goTo(entry);
+});
+
+/** Shows an entry: in reading mode at the top of the screen, in the list selected. */
+function goTo(index) {
+  if (view.mode === "list") return scrollToEntry(index);
+  if (view.mode !== "reading") setMode("reading");
+  reading.scrollToEntry(index);
+}
+
+// ---- Worker messages -------------------------------------------------------------
+
+main.w.addEventListener("message", ({ data }) => {
+  if (data.load !== undefined && data.load !== view.load && data.type !== "rendered") return;
+  if (data.type === "first") {
+    // The first screen, before the journal is read to the end.
+    view.marks = data.marks;
+    if (view.entries.length === 0) {
+      view.entries = data.entries;
+      reading.reset(readingItems());
+      view.marks.firstShown = performance.timeOrigin + performance.now();
+    }
   } else if (data.type === "progress") {
-    if (data.load !== view.load) return;
-    // Another agent's session: the entries start again from the records the core read it into.
-    if (data.replace) view.incoming = [];
-    for (const e of data.entries) view.incoming.push(e);
     $("bar").style.width = data.total ? `${(100 * data.done) / data.total}%` : "50%";
     $("status").textContent = `Loading… ${(data.done / 1e6).toFixed(1)} MB`;
-  } else if (data.type === "ready") {
-    if (data.load !== view.load) return;
+  } else if (data.type === "entries") {
+    if (data.from === 0) view.incoming = [];
+    for (const e of data.entries) view.incoming.push(e);
+  } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
-    view.links = new Map(data.links ?? []);
-    const entries = view.incoming;
-    for (const e of data.entries) entries.push(e);
-    for (let i = 0; i < entries.length; i++) {
-      if (data.status[i]) entries[i].status = STATUS[data.status[i]];
-      const thinking = THINKING[data.thinking[i]];
-      if (thinking) entries[i].thinkingState = thinking === "dropped" ? `dropped: ${data.droppedWhy[i]}` : thinking;
-    }
-    pairTools(entries);
-    view.entries = entries;
+    const keepTop = data.type === "update" ? reading.topEntry() : null;
+    view.entries = view.incoming;
     view.incoming = [];
-    view.generation++;
     view.stats = data.stats;
-    view.marks = data.marks;
-    view.marks.received = performance.timeOrigin + performance.now();
-    view.selected = -1;
-    view.loadMs = performance.now() - view.loadStarted;
-    $("status").textContent = `${view.active}: ${n(entries.length)} records`;
-    renderSummary(data);
-    applyFilters();
+    view.follow = data.follow;
+    $("follow-box").hidden = !data.follow && data.type !== "update";
+    if (data.type === "ready") {
+      view.marks = { ...view.marks, ...data.marks, received: performance.timeOrigin + performance.now() };
+      view.loadMs = performance.now() - view.loadStarted;
+    }
+    view.generation++;
+    view.selected = data.type === "ready" ? -1 : view.selected;
+    $("status").textContent = `${view.active}: ${n(view.entries.length)} entries${data.follow ? " · following" : ""}`;
+    renderSummary();
+    const atEnd = data.type === "update" && reading.atEnd();
+    reading.reset(readingItems(), data.type === "update");
+    if (view.mode === "list") applyFilters();
     if (view.query) send({ type: "search", query: view.query });
-    document.body.dataset.loaded = view.active;
-    view.marks.rendered = performance.timeOrigin + performance.now();
+    if (data.type === "ready") {
+      if (view.pendingEntry !== null) goTo(view.pendingEntry);
+      else if (view.mode === "list") applyFilters();
+      view.pendingEntry = null;
+      document.body.dataset.loaded = view.active;
+      view.marks.rendered = performance.timeOrigin + performance.now();
+    } else if (atEnd) reading.scrollToEnd();
+    else if (keepTop !== null) reading.scrollToEntry(keepTop, false);
+    document.body.dataset.entries = String(view.entries.length);
+  } else if (data.type === "rendered") {
+    reading.rendered(data.items, data.load);
   } else if (data.type === "hits") {
     if (data.query !== view.query) return;
-    const shown = new Set(view.visible);
-    view.hits = data.hits.filter((i) => shown.has(i));
     view.hitSet = new Set(data.hits);
+    const shown = view.mode === "list" ? new Set(view.visible) : new Set(reading.items);
+    view.hits = data.hits.filter((i) => shown.has(i));
     view.generation++;
     view.hit = view.hits.length ? 0 : -1;
     $("hits").textContent = view.query ? `${view.hits.length} hits` : "";
-    if (view.hit >= 0) scrollToEntry(view.hits[0]);
+    if (view.hit >= 0) goToHit();
     renderRows();
+    reading.refreshMarks();
   } else if (data.type === "detail") {
     renderDetail(data.detail);
   } else if (data.type === "redaction") {
     view.redaction = { would: new Set(data.would), marked: new Set(data.marked) };
     view.generation++;
-    $("status").textContent = `Redaction check: ${data.would.length} records would change; ${data.marked.length} were already marked redacted.`;
+    $("status").textContent = `Redaction check: ${data.would.length} entries would change; ${data.marked.length} were already marked redacted.`;
     renderRows();
   } else if (data.type === "error") {
-    if (data.load !== undefined && data.load !== view.load) return;
     $("progress").hidden = true;
     $("status").textContent = `Error: ${data.message}`;
   }
-};
+});
+$("follow").addEventListener("change", (e) => {
+  if (!e.target.checked) send({ type: "stop-follow" });
+});
 
-// ---- Summary and chart -----------------------------------------------------
+// ---- Summary and charts ------------------------------------------------------------
 
-function renderSummary({ stats, chart, compactions, subagents }) {
+function renderSummary() {
+  const stats = view.stats;
   const box = $("summary");
   box.replaceChildren();
   const u = stats.usage;
+  const title = stats.title ?? stats.firstPrompt;
   box.append(
-    el("div", {}, el("span", { class: "cost", id: "cost", text: stats.cost }), ` · ${n(stats.messages)} messages · ${n(stats.prompts)} prompts · ${n(stats.steps)} steps · model ${stats.model ?? "-"}${stats.title ? ` · “${stats.title}”` : ""}`),
+    el("div", {}, el("span", { class: "cost", id: "cost", text: stats.cost }), ` · ${n(stats.messages)} messages · ${n(stats.prompts)} prompts · ${n(stats.steps)} steps · model ${stats.model ?? "-"}${stats.format && stats.format !== "garuda" ? ` · ${stats.format}` : ""}${title ? ` · “${title.slice(0, 120)}”` : ""}`),
     el("div", { text: `usage: ${n(u.inputTokens)} input · ${n(u.outputTokens)} output · ${n(u.cacheReadTokens)} cache read · ${n(u.cacheWriteTokens)} cache write · context ${n(stats.contextTokens)}` }),
   );
   if (stats.budgetNote) box.append(el("div", { id: "budget", text: stats.budgetNote }));
   const r = stats.report;
   const dropped = Object.entries(r.thinkingDropped).filter(([, c]) => c > 0).map(([k, c]) => `${k} ${c}`);
   box.append(el("div", { text: `on resume: ${dropped.length ? `thinking dropped (${dropped.join(", ")})` : "all thinking kept"}${r.toolCallsAnswered.length ? ` · ${r.toolCallsAnswered.length} open tool calls answered` : ""}` }));
-  if (stats.warnings.length || stats.tornTail) {
+  const warnings = view.entries.filter((e) => e.kind === "warning");
+  if (warnings.length || stats.tornTail) {
     const w = el("div", { id: "warnings" }, "warnings: ");
-    for (const warning of stats.warnings.slice(0, 50)) {
-      w.append(el("a", { text: `line ${warning.line} (${warning.kind})`, title: warning.message, onclick: () => scrollToLine(warning.line) }), " ");
+    for (const warning of warnings.slice(0, 50)) {
+      w.append(el("a", { text: `line ${warning.line} (${warning.type})`, title: warning.preview, onclick: () => goTo(warning.index) }), " ");
     }
-    if (stats.tornTail) w.append(el("a", { text: `torn tail at line ${stats.tornLine}`, onclick: () => scrollToLine(stats.tornLine) }));
+    if (stats.tornTail) w.append(el("span", { text: "the last line is torn (incomplete)" }));
     box.append(w);
   }
+  const subagents = view.entries.flatMap((e) => (e.subagents ?? []).map((s) => ({ ...s, index: e.index })));
   if (subagents.length) {
-    // Filled when opened: a long session has thousands of subagent runs, and
-    // building their rows up front cost 100 ms of a 100 MB journal's load.
+    // Filled when opened: a long session has thousands of subagent runs.
     const t = el("table", { class: "sub" });
     const fold = el("details", {}, el("summary", { text: `subagents (${n(subagents.length)})` }), t);
     fold.addEventListener("toggle", () => {
@@ -264,52 +391,387 @@ function renderSummary({ stats, chart, compactions, subagents }) {
     });
     box.append(fold);
   }
-  box.append(contextChart(chart, compactions));
+  const charts = el("details", { id: "charts" }, el("summary", { text: "charts: context, cost, tokens per turn" }));
+  charts.addEventListener("toggle", () => {
+    if (charts.open && charts.children.length === 1) charts.append(...sessionCharts(view.entries));
+  });
+  box.append(charts);
 }
 
-function contextChart(points, compactions) {
-  const NS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("class", "chart");
-  svg.setAttribute("width", "600");
-  svg.setAttribute("height", "60");
-  svg.setAttribute("aria-label", "context size over the session");
-  if (points.length < 2) return svg;
-  const maxLine = points.at(-1)[0] || 1;
-  let maxTokens = 1; // not Math.max(...points): that throws past ~100k arguments
-  for (const p of points) if (p[1] > maxTokens) maxTokens = p[1];
-  const step = Math.max(1, Math.floor(points.length / 600));
-  const coords = points.filter((_, i) => i % step === 0).map(([line, t]) => `${((600 * line) / maxLine).toFixed(1)},${(58 - (56 * t) / maxTokens).toFixed(1)}`);
-  const poly = document.createElementNS(NS, "polyline");
-  poly.setAttribute("points", coords.join(" "));
-  svg.append(poly);
-  for (const line of compactions) {
-    const x = ((600 * line) / maxLine).toFixed(1);
-    const mark = document.createElementNS(NS, "line");
-    mark.setAttribute("class", "compaction");
-    for (const [k, v] of [["x1", x], ["x2", x], ["y1", "0"], ["y2", "60"]]) mark.setAttribute(k, v);
-    svg.append(mark);
+const SVG = "http://www.w3.org/2000/svg";
+const svgEl = (tag, attrs = {}, text) => {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+/** A round step for about `count` ticks up to `max`. */
+function niceStep(max, count = 4) {
+  const raw = max / count;
+  const p = 10 ** Math.floor(Math.log10(raw || 1));
+  return [1, 2, 2.5, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? raw;
+}
+const compact = (v) => (v >= 1e6 ? `${+(v / 1e6).toFixed(1)}M` : v >= 1e3 ? `${+(v / 1e3).toFixed(1)}k` : `${+v.toFixed(2)}`);
+
+/**
+ * A chart with axes: x from 1 to `xMax` ("turn"), y from 0 with round ticks
+ * in `unit`; `series`: [{ points: [[x, y]], cls, label, bars?, stack? }];
+ * `hlines`: [{ y, label }]; `vlines`: [{ x, label }].
+ */
+function chart({ title, unit, xLabel, xMax, yMax, series, hlines = [], vlines = [], format = compact }) {
+  const W = 640, H = 190, L = 58, R = 12, T = 22, B = 34;
+  const svg = svgEl("svg", { class: "chart", width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": title });
+  svg.append(svgEl("text", { x: L, y: 14, class: "chart-title" }, title));
+  const top = Math.max(yMax, ...hlines.map((h) => h.y), 1) * 1.05;
+  // Each x value sits in the middle of its band, so one day or one turn is a visible bar.
+  const x = (v) => L + ((W - L - R) * (v - 0.5)) / Math.max(1, xMax);
+  const y = (v) => H - B - ((H - T - B) * v) / top;
+  // Axes, ticks and labels.
+  svg.append(svgEl("line", { x1: L, x2: W - R, y1: H - B, y2: H - B, class: "axis" }), svgEl("line", { x1: L, x2: L, y1: T, y2: H - B, class: "axis" }));
+  const ys = niceStep(top);
+  for (let v = 0; v <= top; v += ys) {
+    svg.append(svgEl("line", { x1: L - 4, x2: W - R, y1: y(v), y2: y(v), class: "grid" }), svgEl("text", { x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, format(v)));
+  }
+  const xs = Math.max(1, Math.round(niceStep(xMax, 6)));
+  for (let v = xs; v <= xMax; v += xs) svg.append(svgEl("text", { x: x(v), y: H - B + 14, class: "tick", "text-anchor": "middle" }, n(v)));
+  svg.append(svgEl("text", { x: (L + W - R) / 2, y: H - 4, class: "axis-label", "text-anchor": "middle" }, xLabel), svgEl("text", { x: 12, y: (T + H - B) / 2, class: "axis-label", "text-anchor": "middle", transform: `rotate(-90 12 ${(T + H - B) / 2})` }, unit));
+  for (const s of series) {
+    if (s.bars) {
+      const w = Math.max(1, Math.min(40, (W - L - R) / Math.max(1, xMax) - 1));
+      for (const [px, y0, y1] of s.points) svg.append(svgEl("rect", { x: x(px) - w / 2, y: y(y1), width: w, height: Math.max(0, y(y0) - y(y1)), class: s.cls }));
+    } else if (s.points.length) {
+      svg.append(svgEl("polyline", { points: s.points.map(([px, py]) => `${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(" "), class: s.cls }));
+    }
+  }
+  for (const h of hlines) svg.append(svgEl("line", { x1: L, x2: W - R, y1: y(h.y), y2: y(h.y), class: "limit" }), svgEl("text", { x: W - R - 2, y: y(h.y) - 3, class: "tick limit-label", "text-anchor": "end" }, h.label));
+  for (const v of vlines) svg.append(svgEl("line", { x1: x(v.x), x2: x(v.x), y1: T, y2: H - B, class: "compaction" }, undefined), svgEl("title", {}, v.label));
+  // Legend.
+  let lx = L + 8;
+  for (const s of series.filter((s) => s.label)) {
+    svg.append(svgEl("rect", { x: lx, y: T + 2, width: 10, height: 10, class: `${s.cls} legend` }), svgEl("text", { x: lx + 14, y: T + 11, class: "tick" }, s.label));
+    lx += 18 + s.label.length * 6.5;
   }
   return svg;
 }
 
-// ---- The list --------------------------------------------------------------
+/** At most `max` points: each bucket keeps its largest value. */
+function thin(points, max = 600) {
+  if (points.length <= max) return points;
+  const out = [];
+  const per = points.length / max;
+  for (let i = 0; i < max; i++) {
+    const bucket = points.slice(Math.floor(i * per), Math.floor((i + 1) * per));
+    out.push(bucket.reduce((a, b) => (b[b.length - 1] > a[a.length - 1] ? b : a)));
+  }
+  return out;
+}
+
+function sessionCharts(entries) {
+  const turns = entries.filter((e) => e.type === "assistant" && e.usage);
+  if (turns.length === 0) return [el("p", { class: "muted", text: "no responses to chart" })];
+  const turnOf = new Map(turns.map((e, i) => [e.index, i + 1]));
+  // Compactions sit between the turns around them.
+  const compactions = [];
+  let t = 0;
+  for (const e of entries) {
+    if (turnOf.has(e.index)) t = turnOf.get(e.index);
+    if (e.type === "compaction" && e.kind === "landmark") compactions.push({ x: t + 0.5, label: `compaction after turn ${t}` });
+  }
+  const window = Math.max(0, ...turns.map((e) => e.contextWindow ?? 0));
+  const context = turns.map((e, i) => [i + 1, e.contextTokens ?? 0]);
+  let sum = 0;
+  let unknownFrom = null;
+  const cost = turns.map((e, i) => {
+    if (typeof e.costUsd === "number") sum += e.costUsd;
+    else if (unknownFrom === null) unknownFrom = i + 1;
+    return [i + 1, sum];
+  });
+  const kinds = [["inputTokens", "input", "k-input"], ["cacheReadTokens", "cache read", "k-read"], ["cacheWriteTokens", "cache write", "k-write"], ["outputTokens", "output", "k-output"]];
+  const stacked = kinds.map(() => []);
+  for (const [i, e] of turns.entries()) {
+    let base = 0;
+    kinds.forEach(([k], s) => {
+      const v = e.usage[k] ?? 0;
+      stacked[s].push([i + 1, base, base + v]);
+      base += v;
+    });
+  }
+  const maxOf = (pts, k = 1) => pts.reduce((m, p) => Math.max(m, p[k]), 0);
+  const tokensMax = stacked.length ? maxOf(stacked[stacked.length - 1], 2) : 0;
+  const thinBars = (pts) => (pts.length <= 600 ? pts : thin(pts.map((p) => [p[0], p[1], p[2]]), 600));
+  return [
+    chart({ title: "Context size per turn", unit: "tokens", xLabel: "turn (model response)", xMax: turns.length, yMax: maxOf(context), series: [{ points: thin(context), cls: "line-context" }], hlines: window ? [{ y: window, label: `context window ${compact(window)}` }] : [], vlines: compactions }),
+    chart({ title: `Cumulative cost${unknownFrom ? ` (a price is unknown from turn ${unknownFrom}: known part only)` : ""}`, unit: "USD", xLabel: "turn (model response)", xMax: turns.length, yMax: sum, series: [{ points: thin(cost), cls: "line-cost" }], format: (v) => `$${v < 10 ? v.toFixed(2) : Math.round(v)}` }),
+    chart({ title: "Tokens per turn by kind", unit: "tokens", xLabel: "turn (model response)", xMax: turns.length, yMax: tokensMax, series: kinds.map(([, label, cls], s) => ({ points: thinBars(stacked[s]), cls, label, bars: true })) }),
+  ];
+}
+
+// ---- Reading mode: variable-height virtual scrolling ----------------------------
+
+/** Sums of heights by position (a Fenwick tree): offsets and lookups in O(log n). */
+class Heights {
+  constructor(heights) {
+    this.n = heights.length;
+    this.h = Float64Array.from(heights);
+    this.t = new Float64Array(this.n + 1);
+    for (let i = 0; i < this.n; i++) {
+      this.t[i + 1] += this.h[i];
+      const j = i + 1 + ((i + 1) & -(i + 1));
+      if (j <= this.n) this.t[j] += this.t[i + 1];
+    }
+  }
+  set(i, v) {
+    const d = v - this.h[i];
+    if (d === 0) return 0;
+    this.h[i] = v;
+    for (let j = i + 1; j <= this.n; j += j & -j) this.t[j] += d;
+    return d;
+  }
+  /** The top of item i. */
+  offset(i) {
+    let s = 0;
+    for (let j = i; j > 0; j -= j & -j) s += this.t[j];
+    return s;
+  }
+  total() {
+    return this.offset(this.n);
+  }
+  /** The item at vertical position y. */
+  at(y) {
+    let pos = 0;
+    let rest = y;
+    for (let step = 1 << Math.floor(Math.log2(this.n || 1)); step > 0; step >>= 1) {
+      if (pos + step <= this.n && this.t[pos + step] <= rest) {
+        pos += step;
+        rest -= this.t[pos];
+      }
+    }
+    return Math.min(pos, this.n - 1);
+  }
+}
+
+const GAP = 0; // .vitem's padding spaces the entries
+/** A first guess at an entry's height, until it is measured. */
+function estimate(e) {
+  if (e.kind !== "message") return 40;
+  const lines = Math.ceil((e.preview?.length ?? 0) / 90) + 1;
+  return 48 + lines * 22 + (e.tools?.filter((t) => t.use).length ?? 0) * 36 + (e.thinking ? 36 : 0) + (e.attachments ?? 0) * 36;
+}
+
+/** Entries reading mode shows: tool results it already shows under their calls are left out. */
+function readingItems() {
+  return view.entries.filter((e) => !(e.type === "tool_results" && e.tools?.length && e.tools.every((t) => !t.use && t.pair !== undefined) && !(e.blocks ?? []).some((b) => b !== "tool_result") && !e.subagents?.length)).map((e) => e.index);
+}
+
+const reading = {
+  items: [],
+  heights: new Heights([]),
+  pos: new Map(), // entry index -> position in items
+  nodes: new Map(), // position -> node on screen
+  html: new Map(), // entry index -> rendered HTML (a bounded cache)
+  asked: new Set(),
+  frame: 0,
+
+  reset(items, keep = false) {
+    this.items = items;
+    this.pos = new Map(items.map((index, p) => [index, p]));
+    const old = keep ? this.heights : null;
+    const oldItems = keep && this.prevItems ? this.prevItems : [];
+    const measured = new Map(oldItems.map((index, p) => [index, old.h[p]]));
+    this.heights = new Heights(items.map((i) => measured.get(i) ?? estimate(view.entries[i] ?? {}) + GAP));
+    this.prevItems = items;
+    if (!keep) {
+      this.html.clear();
+      this.asked.clear();
+      $("reading").scrollTop = 0;
+    }
+    for (const node of this.nodes.values()) node.remove();
+    this.nodes.clear();
+    this.update();
+  },
+
+  topEntry() {
+    if (!this.items.length) return null;
+    return this.items[this.heights.at($("reading").scrollTop + 1)];
+  },
+
+  atEnd() {
+    const box = $("reading");
+    return box.scrollTop + box.clientHeight >= box.scrollHeight - 40;
+  },
+
+  scrollToEnd() {
+    $("reading").scrollTop = 1e12;
+    this.update();
+  },
+
+  scrollToEntry(index, select = true) {
+    let p = this.pos.get(index);
+    if (p === undefined) {
+      // An entry reading mode folds into its call: show the call.
+      const e = view.entries[index];
+      const call = e?.tools?.find((t) => t.pair !== undefined)?.pair;
+      p = this.pos.get(call);
+      if (p === undefined) p = this.items.findIndex((i) => i >= index);
+      if (p < 0) return;
+    }
+    const box = $("reading");
+    box.scrollTop = this.heights.offset(p);
+    this.anchor = { p, delta: 0 };
+    this.update();
+    if (select) {
+      for (const node of box.querySelectorAll(".vitem.target")) node.classList.remove("target");
+      this.nodes.get(p)?.classList.add("target");
+    }
+    writeLink(index);
+  },
+
+  /** Draws the items on screen (and a few around), keeping the top one still as heights become known. */
+  update() {
+    const box = $("reading");
+    const spacer = $("reading-spacer");
+    if (box.hidden) return;
+    spacer.style.height = `${this.heights.total()}px`;
+    if (!this.items.length) {
+      for (const node of this.nodes.values()) node.remove();
+      this.nodes.clear();
+      return;
+    }
+    const top = box.scrollTop;
+    const first = Math.max(0, this.heights.at(Math.max(0, top - 600)));
+    let last = first;
+    while (last < this.items.length - 1 && this.heights.offset(last + 1) < top + box.clientHeight + 600) last++;
+    for (const [p, node] of this.nodes) {
+      if (p < first || p > last) {
+        node.remove();
+        this.nodes.delete(p);
+      }
+    }
+    const ask = [];
+    for (let p = first; p <= last; p++) {
+      const index = this.items[p];
+      let node = this.nodes.get(p);
+      if (!node || node.dataset.index !== String(index)) {
+        node?.remove();
+        node = el("div", { class: "vitem", "data-index": String(index) });
+        this.fill(node, index);
+        spacer.append(node);
+        this.nodes.set(p, node);
+      }
+      if (!this.html.has(index) && !this.asked.has(index)) ask.push(index);
+    }
+    if (ask.length) {
+      for (const i of ask) this.asked.add(i);
+      send({ type: "render", indices: ask, load: view.load });
+    }
+    this.measure();
+  },
+
+  fill(node, index) {
+    const html = this.html.get(index);
+    const e = view.entries[index];
+    if (html !== undefined) {
+      node.replaceChildren(sanitize(html));
+      node.classList.remove("placeholder");
+    } else {
+      node.classList.add("placeholder");
+      node.replaceChildren(el("div", { class: "entry" }, el("header", { text: e ? `${e.type} · line ${e.line}` : "" }), el("div", { class: "body", text: e?.preview ?? "" })));
+    }
+    if (view.hitSet.has(index)) node.classList.add("hit");
+    else node.classList.remove("hit");
+  },
+
+  /** Heights as drawn; items below move, the one at the top stays where it is. */
+  measure() {
+    const box = $("reading");
+    const top = box.scrollTop;
+    const anchorP = this.heights.at(top);
+    const anchorDelta = top - this.heights.offset(anchorP);
+    let shift = 0;
+    for (const [p, node] of this.nodes) {
+      const h = node.offsetHeight + GAP;
+      const d = this.heights.set(p, h);
+      if (d !== 0 && p < anchorP) shift += d;
+    }
+    for (const [p, node] of this.nodes) node.style.transform = `translateY(${this.heights.offset(p)}px)`;
+    $("reading-spacer").style.height = `${this.heights.total()}px`;
+    if (shift !== 0) box.scrollTop = this.heights.offset(anchorP) + anchorDelta;
+  },
+
+  rendered(items, load) {
+    if (load !== view.load) return;
+    for (const { index, html } of items) {
+      this.html.set(index, html);
+      if (this.html.size > 3000) this.html.delete(this.html.keys().next().value);
+    }
+    for (const [p, node] of this.nodes) {
+      const index = this.items[p];
+      if (node.classList.contains("placeholder") && this.html.has(index)) this.fill(node, index);
+    }
+    this.measure();
+    if (view.marks && !view.marks.firstRendered) view.marks.firstRendered = performance.timeOrigin + performance.now();
+  },
+
+  refreshMarks() {
+    for (const [p, node] of this.nodes) node.classList.toggle("hit", view.hitSet.has(this.items[p]));
+  },
+};
+
+$("reading").addEventListener("scroll", () => {
+  cancelAnimationFrame(reading.frame);
+  reading.frame = requestAnimationFrame(() => {
+    reading.update();
+    writeLink();
+  });
+});
+window.addEventListener("resize", () => (view.mode === "reading" ? reading.update() : renderRows()));
+// Links inside entries: to another entry, or to a subagent's run.
+$("reading").addEventListener("click", (ev) => onEntryClick(ev));
+$("detail").addEventListener("click", (ev) => onEntryClick(ev));
+function onEntryClick(ev) {
+  const a = ev.target.closest("a");
+  if (!a) return;
+  if (a.classList.contains("child-link")) {
+    ev.preventDefault();
+    const child = childFor("", a.dataset.child);
+    if (child) openSession(child.name, sourceOf(child));
+    else $("status").textContent = `the run ${a.dataset.child} is not among the open files`;
+  } else if (a.classList.contains("anchor")) {
+    ev.preventDefault();
+    const index = Number(/e=(\d+)/.exec(a.getAttribute("href"))?.[1]);
+    if (Number.isFinite(index)) reading.scrollToEntry(index);
+  }
+}
+document.addEventListener("keydown", (ev) => {
+  if (view.mode !== "reading" || ev.target.tagName === "INPUT") return;
+  const box = $("reading");
+  if (ev.key === "j" || ev.key === "k") {
+    const p = reading.heights.at(box.scrollTop + 1) + (ev.key === "j" ? 1 : -1);
+    if (p >= 0 && p < reading.items.length) reading.scrollToEntry(reading.items[p], false);
+  }
+});
+
+// ---- The compact list ----------------------------------------------------------------
+
+const LABEL = { tool_results: "tool results", continue: "continue note" };
 
 function applyFilters() {
   const on = Object.fromEntries([...document.querySelectorAll("[data-filter]")].map((c) => [c.dataset.filter, c.checked]));
   view.visible = [];
   for (const e of view.entries) {
-    if (e.kind === "landmark") {
+    if (e.kind !== "message") {
       if (on.landmark) view.visible.push(e.index);
       continue;
     }
     const group = e.type === "tool_results" ? "tool_result" : e.role;
     if (!on[group]) continue;
     if (on.thinking && !e.thinking) continue;
-    if (on.tool_use && !e.blocks.includes("tool_use")) continue;
+    if (on.tool_use && !(e.blocks ?? []).includes("tool_use")) continue;
     view.visible.push(e.index);
   }
   $("spacer").style.height = `${view.visible.length * ROW}px`;
+  view.generation++;
   renderRows();
 }
 document.querySelectorAll("[data-filter]").forEach((c) => c.addEventListener("change", applyFilters));
@@ -332,22 +794,26 @@ function highlighted(text) {
 }
 
 function row(e, top) {
-  const classes = ["row", e.kind, e.status ?? "", e.index === view.selected ? "selected" : ""];
-  const head = el("div", { class: "head", text: `line ${e.line} · ${e.label}` });
-  if (e.tokens) head.append(` · ${n(e.tokens)} tokens${e.cost !== null && e.cost !== undefined ? ` · $${e.cost.toFixed(4)}` : ""}`);
-  if (e.status === "undone") head.append(el("span", { class: "badge", text: "undone" }));
-  if (e.status === "compacted") head.append(el("span", { class: "badge", text: "compacted away" }));
-  if (e.thinkingState) {
-    const tone = e.thinkingState.startsWith("dropped") ? "dropped" : e.thinkingState === "kept" ? "kept" : "";
-    head.append(el("span", { class: `badge thinking ${tone}`, text: `thinking ${e.thinkingState}` }));
+  const label = e.kind === "message" ? LABEL[e.type] ?? e.role : e.kind === "warning" ? `warning: ${e.type}` : e.type;
+  const classes = ["row", e.kind === "message" ? "message" : "landmark", e.fate ?? "", e.index === view.selected ? "selected" : ""];
+  const head = el("div", { class: "head", text: `line ${e.line} · ${label}` });
+  if (e.usage) {
+    const u = e.usage;
+    head.append(` · ${n(u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens)} tokens${typeof e.costUsd === "number" ? ` · $${e.costUsd.toFixed(4)}` : ""}`);
   }
-  for (const t of e.tools) {
+  if (e.fate === "undone") head.append(el("span", { class: "badge", text: "undone" }));
+  if (e.fate === "compacted") head.append(el("span", { class: "badge", text: "compacted away" }));
+  if (e.thinkingFate) {
+    const text = e.thinkingFate === "dropped" ? `thinking dropped: ${e.droppedWhy}` : e.thinkingFate === "kept" ? "thinking kept" : "thinking not sent";
+    head.append(el("span", { class: `badge thinking ${e.thinkingFate === "dropped" ? "dropped" : e.thinkingFate === "kept" ? "kept" : ""}`, text }));
+  }
+  for (const t of e.tools ?? []) {
     if (t.use) {
-      const outcome = t.outcome ?? "no result";
+      const outcome = t.pair === undefined ? "no result" : t.interrupted ? "interrupted" : t.error ? "error" : "ok";
       const tone = outcome === "ok" ? "" : outcome === "no result" ? "interrupted" : outcome;
-      head.append(el("span", { class: `badge ${tone}`, text: `${t.name} → ${outcome}`, title: t.resultLine ? `result at line ${t.resultLine}` : "no result recorded" }));
-      const child = childFor(t.id);
-      if (child) head.append(el("span", { class: "badge sub", text: "subagent transcript", onclick: (ev) => (ev.stopPropagation(), openSession(child.name, child.file ? { file: child.file } : { url: child.url })) }));
+      head.append(el("span", { class: `badge ${tone}`, text: `${t.name} → ${outcome}`, title: t.pair !== undefined ? `result in entry ${t.pair}` : "no result recorded" }));
+      const child = childFor(t.id, t.child);
+      if (child) head.append(el("span", { class: "badge sub", text: "subagent transcript", onclick: (ev) => (ev.stopPropagation(), openSession(child.name, sourceOf(child))) }));
     } else {
       if (t.name) head.append(el("span", { class: "badge", text: `result of ${t.name}` }));
       if (t.interrupted) head.append(el("span", { class: "badge interrupted", text: "interrupted" }));
@@ -366,12 +832,12 @@ function row(e, top) {
 
 function renderRows() {
   const list = $("list");
+  if (list.hidden) return;
   const first = Math.max(0, Math.floor(list.scrollTop / ROW) - 5);
   const last = Math.min(view.visible.length, Math.ceil((list.scrollTop + list.clientHeight) / ROW) + 5);
   const spacer = $("spacer");
-  // Keyed, not rebuilt: a row that is still wanted keeps its node, so a click
-  // whose mousedown and mouseup straddle a scroll or a search reply still
-  // lands (a replaced node would swallow it).
+  // Keyed, not rebuilt: a row that is still wanted keeps its node, so a
+  // click that straddles a scroll or a search reply still lands.
   const wanted = new Map();
   for (let i = first; i < last; i++) {
     const index = view.visible[i];
@@ -388,7 +854,6 @@ function renderRows() {
   }
 }
 $("list").addEventListener("scroll", () => requestAnimationFrame(renderRows));
-window.addEventListener("resize", renderRows);
 
 function scrollToEntry(index) {
   const pos = view.visible.indexOf(index);
@@ -397,15 +862,11 @@ function scrollToEntry(index) {
   select(index);
 }
 
-function scrollToLine(line) {
-  let best = view.entries.find((e) => e.line >= line) ?? view.entries.at(-1);
-  if (best) scrollToEntry(best.index);
-}
-
 function select(index) {
   view.selected = index;
   renderRows();
   send({ type: "detail", index });
+  writeLink(index);
 }
 
 function renderDetail(d) {
@@ -413,20 +874,11 @@ function renderDetail(d) {
   box.replaceChildren();
   if (!d) return;
   const e = view.entries[d.index];
-  box.append(el("h3", { text: `line ${d.line} · ${e.label}` }));
-  for (const p of d.parts) {
-    const label = p.type === "tool_use" ? `tool call ${p.name} (${p.id})` : p.type === "tool_result" ? `tool result (${p.id})${p.error ? " — error" : ""}` : p.type;
-    const body = el("pre", {}, highlighted(p.text));
-    if (p.type === "thinking" || p.type === "redacted_thinking" || (p.type === "tool_result" && p.text.length > 1500)) {
-      box.append(el("details", {}, el("summary", { text: p.type.includes("thinking") ? `${label} — ${e.thinkingState ?? ""}` : label }), body));
-    } else {
-      box.append(el("div", { class: "muted", text: label }), body);
-    }
-  }
-  box.append(el("details", {}, el("summary", { text: "record fields" }), el("pre", { text: d.record })));
+  box.append(el("h3", { text: `line ${d.line} · ${e?.type ?? ""}` }), el("div", { class: "reading" }, sanitize(d.html)));
+  for (const details of box.querySelectorAll("details")) details.open = true;
 }
 
-// ---- Search and redaction check -------------------------------------------
+// ---- Search and redaction check ---------------------------------------------------------
 
 let searchTimer = 0;
 $("search").addEventListener("input", (e) => {
@@ -436,32 +888,182 @@ $("search").addEventListener("input", (e) => {
     send({ type: "search", query: view.query });
   }, 150);
 });
+function goToHit() {
+  const index = view.hits[view.hit];
+  if (view.mode === "list") scrollToEntry(index);
+  else reading.scrollToEntry(index);
+}
 const step = (d) => {
   if (!view.hits.length) return;
   view.hit = (view.hit + d + view.hits.length) % view.hits.length;
-  scrollToEntry(view.hits[view.hit]);
+  goToHit();
 };
 $("next-hit").addEventListener("click", () => step(1));
 $("prev-hit").addEventListener("click", () => step(-1));
-$("redaction").addEventListener("click", () => send({ type: "redaction" }));
+$("redaction").addEventListener("click", () => {
+  if (view.mode !== "list") setMode("list");
+  send({ type: "redaction" });
+});
 
-// ---- A served file: ?file=<url>, ?dir=<url of an index.json> ---------------
+// ---- The sessions index ----------------------------------------------------------------
+
+const COLUMNS = [
+  ["title", "Title"],
+  ["prompt", "First prompt"],
+  ["format", "Agent"],
+  ["model", "Model"],
+  ["date", "Date"],
+  ["prompts", "Turns"],
+  ["tokens", "Tokens"],
+  ["costUsd", "Cost"],
+];
+const index = { sort: "date", desc: true, hits: null, token: 0 };
+
+/** Each session of the folder, read by the index's worker (one at a time). */
+function summarise() {
+  for (const [name, s] of view.sessions) {
+    if (!(s.file || s.url) || view.rows.has(name)) continue;
+    view.rows.set(name, { name, pending: true, project: s.project });
+    indexer.send({ type: "summary", name, source: sourceOf(s) });
+  }
+  renderIndex();
+}
+
+indexer.w.addEventListener("message", ({ data }) => {
+  if (data.type === "summary") {
+    const s = view.sessions.get(data.name);
+    view.rows.set(data.name, { name: data.name, project: s?.project, ...data.row });
+    scheduleIndex();
+  } else if (data.type === "session-hits") {
+    if (data.query !== $("index-search").value) return;
+    index.hits.set(data.name, data.hits);
+    scheduleIndex();
+  } else if (data.type === "session-hits-done") {
+    if (data.query !== $("index-search").value) return;
+    $("index-status").textContent = `${[...index.hits.values()].filter((h) => h > 0).length} sessions contain “${data.query}”`;
+  }
+});
+
+let indexFrame = 0;
+function scheduleIndex() {
+  cancelAnimationFrame(indexFrame);
+  indexFrame = requestAnimationFrame(renderIndex);
+}
+
+function renderIndex() {
+  if ($("index-view").hidden) return;
+  const rows = [...view.rows.values()];
+  const agents = [...new Set(rows.map((r) => r.format).filter(Boolean))].sort();
+  const select = $("index-agent");
+  if (select.options.length !== agents.length + 1) {
+    const chosen = select.value;
+    select.replaceChildren(el("option", { value: "", text: "every agent" }), ...agents.map((a) => el("option", { value: a, text: a })));
+    select.value = chosen;
+  }
+  const filter = $("index-filter").value.toLowerCase();
+  const agent = select.value;
+  const shown = rows.filter((r) => {
+    if (agent && r.format !== agent) return false;
+    if (filter && ![r.name, r.title, r.prompt, r.model, r.project].some((v) => String(v ?? "").toLowerCase().includes(filter))) return false;
+    if (index.hits && !(index.hits.get(r.name) > 0)) return false;
+    return true;
+  });
+  const key = index.sort;
+  shown.sort((a, b) => {
+    const x = a[key] ?? (typeof b[key] === "number" ? -1 : "");
+    const y = b[key] ?? (typeof a[key] === "number" ? -1 : "");
+    const c = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+    return index.desc ? -c : c;
+  });
+  const head = $("index-table").tHead;
+  head.replaceChildren(
+    el(
+      "tr",
+      {},
+      ...COLUMNS.map(([k, label]) => el("th", { class: k === key ? (index.desc ? "sorted desc" : "sorted asc") : "", "data-sort": k, text: label + (k === key ? (index.desc ? " ▼" : " ▲") : ""), onclick: () => ((index.desc = index.sort === k ? !index.desc : k === "date" || typeof rows[0]?.[k] === "number"), (index.sort = k), renderIndex()) })),
+      ...(index.hits ? [el("th", { text: "Hits" })] : []),
+    ),
+  );
+  const body = $("index-table").tBodies[0];
+  body.replaceChildren(
+    ...shown.map((r) =>
+      el(
+        "tr",
+        { "data-session": r.name, onclick: () => openByName(r.name) },
+        el("td", { class: "title", text: r.pending ? `${r.name} (reading…)` : r.error ? `${r.name}: ${r.error}` : r.title ?? r.name }),
+        el("td", { class: "prompt", text: (r.prompt ?? "").slice(0, 140) }),
+        el("td", { text: r.format ?? "" }),
+        el("td", { text: r.model ?? "" }),
+        el("td", { text: r.date ?? "" }),
+        el("td", { class: "num", text: r.prompts === undefined ? "" : n(r.prompts) }),
+        el("td", { class: "num", text: r.tokens === undefined ? "" : n(r.tokens) }),
+        el("td", { class: "num", text: r.cost ?? "" }),
+        ...(index.hits ? [el("td", { class: "num", text: n(index.hits.get(r.name) ?? 0) })] : []),
+      ),
+    ),
+  );
+  const done = rows.filter((r) => !r.pending).length;
+  if (!index.hits) $("index-status").textContent = `${n(shown.length)} of ${n(rows.length)} sessions${done < rows.length ? ` · reading ${done}/${rows.length}` : ""}`;
+  renderDaily(rows);
+}
+
+/** Cost by day, over every session of the folder. */
+function renderDaily(rows) {
+  const byDay = new Map();
+  let unknown = false;
+  for (const r of rows) {
+    for (const d of r.usageByDay ?? []) {
+      if (!d.day) continue;
+      if (typeof d.costUsd !== "number") unknown = true;
+      byDay.set(d.day, (byDay.get(d.day) ?? 0) + (d.costUsd ?? 0));
+    }
+  }
+  const box = $("daily");
+  box.replaceChildren();
+  if (byDay.size === 0) return;
+  const days = [...byDay.keys()].sort();
+  const points = days.map((d, i) => [i + 1, 0, byDay.get(d)]);
+  const svg = chart({ title: `Cost per day${unknown ? " (some prices unknown: known part only)" : ""}`, unit: "USD", xLabel: `day (${days[0]} to ${days.at(-1)})`, xMax: days.length, yMax: Math.max(...points.map((p) => p[2])), series: [{ points, cls: "k-cost", bars: true }], format: (v) => `$${v < 10 ? v.toFixed(2) : Math.round(v)}` });
+  svg.id = "daily-chart";
+  for (const [i, d] of days.entries()) svg.append(svgEl("title", {}, `${d}: ${money(byDay.get(d))}`));
+  box.append(svg);
+}
+
+$("index-filter").addEventListener("input", scheduleIndex);
+$("index-agent").addEventListener("change", scheduleIndex);
+let indexSearchTimer = 0;
+$("index-search").addEventListener("input", (e) => {
+  clearTimeout(indexSearchTimer);
+  indexSearchTimer = setTimeout(() => {
+    const q = e.target.value;
+    index.hits = q ? new Map() : null;
+    scheduleIndex();
+    if (!q) return;
+    $("index-status").textContent = `searching every session for “${q}”…`;
+    const sources = [...view.sessions.entries()].filter(([, s]) => s.file || s.url).map(([name, s]) => ({ name, source: sourceOf(s) }));
+    indexer.send({ type: "search-sessions", sources, query: q, token: ++index.token });
+  }, 250);
+});
+
+// ---- A served file: ?file=<url>, ?dir=<url of an index.json> ---------------------------
 
 const params = new URLSearchParams(location.search);
+// The link the page was opened with: its session and entry are opened once known.
+let initialLink = deepLink();
 const sameOrigin = (u) => new URL(u, location.href).origin === location.origin;
+setMode(initialLink.mode === "list" ? "list" : "reading");
 if (params.get("file") && sameOrigin(params.get("file"))) {
   const url = new URL(params.get("file"), location.href).href;
-  const name = url.split("/").pop().replace(/\.jsonl$/, "");
+  const name = url.split("/").pop().replace(/\.jsonl?$/, "");
   view.sessions.set(name, { url, children: [] });
-  openSession(name, { url });
+  renderSessions();
+  openSession(name, { url }, initialLink.entry);
 } else if (params.get("dir") && sameOrigin(params.get("dir"))) {
-  const index = new URL(params.get("dir"), location.href);
-  fetch(index)
+  const listing = new URL(params.get("dir"), location.href);
+  fetch(listing)
     .then((r) => r.json())
     .then((list) => {
-      for (const s of list.sessions) view.sessions.set(s.id, { url: new URL(s.file, index).href, project: s.project ?? "", children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, index).href })) });
-      renderSessions();
-      const first = list.sessions[0];
-      if (first) openSession(first.id, { url: new URL(first.file, index).href });
+      for (const s of list.sessions) view.sessions.set(s.id, { url: new URL(s.file, listing).href, project: s.project ?? "", children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, listing).href })) });
+      sessionsChanged();
     });
 }

@@ -1,23 +1,24 @@
-// The viewer's worker: reads journals in chunks, replays them with
-// @garuda/session, and builds a format-neutral view model (entries, stats,
-// chart series) so the page stays responsive. Journal text never leaves
-// this worker except as plain strings the page renders as text.
-import { Journal, Redactor, repairForResume, formatCost, budgetNote } from "../web/index.js";
-
-// Codes the page turns back into words (see viewer.js).
-const STATUS = { live: 1, compacted: 2, undone: 3 };
-const THINKING = { kept: 1, notSent: 2, dropped: 3 };
-const PREVIEW = 160;
-// The content of a synthetic result for a call cut off by a crash (spec §6).
-const INTERRUPTED = "[Interrupted before result was recorded]";
-
-let current = null; // { lines: string[], entries: [] }
+// The viewer's worker: reads journals in chunks into the core, which builds
+// the transcript (entries, pairs, fates, figures); this file only moves it
+// to the page and renders entries to HTML with the reading mode's renderer.
+// No record is parsed here: one model, in the core.
+import { Journal, Redactor, formatCost, budgetNote } from "../web/index.js";
+import { entryHtml } from "./render.js";
 
 const post = (msg) => self.postMessage(msg);
+
+// The session on screen: its journal (kept: entries are read on demand).
+let current = null; // { journal, load, source, follow }
+// How many entries the page gets at once (a 1 GB journal has millions).
+const BATCH = 20000;
+// Entries the page shows before the journal is read to the end.
+const FIRST = 60;
 
 /**
  * Reads a source on reader.js's thread and calls onBytes for each chunk, in
  * order. An exception from onBytes (a newer open, say) stops the reading.
+ * Resolves with what the server said of the file (its end offset and
+ * whether its writer still runs), for following it.
  */
 function readSource(source, onBytes) {
   return new Promise((resolve, reject) => {
@@ -31,7 +32,7 @@ function readSource(source, onBytes) {
     reader.onmessage = ({ data }) => {
       if (stopped) return;
       if (data.error) return stop(reject, new Error(data.error));
-      if (data.end) return stop(resolve);
+      if (data.end) return stop(resolve, data.meta ?? {});
       try {
         onBytes(data.bytes, data.done, data.total);
       } catch (e) {
@@ -43,360 +44,202 @@ function readSource(source, onBytes) {
   });
 }
 
-/** A message's blocks; anything in the array that is not an object is skipped. */
-function blocksOf(message) {
-  if (!message || typeof message !== "object") return [];
-  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
-  return Array.isArray(message.content) ? message.content.filter((b) => b && typeof b === "object") : [];
-}
-
-/** A block as text, cut near `limit` characters: previews need 160, and a
- * 50 KB file write need not be stringified whole to show its first line. */
-function textOf(block, limit = Infinity) {
-  switch (block.type) {
-    case "text":
-      return String(block.text ?? "").slice(0, limit);
-    case "thinking":
-      return String(block.thinking ?? "").slice(0, limit);
-    case "tool_use":
-      return `${block.name}(${shortJson(block.input ?? {}, limit)})`;
-    case "tool_result": {
-      if (typeof block.content === "string") return block.content.slice(0, limit);
-      let out = "";
-      for (const p of Array.isArray(block.content) ? block.content : []) {
-        if (out.length >= limit) break;
-        out += (out ? "\n" : "") + (p?.text ?? `[${p?.type}]`);
-      }
-      return out.slice(0, limit);
-    }
-    default:
-      return `[${block.type}]`;
-  }
-}
-
-/** JSON.stringify that stops once `limit` characters are written. */
-function shortJson(value, limit) {
-  if (limit === Infinity) return JSON.stringify(value) ?? "null";
-  if (typeof value === "string") return JSON.stringify(value.slice(0, limit));
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  const array = Array.isArray(value);
-  let out = array ? "[" : "{";
-  for (const k in value) {
-    if (out.length >= limit) break;
-    if (out.length > 1) out += ",";
-    out += (array ? "" : JSON.stringify(k) + ":") + shortJson(value[k], limit - out.length);
-  }
-  return out + (array ? "]" : "}");
-}
-
-// A user record's content (spec §2): the prompt, then one
-// <garuda_note>…</garuda_note> text block per note, then one plain text block
-// per attachment.
-const NOTE = /^<garuda_note>([\s\S]*)<\/garuda_note>$/;
-
-/** What each block of a user message is: prompt, note or attachment. */
-function userRoles(blocks) {
-  let prompt = false;
-  return blocks.map((b) => {
-    if (b.type !== "text") return b.type;
-    if (!prompt) return (prompt = true), "prompt";
-    return NOTE.test(b.text ?? "") ? "note" : "attachment";
-  });
-}
-
-const tokens = (u) => (u ? (u.inputTokens ?? 0) + (u.outputTokens ?? 0) + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) : 0);
-
-/** One entry per record: what the list shows without parsing again. */
-function entryOf(record, line) {
-  const e = { line, type: record.type, kind: "landmark", label: record.type, preview: "", blocks: [], tools: [] };
-  const message = record.type === "assistant" ? { role: "assistant", content: record.response?.content } : record.message;
-  switch (record.type) {
-    case "user":
-    case "continue":
-    case "tool_results":
-    case "assistant": {
-      e.kind = "message";
-      e.role = message?.role ?? "user";
-      e.label = record.type === "tool_results" ? "tool results" : record.type === "continue" ? "continue note" : e.role;
-      const blocks = blocksOf(message);
-      e.blocks = [...new Set(blocks.map((b) => b.type))];
-      // A prompt's preview is the prompt; its notes and attachments are counted.
-      const roles = record.type === "user" ? userRoles(blocks) : null;
-      let preview = "";
-      for (const [i, b] of blocks.entries()) {
-        if (roles?.[i] === "note") e.notes = (e.notes ?? 0) + 1;
-        else if (roles?.[i] === "attachment") e.attachments = (e.attachments ?? 0) + 1;
-        else if (preview.length < PREVIEW) preview += (preview ? " · " : "") + textOf(b, PREVIEW);
-      }
-      e.preview = preview.slice(0, PREVIEW);
-      for (const b of blocks) {
-        if (b.type === "tool_use") e.tools.push({ id: b.id, name: b.name, use: true });
-        if (b.type === "tool_result") {
-          const text = textOf(b, INTERRUPTED.length);
-          e.tools.push({ id: b.tool_use_id, error: b.is_error === true, interrupted: text === INTERRUPTED });
-        }
-      }
-      e.thinking = blocks.filter((b) => b.type === "thinking" || b.type === "redacted_thinking").length;
-      if (record.type === "assistant") {
-        e.tokens = tokens(record.response?.usage);
-        e.cost = typeof record.costUsd === "number" ? record.costUsd : null;
-      }
-      if (record.synthetic) e.synthetic = true;
-      break;
-    }
-    case "compaction":
-      e.label = "compaction";
-      e.preview = `${record.beforeTokens ?? "?"} → ${record.afterTokens ?? "?"} tokens (stage ${record.stage ?? "?"})`;
-      break;
-    case "start":
-    case "resume":
-    case "model":
-      e.preview = `model ${record.model ?? "-"}${record.sessionId ? ` · session ${record.sessionId}` : ""}`;
-      break;
-    case "title":
-      e.preview = String(record.title ?? "");
-      break;
-    case "thinking":
-      e.preview = `thinking ${JSON.stringify(record.choice)}`;
-      break;
-    case "snapshot":
-      e.preview = `before: ${String(record.prompt ?? "")}`;
-      break;
-    case "undo":
-      e.preview = "the last turn was taken out";
-      break;
-    case "redo":
-      e.preview = "the turn was put back";
-      break;
-    case "end":
-      e.preview = `${JSON.stringify(record.stopReason)} after ${record.steps} steps`;
-      break;
-    case "unreported":
-      e.preview = `${record.tokens} tokens reserved without reported usage`;
-      break;
-    case "child_debit":
-      e.preview = `${record.childSessionId}: ${record.tokens} tokens pending`;
-      break;
-    case "side_usage":
-      e.preview = `${record.purpose ?? "side request"}: ${tokens(record.usage)} tokens`;
-      break;
-    default:
-      e.preview = "unknown record";
-  }
-  if (record.redacted === true) e.redacted = true;
-  return e;
-}
-
-// The load in progress; a newer open supersedes it and the older one stops.
 let loading = 0;
 class Superseded extends Error {}
 
+/** The figures the summary shows, from the core (O(1) of the conversation). */
+function stats(journal) {
+  const f = journal.figures();
+  return {
+    messages: f.messageCount,
+    prompts: f.prompts,
+    steps: f.steps,
+    model: f.model ?? null,
+    title: f.title ?? null,
+    firstPrompt: f.firstPrompt ?? null,
+    format: f.format ?? null,
+    sessionId: f.sessionId ?? null,
+    cost: formatCost(f),
+    budgetNote: budgetNote(f),
+    usage: f.usage,
+    costUsd: f.costUsd,
+    contextTokens: f.contextTokens,
+    tornTail: f.tornTail,
+    usageByDay: f.usageByDay,
+    report: journal.resumeReport(),
+  };
+}
+
+/** Every entry, in batches the page appends. */
+function postEntries(journal, load, type, extra = {}) {
+  const total = journal.transcriptLength;
+  for (let from = 0; from < total; from += BATCH) {
+    post({ type: "entries", load, from, entries: journal.transcript(from, from + BATCH) });
+  }
+  post({ type, load, total, stats: stats(journal), ...extra });
+}
+
 async function open(source, load) {
   loading = load;
-  // When each phase ended (absolute ms); the 100 MB test prints where the time went.
+  current?.journal.free();
+  current = null;
   const marks = { start: performance.now() };
-  // Another agent's session is read by the core into journal records
-  // (keepTranslation hands them over): the entries are built from those.
-  const journal = new Journal({ keepTranslation: true });
-  const decoder = new TextDecoder();
-  const lines = [];
-  const entries = [];
-  const chart = [];
-  const compactions = [];
-  const subagents = [];
-  // Calls whose subagent's run is another file: [toolUseId, child run id].
-  const links = [];
-  let lastCompaction = 0;
-  // Entries are built as lines arrive, so the parsing overlaps the network
-  // instead of following it.
-  // `i`: the index in `lines` of the record's text; `at`: its line in the
-  // file (another agent's line for a translated record).
-  const take = (i, at = i + 1) => {
-    const raw = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
-    if (raw.trim() === "") return;
-    let record;
-    try {
-      record = JSON.parse(raw);
-    } catch {
-      return;
-    }
-    if (!record || typeof record !== "object" || typeof record.type !== "string") return;
-    let e;
-    try {
-      e = entryOf(record, at);
-    } catch {
-      // A record of a known type with fields of the wrong shape: shown, not fatal.
-      e = { line: at, type: record.type, kind: "landmark", label: record.type, preview: "a record whose fields could not be read", blocks: [], tools: [] };
-    }
-    e.index = entries.length;
-    e.text = i;
-    entries.push(e);
-    if (record.type === "assistant") chart.push([at, tokens(record.response?.usage)]);
-    if (record.type === "compaction") {
-      chart.push([at, record.afterTokens ?? 0]);
-      compactions.push(at);
-      lastCompaction = at;
-    }
-    if (record.type === "tool_results" && Array.isArray(record.calls)) {
-      for (const call of record.calls) {
-        if (typeof call?.toolUseId === "string" && typeof call?.childSessionId === "string") links.push([call.toolUseId, call.childSessionId]);
-        if (call?.report && typeof call.report === "object") subagents.push({ child: call.report.childSessionId, tokens: tokens(call.report.usage), costUsd: call.report.costUsd ?? null, line: at });
-      }
-    }
-  };
-  let partial = "";
-  let foreign; // undefined until the core has read a line
-  // Entries go to the page with each chunk: copying them in one message at
-  // the end cost a quarter of a second for 100 MB, all of it after the read.
-  let sent = 0;
+  const journal = new Journal({ history: true });
+  let first = false;
+  let meta;
   try {
-    await readSource(source, (bytes, done, total) => {
+    meta = await readSource(source, (bytes, done, total) => {
       if (loading !== load) throw new Superseded();
       journal.feed(bytes);
-      // Another agent's lines are not records: once the core says so, they
-      // are neither kept nor parsed here (the entries come from its records).
-      if (foreign === undefined && journal.format !== null) foreign = journal.format !== "garuda";
-      const parts = (partial + decoder.decode(bytes, { stream: true })).split("\n");
-      partial = parts.pop();
-      if (!foreign) for (const p of parts) take(lines.push(p) - 1);
-      post({ type: "progress", load, done, total, entries: entries.slice(sent) });
-      sent = entries.length;
+      // The first screen as soon as there is one: the entries read so far.
+      if (!first && journal.transcriptLength > 0) {
+        first = true;
+        marks.first = performance.now();
+        post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
+      }
+      post({ type: "progress", load, done, total });
     });
   } catch (e) {
     journal.free();
     if (e instanceof Superseded) return;
     throw e;
   }
-  partial += decoder.decode();
-  if (partial !== "" && !foreign) take(lines.push(partial) - 1);
-  journal.finish();
+  // A journal still being written keeps its torn last line pending: it is
+  // waited for, not reported, until it is complete or its writer is gone.
+  const follow = source.url && meta.writer === "live";
+  if (!follow) journal.finish();
   marks.read = performance.now();
-  const state = journal.state();
-  if (state.format !== null && state.format !== "garuda") {
-    // The raw lines were another agent's: the entries come from the records
-    // the core read them into, each keeping its line in the file.
-    const translated = journal.translated();
-    lines.length = 0;
-    entries.length = 0;
-    chart.length = 0;
-    compactions.length = 0;
-    subagents.length = 0;
-    links.length = 0;
-    lastCompaction = 0;
-    for (const [at, record] of translated) take(lines.push(record) - 1, at);
-    post({ type: "progress", load, done: 1, total: 1, entries: [], replace: true });
-    sent = 0;
-  }
-  journal.free();
-
-  // Messages that are not in the final state were taken out: by a compaction
-  // (before the last one) or by undo. Sent as one code per entry.
-  const live = new Set(state.messageOrigins.map((o) => o.line));
-  const status = new Uint8Array(entries.length);
-  for (const e of entries) {
-    if (e.kind === "message") status[e.index] = live.has(e.line) ? STATUS.live : e.line < lastCompaction ? STATUS.compacted : STATUS.undone;
-  }
-  // The resume view: which thinking blocks go back, and why others do not.
-  const { report } = repairForResume(state, {});
-  const dropped = new Map();
-  for (const d of report.dropped) {
-    const line = state.messageOrigins[d.message]?.line;
-    if (line !== undefined) dropped.set(line, [...(dropped.get(line) ?? []), d.reason]);
-  }
-  const thinking = new Uint8Array(entries.length);
-  const droppedWhy = {};
-  for (const e of entries) {
-    if (!e.thinking) continue;
-    if (status[e.index] !== STATUS.live) thinking[e.index] = THINKING.notSent;
-    else if (!dropped.has(e.line)) thinking[e.index] = THINKING.kept;
-    else (thinking[e.index] = THINKING.dropped), (droppedWhy[e.index] = [...new Set(dropped.get(e.line))].join(", "));
-  }
-  marks.resume = performance.now();
+  current = { journal, load, source, follow, end: meta.end ?? null };
+  const total = journal.transcriptLength;
+  marks.indexed = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
-  current = { lines, entries };
-  const usage = state.usage;
-  post({
-    type: "ready",
-    load,
-    entries: entries.slice(sent),
-    status,
-    thinking,
-    droppedWhy,
-    stats: {
-      messages: state.messages.length,
-      prompts: state.prompts,
-      steps: state.steps,
-      model: state.model ?? null,
-      title: state.title ?? null,
-      cost: formatCost(state),
-      budgetNote: budgetNote(state),
-      usage,
-      unreportedTokens: state.unreportedTokens,
-      childDebits: state.childDebits,
-      contextTokens: state.contextTokens,
-      warnings: state.warnings,
-      tornTail: state.tornTail,
-      tornLine: state.tornTail ? lines.length : null,
-      report,
-    },
-    chart,
-    compactions,
-    subagents,
-    links,
-    marks,
+  postEntries(journal, load, "ready", { marks, follow });
+  if (follow) setTimeout(() => poll(load), 1000);
+  return total;
+}
+
+/** Following a journal that is still being written: what it gained since. */
+async function poll(load) {
+  const c = current;
+  if (!c || c.load !== load || loading !== load || !c.follow) return;
+  try {
+    const url = new URL(c.source.url, self.location.href);
+    url.searchParams.set("from", String(c.end ?? 0));
+    const res = await fetch(url);
+    if (current !== c) return;
+    if (res.ok) {
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      if (current !== c) return;
+      const end = Number(res.headers.get("x-garuda-end"));
+      if (Number.isFinite(end)) c.end = end;
+      const before = c.journal.transcriptLength;
+      if (bytes.length) c.journal.feed(bytes);
+      const gone = res.headers.get("x-garuda-writer") !== "live";
+      if (gone) {
+        c.journal.finish();
+        c.follow = false;
+      }
+      if (bytes.length || gone) postEntries(c.journal, load, "update", { follow: c.follow, before });
+    }
+  } catch {}
+  if (c.follow) setTimeout(() => poll(load), 1000);
+}
+
+/** Reading-mode HTML of some entries. */
+function render(indices) {
+  const j = current?.journal;
+  if (!j) return [];
+  return indices.map((index) => {
+    const d = j.transcriptEntry(index);
+    return { index, html: d ? entryHtml(d, { hidePaired: true, anchor: (i) => `#e=${i}` }) : "" };
   });
 }
 
-/** Full content of one entry, for the detail panel. */
+/** The detail panel of the list mode: the whole entry, unfolded. */
 function detail(index) {
-  const e = current?.entries[index];
-  if (!e) return null;
-  const record = JSON.parse(current.lines[e.text].replace(/\r$/, ""));
-  const message = record.type === "assistant" ? { role: "assistant", content: record.response?.content } : record.message;
-  const blocks = blocksOf(message);
-  const roles = record.type === "user" ? userRoles(blocks) : blocks.map((b) => b.type);
-  const parts = blocks.map((b, i) => ({
-    type: roles[i],
-    text: roles[i] === "note" ? NOTE.exec(b.text)[1] : textOf(b),
-    error: b.is_error === true,
-    id: b.id ?? b.tool_use_id ?? null,
-    name: b.name ?? null,
-  }));
-  const other = { ...record };
-  delete other.message;
-  delete other.response;
-  return { index, line: e.line, record: JSON.stringify(other, null, 2), parts };
+  const d = current?.journal.transcriptEntry(index);
+  return d ? { index, line: d.line, html: entryHtml(d, {}) } : null;
 }
 
-function search(query) {
-  const q = query.toLowerCase();
-  if (!current || q === "") return [];
-  const hits = [];
-  for (const e of current.entries) if (current.lines[e.text].toLowerCase().includes(q)) hits.push(e.index);
-  return hits;
-}
-
+/** Entries whose message a Redactor would change now, and those marked redacted. */
 function redactionCheck() {
+  const j = current?.journal;
   const redactor = new Redactor({ env: {} });
   const would = [];
   const marked = [];
-  for (const e of current?.entries ?? []) {
-    const line = current.lines[e.text].replace(/\r$/, "");
-    if (e.redacted) marked.push(e.index);
-    try {
-      if (redactor.redactLine(line).changed) would.push(e.index);
-    } catch {}
+  const total = j?.transcriptLength ?? 0;
+  for (let from = 0; from < total; from += BATCH) {
+    for (const e of j.transcript(from, from + BATCH)) {
+      if (e.redacted) marked.push(e.index);
+      if (e.kind !== "message") continue;
+      const d = j.transcriptEntry(e.index);
+      const texts = [];
+      for (const p of d?.parts ?? []) texts.push(p.text ?? "", p.input ?? "", p.result?.text ?? "");
+      const text = texts.join("\n");
+      if (redactor.redact(text) !== text) would.push(e.index);
+    }
   }
   redactor.free();
   return { would, marked };
 }
 
+/** One session's row of the sessions index, read whole by the core. */
+async function summary(source) {
+  const journal = new Journal({});
+  try {
+    await readSource(source, (bytes) => journal.feed(bytes));
+    journal.finish();
+    const f = journal.figures();
+    const u = f.usage;
+    return {
+      title: f.title ?? null,
+      prompt: f.firstPrompt ?? null,
+      format: f.format,
+      model: f.model ?? null,
+      prompts: f.prompts,
+      steps: f.steps,
+      tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
+      costUsd: f.costUsd,
+      cost: formatCost(f),
+      usageByDay: f.usageByDay,
+      date: f.usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? null,
+    };
+  } catch (e) {
+    return { error: String(e?.message ?? e) };
+  } finally {
+    journal.free();
+  }
+}
+
+/** Sessions whose text holds `query` (case ignored), with the number of hits. */
+async function searchSessions(sources, query, token) {
+  const q = query.toLowerCase();
+  for (const { name, source } of sources) {
+    if (token !== searchToken) return;
+    const decoder = new TextDecoder();
+    let hits = 0;
+    let tail = "";
+    await readSource(source, (bytes) => {
+      const text = tail + decoder.decode(bytes, { stream: true }).toLowerCase();
+      for (let i = text.indexOf(q); i !== -1; i = text.indexOf(q, i + q.length)) hits++;
+      tail = text.slice(Math.max(0, text.length - q.length + 1));
+    });
+    post({ type: "session-hits", query, name, hits });
+  }
+  post({ type: "session-hits-done", query });
+}
+let searchToken = 0;
+
 self.onmessage = async ({ data }) => {
   try {
     if (data.type === "open") await open(data.source, data.load);
+    else if (data.type === "render") post({ type: "rendered", load: current?.load, items: render(data.indices) });
     else if (data.type === "detail") post({ type: "detail", detail: detail(data.index) });
-    else if (data.type === "search") post({ type: "hits", query: data.query, hits: search(data.query) });
+    else if (data.type === "search") post({ type: "hits", query: data.query, hits: current ? Array.from(current.journal.searchTranscript(data.query)) : [] });
     else if (data.type === "redaction") post({ type: "redaction", ...redactionCheck() });
+    else if (data.type === "summary") post({ type: "summary", name: data.name, row: await summary(data.source) });
+    else if (data.type === "search-sessions") await searchSessions(data.sources, data.query, (searchToken = data.token));
+    else if (data.type === "stop-follow") current && (current.follow = false);
   } catch (e) {
     post({ type: "error", load: data.load, message: String(e?.message ?? e) });
   }

@@ -7,8 +7,9 @@ const fs = require("node:fs");
 const path = require("node:path");
 const http = require("node:http");
 const session = require("../node/garuda_session.js");
-const { FileSessionStore } = require("../node/store.js");
-const { markdown, html } = require("./transcript.cjs");
+const { FileSessionStore, lockHeld } = require("../node/store.js");
+// Built from web-demo/export.js (the viewer's renderer, bundled): .ci/build.
+const { transcriptMarkdown, transcriptHtml } = require("./transcript.cjs");
 const usageReport = require("./usage.cjs");
 const { walkSessions } = require("./folders.cjs");
 
@@ -370,23 +371,56 @@ async function list(args) {
   return 0;
 }
 
-function exportTranscript(state, format, o = {}) {
-  const redactor = redactorFor(o);
-  const redact = (text) => redactor.redact(text);
-  const info = {
-    title: state.title,
-    prompt: state.firstPrompt,
-    cost: session.formatCost(state),
-    budgetNote: session.budgetNote(state),
-  };
-  return format === "md" ? markdown(state, info, redact) : html(state, info, redact);
+/** A journal read with its whole history, for its transcript. */
+function journalOf(file, options = {}) {
+  let journal;
+  try {
+    journal = new session.Journal({ ...options, history: true });
+  } catch (e) {
+    throw new UsageError(e.message.replace(/^new Journal\(options\): options\./, "--"));
+  }
+  readChunks(file, "replay", (chunk) => journal.feed(chunk));
+  journal.finish();
+  return journal;
+}
+
+function journalOfText(text) {
+  const journal = new session.Journal({ history: true });
+  journal.feed(text);
+  journal.finish();
+  return journal;
+}
+
+/** The transcript of a journal (read with `history: true`), then frees it. */
+function exportTranscript(journal, format, o = {}) {
+  try {
+    const redactor = redactorFor(o);
+    const redact = (text) => redactor.redact(text);
+    const f = journal.figures();
+    const info = { title: f.title ?? f.firstPrompt, sessionId: f.sessionId, model: f.model, cost: session.formatCost(f), budgetNote: session.budgetNote(f) };
+    return (format === "md" ? transcriptMarkdown : transcriptHtml)(journal, info, redact, { live: o.live === true });
+  } finally {
+    journal.free();
+  }
 }
 
 async function exportCommand(args) {
   const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", "--live": "live!", ...REDIS });
   if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
   // The whole transcript (compacted and undone turns marked), or with --live what the model sees now.
-  const text = exportTranscript(await stateOf({ ...o, history: !o.live }, "from"), o.format, o);
+  let journal;
+  if (o.redis !== undefined) {
+    if (o._[0] === undefined) throw new UsageError("give a session id");
+    journal = journalOfText(await withRedis(o, (store) => store.text(o._[0])));
+  } else {
+    if (o._[0] === undefined) throw new UsageError("give a session file");
+    journal = journalOf(o._[0], readOptions(o, "from"));
+    if (journal.format === null) {
+      journal.free();
+      known({ format: null }, o._[0]);
+    }
+  }
+  const text = exportTranscript(journal, o.format, o);
   if (o.out) fs.writeFileSync(o.out, text, { mode: 0o600 });
   else process.stdout.write(text);
   return 0;
@@ -457,11 +491,11 @@ async function sendRedisJournal(res, store, ids, noRedact) {
  * Garuda were redacted already (redaction is idempotent, so this changes
  * nothing there); a hand-edited one, an old one or another agent's is not.
  */
-function sendRedacted(res, file, type) {
+function sendRedacted(res, file, type, start = 0, end = Infinity, headers = {}) {
   const redactor = new session.Redactor({ env: process.env });
-  res.writeHead(200, { ...SECURITY_HEADERS, "content-type": type });
+  res.writeHead(200, { ...SECURITY_HEADERS, "content-type": type, ...headers });
   let rest = Buffer.alloc(0);
-  readChunks(file, "serve", (chunk) => {
+  readRange(file, start, end, (chunk) => {
     const bytes = rest.length ? Buffer.concat([rest, chunk]) : chunk;
     const cut = bytes.lastIndexOf(10) + 1;
     if (cut > 0) res.write(redactor.redactJournal(bytes.subarray(0, cut)).text);
@@ -472,7 +506,31 @@ function sendRedacted(res, file, type) {
   res.end();
 }
 
-const GARUDA_TYPES = new Set(["start", "resume", "model", "user", "assistant", "tool_results", "compaction", "snapshot", "undo", "redo", "title", "thinking", "continue", "unreported", "child_debit", "side_usage", "end"]);
+/** Bytes `start..end` of a file, in chunks. */
+function readRange(file, start, end, each) {
+  const fd = fs.openSync(file, "r");
+  const buf = Buffer.alloc(CHUNK);
+  try {
+    for (let at = start, n; at < end && (n = fs.readSync(fd, buf, 0, Math.min(buf.length, end - at), at)) > 0; at += n) each(buf.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Whether a session file's writer still runs: Garuda's lock beside it is
+ * held by a live process; a file with no lock (another agent's) counts as
+ * written while it changed in the last 10 seconds.
+ */
+function writerOf(file) {
+  const lock = file.replace(/\.jsonl?$/, ".lock");
+  if (fs.existsSync(lock)) return lockHeld(lock) ? "live" : "gone";
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs < 10000 ? "live" : "gone";
+  } catch {
+    return "gone";
+  }
+}
 
 /**
  * Whether a file's first record is one of Garuda's (spec §2): such a journal
@@ -549,7 +607,18 @@ function serve(args) {
     }
     if (!holdsToken(cookieOf(req.headers.cookie))) return send(401, "text/plain", "open the URL that serve printed: it carries this run's token\n");
     const file = (p) => send(200, TYPES[path.extname(p)] ?? "application/octet-stream", fs.readFileSync(p));
-    const journalFile = (p) => (o.noRedact || writtenByGaruda(p) ? file(p) : sendRedacted(res, p, TYPES[".jsonl"]));
+    // A journal from byte `?from=` on (what a viewer following it has not
+    // read yet), streamed, saying where the file ended and whether its
+    // writer still runs.
+    const journalFile = (p) => {
+      const size = fs.statSync(p).size;
+      const start = Math.min(size, Math.max(0, Number(url.searchParams.get("from")) || 0));
+      const headers = { "x-garuda-end": String(size), "x-garuda-writer": writerOf(p) };
+      if (!o.noRedact && !writtenByGaruda(p)) return sendRedacted(res, p, TYPES[".jsonl"], start, size, headers);
+      res.writeHead(200, { ...SECURITY_HEADERS, "content-type": TYPES[".jsonl"], "content-length": String(size - start), ...headers });
+      if (req.method === "HEAD" || size === start) return res.end();
+      fs.createReadStream(p, { start, end: size - 1 }).pipe(res);
+    };
     try {
       if (url.pathname === "/") return send(302, "text/plain", "", { location: "/viewer/?dir=/files/index.json" });
       const asset = /^\/(viewer|web)\/([\w.-]*)$/.exec(url.pathname);
@@ -574,14 +643,14 @@ function serve(args) {
         if (redis) {
           const id = decodeURIComponent(m[1]);
           if (!session.validateSessionId(id)) return send(400, "text/plain", "not a session id");
-          return send(200, "text/html; charset=utf-8", exportTranscript(await redis.replay(id), "html"));
+          return send(200, "text/html; charset=utf-8", exportTranscript(journalOfText(await redis.text(id)), "html"));
         }
         // A session id at the top of the folder, or a session file's path under it.
         const rel = /\.jsonl?$/.test(m[1]) ? m[1] : `${m[1]}.jsonl`;
         const p = underDir(dir, rel);
         if (!p) return send(400, "text/plain", "not a session id");
         if (!fs.existsSync(p)) return send(404, "text/plain", "no such session");
-        return send(200, "text/html; charset=utf-8", exportTranscript(replayFile(p, { history: true }), "html"));
+        return send(200, "text/html; charset=utf-8", exportTranscript(journalOf(p), "html"));
       }
       send(404, "text/plain", "not found");
     } catch (e) {

@@ -462,7 +462,16 @@ class FileSessionStore {
   }
 }
 
-module.exports = { FileSessionStore, FileJournal, JournalBase, fail, checkId, cleanChildId };
+/** Whether a lock file is held by a writer that still runs (for `serve`'s live follow). */
+function lockHeld(lockFile) {
+  try {
+    return holderAlive(readLock(lockFile));
+  } catch {
+    return false;
+  }
+}
+
+module.exports = { FileSessionStore, FileJournal, JournalBase, fail, checkId, cleanChildId, lockHeld };
 // After the exports above: memory.js takes `fail` from this file.
 const { MemorySessionStore, MemoryJournal } = require("./memory.js");
 module.exports.MemorySessionStore = MemorySessionStore;

@@ -43,8 +43,9 @@ pub fn of_call(name: &str, input: &Value) -> Vec<FileDiff> {
     }
     let old = str_at(input, &["old_string", "oldText", "old", "old_str"]);
     let new = str_at(input, &["new_string", "newText", "new", "new_str"]);
-    if let (Some(old), Some(new)) = (old, new) {
-        return vec![FileDiff { path, lines: of_edit(old, new) }];
+    // An edit with no old text inserts (Garuda's edit_file may omit `old`).
+    if let Some(new) = new {
+        return vec![FileDiff { path, lines: of_edit(old.unwrap_or(""), new) }];
     }
     let writes = matches!(name, "Write" | "write" | "write_file" | "create_file");
     match str_at(input, &["content", "contents"]) {

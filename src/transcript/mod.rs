@@ -130,12 +130,18 @@ pub struct Entry {
     /// The context size after a response or a compaction.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context_tokens: Option<u64>,
+    /// The model's context window then, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
     #[serde(skip_serializing_if = "is_zero")]
     pub notes: u32,
     #[serde(skip_serializing_if = "is_zero")]
     pub attachments: u32,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub synthetic: bool,
+    /// The record says the Redactor changed it when it was written.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub subagents: Vec<Subagent>,
 }
@@ -257,9 +263,11 @@ impl Transcript {
             usage: None,
             cost_usd: None,
             context_tokens: None,
+            context_window: None,
             notes: 0,
             attachments: 0,
             synthetic: false,
+            redacted: false,
             subagents: Vec::new(),
         };
         match source {
@@ -395,10 +403,12 @@ fn item_line(h: &HistoryItem) -> u64 {
 fn take_turn(e: &mut Entry, kind: RecordKind, turn: &Turn) {
     e.t = turn.t.clone();
     e.synthetic = turn.synthetic;
+    e.redacted = turn.redacted;
     if kind == RecordKind::Assistant {
         e.usage = turn.usage;
         e.cost_usd = Some(turn.cost_usd.filter(|c| c.is_finite()));
         e.context_tokens = Some(turn.context_tokens);
+        e.context_window = turn.context_window;
     }
     e.subagents = turn
         .reports

@@ -1,0 +1,247 @@
+// The reading mode: one transcript entry (the core's `transcriptEntry`) as
+// HTML, and as Markdown. The viewer (in its worker) and `export` both render
+// with this file, so an exported page reads like the viewer.
+//
+// Safety: every string from a journal is escaped here or by markdown-it,
+// which runs with raw HTML off; links are kept only for http, https and
+// mailto and open with rel="noopener noreferrer"; Markdown images become
+// text (an image URL would be fetched); the only images shown are the
+// core's base64 PNG, JPEG, GIF and WebP blocks. The viewer also passes what
+// this returns through an allowlist before it reaches the page.
+import MarkdownIt from "markdown-it";
+import hljs from "highlight.js/lib/core";
+import bash from "highlight.js/lib/languages/bash";
+import c from "highlight.js/lib/languages/c";
+import cpp from "highlight.js/lib/languages/cpp";
+import css from "highlight.js/lib/languages/css";
+import diff from "highlight.js/lib/languages/diff";
+import go from "highlight.js/lib/languages/go";
+import java from "highlight.js/lib/languages/java";
+import javascript from "highlight.js/lib/languages/javascript";
+import json from "highlight.js/lib/languages/json";
+import markdown from "highlight.js/lib/languages/markdown";
+import python from "highlight.js/lib/languages/python";
+import rust from "highlight.js/lib/languages/rust";
+import shell from "highlight.js/lib/languages/shell";
+import sql from "highlight.js/lib/languages/sql";
+import typescript from "highlight.js/lib/languages/typescript";
+import xml from "highlight.js/lib/languages/xml";
+import yaml from "highlight.js/lib/languages/yaml";
+
+for (const [name, lang] of Object.entries({ bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml })) {
+  hljs.registerLanguage(name, lang);
+}
+
+// Code past this size is shown plain: highlighting it would hold up a frame.
+const HIGHLIGHT_MAX = 20000;
+// Tool results and attachments longer than this are folded.
+const FOLD_AT = 1500;
+
+export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]);
+
+const SAFE_LINK = /^(https?:|mailto:)/i;
+
+const md = new MarkdownIt({
+  html: false,
+  linkify: true,
+  highlight(code, lang) {
+    if (code.length <= HIGHLIGHT_MAX && lang && hljs.getLanguage(lang)) {
+      try {
+        return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
+      } catch {}
+    }
+    return ""; // markdown-it escapes it
+  },
+});
+md.validateLink = (url) => SAFE_LINK.test(url.trim());
+md.renderer.rules.image = (tokens, i) => `<span class="md-image">[image: ${escapeHtml(tokens[i].content || tokens[i].attrGet("src") || "")}]</span>`;
+const linkOpen = md.renderer.rules.link_open ?? ((tokens, i, options, env, self) => self.renderToken(tokens, i, options));
+md.renderer.rules.link_open = (tokens, i, options, env, self) => {
+  tokens[i].attrSet("rel", "noopener noreferrer");
+  tokens[i].attrSet("target", "_blank");
+  return linkOpen(tokens, i, options, env, self);
+};
+
+/** Markdown as HTML (raw HTML in it shows as text). */
+export function markdownHtml(text) {
+  return md.render(String(text));
+}
+
+/** Code as highlighted HTML when its language is known. */
+export function codeHtml(code, lang) {
+  const text = String(code);
+  if (lang && text.length <= HIGHLIGHT_MAX && hljs.getLanguage(lang)) {
+    try {
+      return `<pre class="code"><code class="hljs language-${escapeHtml(lang)}">${hljs.highlight(text, { language: lang, ignoreIllegals: true }).value}</code></pre>`;
+    } catch {}
+  }
+  return `<pre class="code"><code>${escapeHtml(text)}</code></pre>`;
+}
+
+const n = (x) => Number(x ?? 0).toLocaleString("en-US");
+const cost = (c) => (typeof c === "number" ? `$${c.toFixed(4)}` : "cost unknown");
+const FATE = { compacted: "compacted away", undone: "undone" };
+const THINKING = { kept: "sent back on resume", notSent: "not sent (message no longer in the conversation)", dropped: "left out on resume" };
+
+/** What a tool call is about, in a few words: its path, command or query. */
+function gist(input) {
+  let v;
+  try {
+    v = JSON.parse(input);
+  } catch {
+    return "";
+  }
+  if (!v || typeof v !== "object") return "";
+  for (const k of ["file_path", "path", "command", "cmd", "pattern", "query", "url", "description", "prompt", "input"]) {
+    const x = Array.isArray(v[k]) ? v[k].join(" ") : v[k];
+    if (typeof x === "string" && x) return x.length > 120 ? `${x.slice(0, 120)}…` : x;
+  }
+  return "";
+}
+
+/** A language for a path's extension, for highlighting. */
+function langOf(path) {
+  const ext = /\.([a-z0-9]+)$/i.exec(path ?? "")?.[1]?.toLowerCase();
+  return { js: "javascript", mjs: "javascript", cjs: "javascript", ts: "typescript", tsx: "typescript", py: "python", rs: "rust", go: "go", java: "java", c: "c", h: "c", cpp: "cpp", css: "css", html: "xml", xml: "xml", json: "json", md: "markdown", yml: "yaml", yaml: "yaml", sh: "bash", sql: "sql" }[ext];
+}
+
+function diffHtml(files, r) {
+  return files
+    .map((f) => {
+      const rows = f.lines.map(([op, text]) => {
+        const cls = op === "+" ? "add" : op === "-" ? "del" : op === "@" ? "hunk" : "ctx";
+        return `<div class="${cls}"><span class="op">${op === "@" ? "@@" : escapeHtml(op)}</span>${escapeHtml(r(text))}</div>`;
+      });
+      const added = f.lines.filter(([op]) => op === "+").length;
+      const removed = f.lines.filter(([op]) => op === "-").length;
+      return `<div class="diff"><div class="diff-head">${escapeHtml(r(f.path || "(file)"))} <span class="add">+${added}</span> <span class="del">−${removed}</span></div><div class="diff-body">${rows.join("")}</div></div>`;
+    })
+    .join("");
+}
+
+function imagesHtml(images) {
+  // The core gives only base64 PNG, JPEG, GIF and WebP; checked again here.
+  return images
+    .filter((i) => /^image\/(png|jpeg|gif|webp)$/.test(i.mediaType) && /^[A-Za-z0-9+/=]*$/.test(i.data))
+    .map((i) => `<img class="inline-image" alt="image from the session" src="data:${i.mediaType};base64,${i.data}">`)
+    .join("");
+}
+
+function folded(cls, summary, body, open = false) {
+  return `<details class="${cls}"${open ? " open" : ""}><summary>${summary}</summary>${body}</details>`;
+}
+
+function resultBody(text, images, r) {
+  return `${text ? `<pre class="output">${escapeHtml(r(text))}</pre>` : ""}${imagesHtml(images ?? [])}`;
+}
+
+function partHtml(p, d, r) {
+  switch (p.type) {
+    case "prompt":
+    case "text":
+      return `<div class="md">${markdownHtml(r(p.text))}</div>`;
+    case "note":
+      return `<div class="note"><span class="label">Note</span> ${escapeHtml(r(p.text))}</div>`;
+    case "attachment": {
+      const text = r(p.text);
+      return folded("attachment", `Attachment <small>${n(text.split("\n").length)} lines</small>`, `<pre class="output">${escapeHtml(text)}</pre>`);
+    }
+    case "thinking": {
+      if (p.redacted) return `<div class="thinking redacted">Thinking (encrypted by the provider)</div>`;
+      const fate = d.thinkingFate === "dropped" ? `left out on resume: ${escapeHtml(d.droppedWhy ?? "")}` : escapeHtml(THINKING[d.thinkingFate] ?? "");
+      return folded(`thinking ${escapeHtml(d.thinkingFate ?? "")}`, `Thinking <small>${fate}</small>`, `<div class="md">${markdownHtml(r(p.text))}</div>`);
+    }
+    case "toolUse": {
+      const res = p.result;
+      const status = !res ? "no result" : res.interrupted ? "interrupted" : res.error ? "error" : "ok";
+      const head = `<span class="tool-name">${escapeHtml(r(p.name))}</span> <span class="tool-gist">${escapeHtml(r(gist(p.input)))}</span> <span class="status ${status.replace(" ", "-")}">${status}</span>`;
+      const edit = p.diff.length > 0;
+      let body = edit ? diffHtml(p.diff, r) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
+      if (res) body += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${resultBody(res.text, res.images, r)}`;
+      if (p.child) body += `<div class="subagent">Subagent run <a class="child-link" href="#" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a></div>`;
+      return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}`, head, body, edit);
+    }
+    case "toolResult": {
+      const status = p.interrupted ? "interrupted" : p.error ? "error" : "ok";
+      const head = `Result${p.name ? ` of <span class="tool-name">${escapeHtml(r(p.name))}</span>` : ""} <span class="status ${status}">${status}</span>`;
+      return folded(`result${p.error ? " error" : ""}`, head, resultBody(p.text, p.images, r), p.text.length <= FOLD_AT && !p.call);
+    }
+    case "image":
+      return imagesHtml([{ mediaType: p.mediaType, data: p.data }]);
+    default:
+      return `<div class="other">${escapeHtml(r(p.text ?? ""))}</div>`;
+  }
+}
+
+const WHO = { user: "User", assistant: "Assistant", tool_results: "Tool results", continue: "Continue note" };
+
+/** The header of an entry: who, when, its line, its figures and fate. */
+function headHtml(d, r, anchor) {
+  const who = d.type === "user" ? "User" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
+  const bits = [`<span class="who">${escapeHtml(who)}</span>`];
+  if (anchor) bits.push(`<a class="anchor" href="${escapeHtml(anchor)}" title="link to this entry">#${d.index}</a>`);
+  if (d.t) bits.push(`<time>${escapeHtml(String(d.t).replace("T", " ").replace(/\.\d+Z$|Z$/, ""))}</time>`);
+  bits.push(`<span class="line">line ${n(d.line)}</span>`);
+  if (d.usage) {
+    const u = d.usage;
+    bits.push(`<span class="figures">${n(u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens)} tokens · ${cost(d.costUsd)}</span>`);
+  }
+  if (FATE[d.fate]) bits.push(`<span class="fate">${FATE[d.fate]}</span>`);
+  if (d.synthetic) bits.push(`<span class="fate">written at resume</span>`);
+  return `<header>${bits.join(" ")}</header>`;
+}
+
+/**
+ * One entry as HTML. `opts.redact` is applied to every string from the
+ * journal first; `opts.anchor(index)` gives an entry's link; `opts.hidePaired`
+ * leaves out results already shown under their call.
+ */
+export function entryHtml(d, opts = {}) {
+  const r = opts.redact ?? ((s) => String(s ?? ""));
+  if (d.kind === "landmark") return `<div class="landmark ${escapeHtml(d.type)}"><span>${escapeHtml(r(d.preview))}</span> <span class="line">line ${n(d.line)}</span></div>`;
+  if (d.kind === "warning") return `<div class="warning-entry">Line ${n(d.line)} was not read (${escapeHtml(d.type)}): ${escapeHtml(r(d.preview))}</div>`;
+  const parts = (d.parts ?? []).filter((p) => !(opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null));
+  const body = parts.map((p) => partHtml(p, d, r)).join("");
+  const subs = (d.subagents ?? []).map((s) => `<div class="subagent">Subagent ${escapeHtml(r(s.child ?? "-"))}: ${n(s.tokens)} tokens · ${cost(s.costUsd)}</div>`).join("");
+  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
+}
+
+/** True when reading mode shows nothing of an entry: results all shown under their calls. */
+export function shownUnderCalls(e) {
+  return e.type === "tool_results" && e.tools?.length > 0 && e.tools.every((t) => !t.use && t.pair !== undefined) && !(e.blocks ?? []).some((b) => b !== "tool_result") && !e.subagents?.length;
+}
+
+// ---- Markdown ---------------------------------------------------------------
+
+function fence(text, lang = "") {
+  const longest = Math.max(2, ...Array.from(String(text).matchAll(/`+/g), (m) => m[0].length));
+  const ticks = "`".repeat(longest + 1);
+  return `${ticks}${lang}\n${text}\n${ticks}`;
+}
+
+/** One entry as Markdown (the same parts, in the same order). */
+export function entryMarkdown(d, opts = {}) {
+  const r = opts.redact ?? ((s) => String(s ?? ""));
+  const esc = (s) => r(s).replace(/[*_`[\]<>]/g, "\\$&");
+  if (d.kind === "landmark") return `---\n\n*${esc(d.preview)}* (line ${d.line})\n`;
+  if (d.kind === "warning") return `> Line ${d.line} was not read (${d.type}): ${esc(d.preview)}\n`;
+  const who = WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
+  const fig = d.usage ? ` · ${n(d.usage.inputTokens + d.usage.outputTokens + d.usage.cacheReadTokens + d.usage.cacheWriteTokens)} tokens · ${cost(d.costUsd)}` : "";
+  const out = [`## ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
+  for (const p of d.parts ?? []) {
+    if (opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null) continue;
+    if (p.type === "prompt" || p.type === "text") out.push(r(p.text), "");
+    else if (p.type === "note") out.push(`> **Note:** ${esc(p.text).replace(/\n/g, "\n> ")}`, "");
+    else if (p.type === "attachment") out.push("**Attachment**", "", fence(r(p.text)), "");
+    else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
+    else if (p.type === "toolUse") {
+      out.push(`**Tool call** \`${r(p.name).replace(/`/g, "")}\` (${esc(p.id)})`, "");
+      if (p.diff.length) for (const f of p.diff) out.push(`\`${r(f.path).replace(/`/g, "")}\``, "", fence(f.lines.map(([op, t]) => (op === "@" ? "@@" : op) + r(t)).join("\n"), "diff"), "");
+      else out.push(fence(r(p.input), "json"), "");
+      if (p.result) out.push(`**Result**${p.result.error ? " — error" : ""}`, "", fence(r(p.result.text)), "");
+    } else if (p.type === "toolResult") out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
+    else if (p.type === "image") out.push("*[image]*", "");
+    else out.push(esc(p.text ?? ""), "");
+  }
+  return out.join("\n");
+}
