@@ -314,9 +314,8 @@ fn redactor_of(options: &JsValue) -> Result<Option<Rc<CoreRedactor>>, JsValue> {
 #[wasm_bindgen]
 pub struct Journal {
     inner: CoreJournal,
-    /// The transcript, with the (history, warnings) lengths it was built at:
-    /// built once, again only when the journal read more.
-    transcript: Option<((usize, usize), crate::transcript::Transcript)>,
+    /// The transcript, built as the journal reads (see `extended_transcript`).
+    transcript: crate::transcript::Transcript,
 }
 
 #[wasm_bindgen]
@@ -362,7 +361,7 @@ impl Journal {
                 }
             }
         }
-        Ok(Journal { inner, transcript: None })
+        Ok(Journal { inner, transcript: Default::default() })
     }
 
     /// Takes a record (an object, or its JSON text), redacts it, applies it,
@@ -496,7 +495,7 @@ impl Journal {
     /// The number of transcript entries (a Journal made with `history: true`).
     #[wasm_bindgen(getter, js_name = transcriptLength)]
     pub fn transcript_length(&mut self) -> f64 {
-        self.built_transcript().len() as f64
+        self.extended_transcript().len() as f64
     }
 
     /// Transcript entries `from..to` (all by default): the index a reader
@@ -504,13 +503,22 @@ impl Journal {
     /// it needs; without it, only warnings are entries).
     #[wasm_bindgen(unchecked_return_type = "TranscriptEntry[]")]
     pub fn transcript(&mut self, from: JsValue, to: JsValue) -> Result<JsValue, JsValue> {
+        parse_json(&self.transcript_json(from, to).map_err(|_| {
+            coded("ERR_INVALID_ARG", "transcript(from, to): from and to must be whole numbers, 0 or more")
+        })?)
+    }
+
+    /// `transcript(from, to)` as JSON text: a worker hands it to its page as
+    /// one string (a copy), not as objects (a structured clone of each).
+    #[wasm_bindgen(js_name = transcriptJson)]
+    pub fn transcript_json(&mut self, from: JsValue, to: JsValue) -> Result<String, JsValue> {
         let bound = |v: &JsValue, name: &str, default: usize| match v.as_f64() {
             Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n as usize),
             None if v.is_undefined() => Ok(default),
-            _ => Err(coded("ERR_INVALID_ARG", format!("transcript(from, to): {name} must be a whole number, 0 or more"))),
+            _ => Err(coded("ERR_INVALID_ARG", format!("transcriptJson(from, to): {name} must be a whole number, 0 or more"))),
         };
         let (from, to) = (bound(&from, "from", 0)?, bound(&to, "to", usize::MAX)?);
-        parse_json(&self.built_transcript().index_json(from, to))
+        Ok(self.built_transcript().index_json(from, to))
     }
 
     /// One transcript entry whole (its message as typed parts), or null.
@@ -520,8 +528,7 @@ impl Journal {
             return Err(coded("ERR_INVALID_ARG", "transcriptEntry(index): index must be a whole number, 0 or more"));
         };
         self.built_transcript();
-        let Some((_, t)) = &self.transcript else { return Ok(JsValue::NULL) };
-        match t.entry_json(self.inner.state(), i as usize) {
+        match self.transcript.entry_json(self.inner.state(), i as usize) {
             Some(json) => parse_json(&json),
             None => Ok(JsValue::NULL),
         }
@@ -534,18 +541,23 @@ impl Journal {
             return Err(coded("ERR_INVALID_ARG", "searchTranscript(query): query must be a string"));
         };
         self.built_transcript();
-        Ok(self.transcript.as_ref().map(|(_, t)| t.search(self.inner.state(), &q)).unwrap_or_default())
+        Ok(self.transcript.search(self.inner.state(), &q))
     }
 }
 
 impl Journal {
+    /// The transcript, extended by what the journal read since (entries
+    /// are built while a journal is read in chunks) and settled.
     fn built_transcript(&mut self) -> &crate::transcript::Transcript {
         let s = self.inner.state();
-        let stamp = (s.history.as_ref().map_or(0, Vec::len), s.warnings.len());
-        if self.transcript.as_ref().map(|(at, _)| *at) != Some(stamp) {
-            self.transcript = None;
-        }
-        &self.transcript.get_or_insert_with(|| (stamp, crate::transcript::Transcript::new(s))).1
+        self.transcript.extend(s);
+        self.transcript.settle(s);
+        &self.transcript
+    }
+
+    fn extended_transcript(&mut self) -> &mut crate::transcript::Transcript {
+        self.transcript.extend(self.inner.state());
+        &mut self.transcript
     }
 }
 

@@ -296,7 +296,7 @@ main.w.addEventListener("message", ({ data }) => {
     $("status").textContent = `Loading… ${(data.done / 1e6).toFixed(1)} MB`;
   } else if (data.type === "entries") {
     if (data.from === 0) view.incoming = [];
-    for (const e of data.entries) view.incoming.push(e);
+    for (const e of JSON.parse(data.json)) view.incoming.push(e);
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
@@ -657,6 +657,7 @@ const reading = {
         node = el("div", { class: "vitem", "data-index": String(index) });
         this.fill(node, index);
         spacer.append(node);
+        resized.observe(node);
         this.nodes.set(p, node);
       }
       if (!this.html.has(index) && !this.asked.has(index)) ask.push(index);
@@ -717,6 +718,15 @@ const reading = {
     for (const [p, node] of this.nodes) node.classList.toggle("hit", view.hitSet.has(this.items[p]));
   },
 };
+
+view.reading = reading;
+
+// An entry whose height changes on screen (a fold opened, an image loaded)
+// moves the ones below it.
+const resized = new ResizeObserver(() => {
+  cancelAnimationFrame(reading.measureFrame);
+  reading.measureFrame = requestAnimationFrame(() => reading.measure());
+});
 
 $("reading").addEventListener("scroll", () => {
   cancelAnimationFrame(reading.frame);

@@ -70,11 +70,12 @@ function stats(journal) {
   };
 }
 
-/** Every entry, in batches the page appends. */
+/** Every entry, in batches the page appends (as JSON text: copying a string
+ * costs a fraction of cloning the objects). */
 function postEntries(journal, load, type, extra = {}) {
   const total = journal.transcriptLength;
   for (let from = 0; from < total; from += BATCH) {
-    post({ type: "entries", load, from, entries: journal.transcript(from, from + BATCH) });
+    post({ type: "entries", load, from, json: journal.transcriptJson(from, from + BATCH) });
   }
   post({ type, load, total, stats: stats(journal), ...extra });
 }
@@ -84,18 +85,20 @@ async function open(source, load) {
   current?.journal.free();
   current = null;
   const marks = { start: performance.now() };
-  const journal = new Journal({ history: true });
+  let journal = new Journal({ history: true });
   let first = false;
   let meta;
   try {
     meta = await readSource(source, (bytes, done, total) => {
       if (loading !== load) throw new Superseded();
+      marks.chunk ??= performance.now();
       journal.feed(bytes);
-      // The first screen as soon as there is one: the entries read so far.
-      if (!first && journal.transcriptLength > 0) {
+      // Entries are built as chunks arrive (transcriptLength extends the
+      // core's transcript), and the first screen is sent as soon as there is one.
+      if (journal.transcriptLength > 0 && !first) {
         first = true;
         marks.first = performance.now();
-        post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
+        post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, chunk: marks.chunk + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
       }
       post({ type: "progress", load, done, total });
     });
@@ -106,16 +109,36 @@ async function open(source, load) {
   }
   // A journal still being written keeps its torn last line pending: it is
   // waited for, not reported, until it is complete or its writer is gone.
-  const follow = source.url && meta.writer === "live";
-  if (!follow) journal.finish();
+  const follow = Boolean(source.url) && meta.writer === "live";
+  let end = meta.end ?? null;
+  const foreign = journal.format !== null && journal.format !== "garuda";
+  if (follow && foreign) {
+    // Other agents' readers settle a session at its end (a branch, a
+    // streamed response): a live one is read again whole, up to its last
+    // complete line, whenever it grows.
+    journal.free();
+    ({ journal, end } = await wholeForeign(source.url, true));
+    if (loading !== load) return journal.free();
+  } else if (!follow) journal.finish();
   marks.read = performance.now();
-  current = { journal, load, source, follow, end: meta.end ?? null };
+  current = { journal, load, source, follow, foreign, end };
   const total = journal.transcriptLength;
   marks.indexed = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
   postEntries(journal, load, "ready", { marks, follow });
   if (follow) setTimeout(() => poll(load), 1000);
   return total;
+}
+
+/** Another agent's session read whole from `url`; while its writer runs, only up to its last complete line. */
+async function wholeForeign(url, live) {
+  const res = await fetch(url);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const cut = live ? bytes.lastIndexOf(10) + 1 : bytes.length;
+  const journal = new Journal({ history: true });
+  journal.feed(bytes.subarray(0, cut));
+  journal.finish();
+  return { journal, end: Number(res.headers.get("x-garuda-end")) || bytes.length };
 }
 
 /** Following a journal that is still being written: what it gained since. */
@@ -133,10 +156,16 @@ async function poll(load) {
       const end = Number(res.headers.get("x-garuda-end"));
       if (Number.isFinite(end)) c.end = end;
       const before = c.journal.transcriptLength;
-      if (bytes.length) c.journal.feed(bytes);
       const gone = res.headers.get("x-garuda-writer") !== "live";
+      if (c.foreign && (bytes.length || gone)) {
+        const again = await wholeForeign(c.source.url, !gone);
+        if (current !== c) return again.journal.free();
+        c.journal.free();
+        c.journal = again.journal;
+        c.end = again.end;
+      } else if (bytes.length) c.journal.feed(bytes);
       if (gone) {
-        c.journal.finish();
+        if (!c.foreign) c.journal.finish();
         c.follow = false;
       }
       if (bytes.length || gone) postEntries(c.journal, load, "update", { follow: c.follow, before });

@@ -532,6 +532,8 @@ function writerOf(file) {
   }
 }
 
+const GARUDA_TYPES = new Set(["start", "resume", "model", "user", "assistant", "tool_results", "compaction", "snapshot", "undo", "redo", "title", "thinking", "continue", "unreported", "child_debit", "side_usage", "end"]);
+
 /**
  * Whether a file's first record is one of Garuda's (spec §2): such a journal
  * passed the Redactor when it was written, and is served as it is. Anything

@@ -237,8 +237,8 @@ fn result_parts(content: Option<&Value>) -> (String, Vec<Image>) {
 /// A tool result's text for a preview, from its raw content, stopping near `limit`.
 pub(super) fn result_text(content: Option<&RawValue>, limit: usize) -> String {
     let Some(raw) = content else { return String::new() };
-    if let Some(s) = crate::resume::message::string(Some(raw)) {
-        return cut(&s, limit).to_owned();
+    if crate::record::raw_kind(raw) == b'"' {
+        return super::preview_of(Some(raw)).unwrap_or_default();
     }
     let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) else { return String::new() };
     let mut out = String::new();
@@ -250,8 +250,8 @@ pub(super) fn result_text(content: Option<&RawValue>, limit: usize) -> String {
         if !out.is_empty() {
             out.push('\n');
         }
-        match crate::resume::message::string(b.text) {
-            Some(text) => out.push_str(cut(&text, limit)),
+        match super::preview_of(b.text) {
+            Some(text) => out.push_str(&text),
             None => out.push_str("[block]"),
         }
     }

@@ -17,7 +17,7 @@
 mod detail;
 pub mod diff;
 
-use crate::record::{MessageParts, RecordKind};
+use crate::record::RecordKind;
 use crate::resume::message::{string, BlockHead};
 use crate::state::{HistoryItem, SessionState, Turn};
 use serde::Serialize;
@@ -164,17 +164,34 @@ const NOTE_CLOSE: &str = "</garuda_note>";
 pub struct Transcript {
     sources: Vec<Source>,
     entries: Vec<Entry>,
+    /// The history items and warnings taken so far.
+    taken: (usize, usize),
+    /// Fates, pairs and thinking are up to date with the entries.
+    settled: bool,
 }
 
 impl Transcript {
     /// Builds the transcript of a state that kept its history (without one,
     /// only its warnings).
     pub fn new(state: &SessionState) -> Transcript {
-        let history: &[HistoryItem] = state.history.as_deref().unwrap_or(&[]);
         let mut t = Transcript::default();
+        t.extend(state);
+        t.settle(state);
+        t
+    }
+
+    /// Takes the history and warnings the state gained since the last call
+    /// (both only grow, in line order), so a journal read in chunks builds
+    /// its entries while it reads. Call `settle` before reading entries.
+    pub fn extend(&mut self, state: &SessionState) {
+        let history: &[HistoryItem] = state.history.as_deref().unwrap_or(&[]);
+        let t = self;
         // History and warnings, merged by line (a warning after a record of
         // the same line: the record was applied with it).
-        let (mut h, mut w) = (0, 0);
+        let (mut h, mut w) = t.taken;
+        if (h, w) != (history.len(), state.warnings.len()) {
+            t.settled = false;
+        }
         while h < history.len() || w < state.warnings.len() {
             let hl = history.get(h).map(item_line);
             let wl = state.warnings.get(w).map(|x| x.line);
@@ -191,8 +208,7 @@ impl Transcript {
                 h += 1;
             }
         }
-        t.settle(state);
-        t
+        t.taken = (h, w);
     }
 
     pub fn len(&self) -> usize {
@@ -301,7 +317,11 @@ impl Transcript {
     }
 
     /// What needs the whole history: fates, tool pairs, thinking on resume.
-    fn settle(&mut self, state: &SessionState) {
+    pub fn settle(&mut self, state: &SessionState) {
+        if self.settled {
+            return;
+        }
+        self.settled = true;
         // Fates: a message not in the state was compacted away (before the
         // last compaction) or undone.
         let live: Vec<u64> = state.messages.iter().map(|m| m.origin.line).collect();
@@ -324,49 +344,62 @@ impl Transcript {
             });
         }
         // Tool pairs: each result with the latest call of its id before it.
+        // Calls sorted by (id, entry), searched by halves: a long session
+        // has tens of thousands.
         let mut calls: Vec<(String, u32, usize)> = Vec::new(); // (id, entry, tool)
-        for i in 0..self.entries.len() {
-            for k in 0..self.entries[i].tools.len() {
-                let tool = &self.entries[i].tools[k];
-                if tool.is_use {
-                    calls.push((tool.id.clone(), i as u32, k));
-                    continue;
-                }
-                let Some(&(_, ci, ck)) = calls.iter().rev().find(|(id, ..)| *id == tool.id) else { continue };
-                let (error, interrupted) = (tool.error, tool.interrupted);
-                let name = self.entries[ci as usize].tools[ck].name.clone();
-                let call = &mut self.entries[ci as usize].tools[ck];
-                call.pair = Some(i as u32);
-                call.error = error;
-                call.interrupted = interrupted;
-                let result = &mut self.entries[i].tools[k];
-                result.pair = Some(ci);
-                result.name = name;
+        for (i, e) in self.entries.iter().enumerate() {
+            for (k, tool) in e.tools.iter().enumerate().filter(|(_, t)| t.is_use) {
+                calls.push((tool.id.clone(), i as u32, k));
             }
-            // Calls are looked up from the newest; a long session's ids are
-            // unique, so the list only needs the ones still open.
-            if calls.len() > 4096 {
-                calls.drain(..2048);
+        }
+        calls.sort_unstable();
+        // The latest call of `id` in an entry before `before`.
+        let latest = |id: &str, before: u32| -> Option<(u32, usize)> {
+            let end = calls.partition_point(|(c, e, _)| (c.as_str(), *e) < (id, before));
+            let (c, e, k) = calls.get(end.checked_sub(1)?)?;
+            (c == id).then_some((*e, *k))
+        };
+        let mut pairs: Vec<(u32, usize, u32, usize)> = Vec::new(); // (result entry, tool, call entry, tool)
+        for (i, e) in self.entries.iter().enumerate() {
+            for (k, tool) in e.tools.iter().enumerate().filter(|(_, t)| !t.is_use) {
+                if let Some((ci, ck)) = latest(&tool.id, i as u32) {
+                    pairs.push((i as u32, k, ci, ck));
+                }
             }
         }
         // Children a tool_results record names for its calls.
-        let links: Vec<(String, String)> = state
-            .history
-            .iter()
-            .flatten()
-            .filter_map(|h| match h {
-                HistoryItem::Message { turn: Some(t), .. } => Some(t.children.iter().cloned()),
-                _ => None,
-            })
-            .flatten()
-            .collect();
-        for (id, child) in links {
-            for e in self.entries.iter_mut().rev() {
-                if let Some(tool) = e.tools.iter_mut().find(|t| t.is_use && t.id == id) {
-                    tool.child = Some(child);
-                    break;
+        let mut entry_of = vec![self.entries.len() as u32; state.history.as_ref().map_or(0, Vec::len)];
+        for (e, s) in self.sources.iter().enumerate() {
+            if let Source::History(h) = s {
+                if let Some(slot) = entry_of.get_mut(*h) {
+                    *slot = e as u32;
                 }
             }
+        }
+        let mut links: Vec<(u32, usize, String)> = Vec::new();
+        for (i, h) in state.history.iter().flatten().enumerate() {
+            let HistoryItem::Message { turn: Some(t), .. } = h else { continue };
+            let at = entry_of.get(i).copied().unwrap_or(0);
+            for (id, child) in &t.children {
+                if let Some((ci, ck)) = latest(id, at) {
+                    links.push((ci, ck, child.clone()));
+                }
+            }
+        }
+        for (ri, rk, ci, ck) in pairs {
+            let result = &self.entries[ri as usize].tools[rk];
+            let (error, interrupted) = (result.error, result.interrupted);
+            let call = &mut self.entries[ci as usize].tools[ck];
+            call.pair = Some(ri);
+            call.error = error;
+            call.interrupted = interrupted;
+            let name = call.name.clone();
+            let result = &mut self.entries[ri as usize].tools[rk];
+            result.pair = Some(ci);
+            result.name = name;
+        }
+        for (ci, ck, child) in links {
+            self.entries[ci as usize].tools[ck].child = Some(child);
         }
         // Thinking on resume: what the repair leaves out, by message line.
         let report = crate::resume::resume(state, &crate::resume::ResumeOptions::default()).report;
@@ -377,6 +410,7 @@ impl Transcript {
             .collect();
         dropped.sort_unstable();
         for e in self.entries.iter_mut().filter(|e| e.thinking > 0) {
+            e.dropped_why = None;
             e.thinking_fate = Some(if e.fate != Some(Fate::Live) {
                 ThinkingFate::NotSent
             } else {
@@ -440,26 +474,67 @@ pub(crate) fn cut(text: &str, limit: usize) -> &str {
     }
 }
 
+/// A message's two fields, borrowed (one pass over its text).
+#[derive(serde::Deserialize)]
+struct Head<'a> {
+    #[serde(borrow)]
+    role: Option<&'a RawValue>,
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+}
+
+/// The first `PREVIEW` characters or so of a JSON string, decoding only
+/// its start: a 50 KB tool result need not be decoded for a preview.
+pub(crate) fn preview_of(raw: Option<&RawValue>) -> Option<String> {
+    let text = raw?.get();
+    // Bytes enough for PREVIEW characters even if every one is escaped.
+    let room = PREVIEW * 12;
+    if text.len() <= room {
+        return string(raw).map(|s| cut(&s, PREVIEW).to_owned());
+    }
+    let mut at = room;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    // Cut before any escape the cut split: back off until the prefix,
+    // closed, is a whole string.
+    for back in 0..8 {
+        let Some(head) = text.get(..at.saturating_sub(back)) else { continue };
+        if let Ok(s) = serde_json::from_str::<std::borrow::Cow<str>>(&format!("{head}\"")) {
+            return Some(cut(&s, PREVIEW).to_owned());
+        }
+    }
+    string(raw).map(|s| cut(&s, PREVIEW).to_owned())
+}
+
 /// Fills an entry's preview, block list, tools and counts from its message.
 fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
-    let Ok(parts) = serde_json::from_str::<MessageParts>(json) else {
+    let Ok(head) = serde_json::from_str::<Head>(json) else {
         e.preview = "a message that could not be read".into();
         return;
     };
-    e.role = match parts.get("role").and_then(|r| string(Some(r))).as_deref() {
+    e.role = match string(head.role).as_deref() {
         Some("assistant") => Some("assistant"),
         _ => Some("user"),
     };
-    let Some(content) = parts.get("content") else { return };
-    if let Some(text) = string(Some(content)) {
+    let Some(content) = head.content else { return };
+    if crate::record::raw_kind(content) == b'"' {
         e.blocks.push("text");
-        e.preview = cut(&text, PREVIEW).to_owned();
+        e.preview = preview_of(Some(content)).unwrap_or_default();
         return;
     }
-    let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(content.get()) else { return };
+    // Blocks straight from the array; one that is not an object (null, a
+    // number) makes that fail, and the array is then read item by item.
+    let blocks: Vec<BlockHead> = match serde_json::from_str::<Vec<BlockHead>>(content.get()) {
+        Ok(blocks) => blocks,
+        Err(_) => serde_json::from_str::<Vec<&RawValue>>(content.get())
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|raw| serde_json::from_str::<BlockHead>(raw.get()).ok())
+            .collect(),
+    };
     let mut first_text = true;
-    for raw in items {
-        let Ok(b) = serde_json::from_str::<BlockHead>(raw.get()) else { continue };
+    for b in blocks {
         let Some(kind_name) = string(b.kind) else { continue };
         let name = block_name(&kind_name);
         if !e.blocks.contains(&name) {
@@ -467,7 +542,13 @@ fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
         }
         let piece: String = match name {
             "text" => {
-                let text = string(b.text).unwrap_or_default();
+                // A prompt's later text blocks are notes or attachments: the
+                // whole text says which (its end marks a note).
+                let text = if kind == RecordKind::User && !first_text {
+                    string(b.text).unwrap_or_default()
+                } else {
+                    preview_of(b.text).unwrap_or_default().into()
+                };
                 let role = if kind == RecordKind::User { text_role(&text, first_text) } else { "prompt" };
                 first_text = false;
                 match role {
@@ -484,7 +565,7 @@ fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
             }
             "thinking" | "redacted_thinking" => {
                 e.thinking += 1;
-                cut(&string(b.thinking).unwrap_or_default(), PREVIEW).to_owned()
+                preview_of(b.thinking).unwrap_or_default()
             }
             "tool_use" | "server_tool_use" => {
                 let tool_name = string(b.name).map(|n| n.into_owned());

@@ -105,8 +105,8 @@ test("export shows a prompt's notes and attachments as such", () => {
   assert.match(md, /Fix the parser\.\n\n> \*\*Note:\*\* on the release branch\n\n\*\*Attachment\*\*\n\n```+\n@src\/a\.ts/);
   assert.doesNotMatch(md, /garuda_note/);
   const html = cli("export", file, "--format", "html").out;
-  assert.match(html, /<div class="note"><b>Note:<\/b> on the release branch<\/div>/);
-  assert.match(html, /<div class="attachment"><b>Attachment<\/b><pre>@src\/a\.ts/);
+  assert.match(html, /<div class="note"><span class="label">Note<\/span> on the release branch<\/div>/);
+  assert.match(html, /<details class="attachment"><summary>Attachment <small>2 lines<\/small><\/summary><pre class="output">@src\/a\.ts/);
 });
 
 test("export reads past blocks of the wrong shape", () => {
@@ -361,11 +361,11 @@ test("export writes the whole transcript, compacted and undone turns marked, wit
   assert.equal(whole.code, 0, whole.err);
   assert.match(whole.out, /Find the flaky test in the parser suite\./, "the first prompt, compacted away, is there");
   assert.match(whole.out, /— compacted away/);
-  assert.match(whole.out, /\*compaction: the conversation so far, summarised\*/);
+  assert.match(whole.out, /\*compaction: the conversation so far, summarised \(1200 tokens after\)\* \(line 15\)/);
   const live = cli("export", sample, "--format", "md", "--live");
   assert.doesNotMatch(live.out, /Find the flaky test in the parser suite\./);
   assert.ok(whole.out.length > live.out.length * 2);
   const html = cli("export", sample, "--format", "html");
-  assert.match(html.out, /class="landmark"/);
+  assert.match(html.out, /<div class="landmark compaction"><span>compaction: /);
   assert.match(html.out, /Content-Security-Policy/);
 });

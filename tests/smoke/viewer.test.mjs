@@ -84,6 +84,10 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   assert.match(await p.textContent("#summary"), /5 messages · 4 prompts/);
   assert.match(await p.textContent("#summary"), /thinking dropped \(model-switch 1\)/);
   assert.match(await p.textContent("#warnings"), /line 9 \(bad-json\)/);
+  // The reading mode opens first; the compact list is the second mode.
+  assert.ok((await p.$$("#reading .vitem")).length > 0);
+  await p.click("#mode-list");
+  await p.waitForSelector(".row");
   const dropped = await p.$$eval(".badge.thinking.dropped", (b) => b.map((x) => x.textContent));
   assert.ok(dropped.includes("thinking dropped: model-switch"), dropped.join());
   assert.ok((await p.$$(".row.compacted")).length > 0, "turns compacted away are struck through");
@@ -92,11 +96,11 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   assert.ok(badgesNow.includes("1 note") && badgesNow.includes("1 attachment"), badgesNow.join());
   await p.click(".row:has(.badge:text-is('1 note'))");
   await p.waitForSelector("#detail h3");
+  await p.waitForSelector("#detail .entry");
   const detail = await p.textContent("#detail");
-  assert.match(detail, /prompt\s*Find the flaky test in the parser suite\./);
-  assert.match(detail, /note\s*The user is on the release branch/);
+  assert.match(detail, /Find the flaky test in the parser suite\.\s*Note\s*The user is on the release branch/);
   assert.doesNotMatch(detail, /garuda_note/);
-  assert.match(detail, /attachment\s*@src\/parser\.test\.ts/);
+  assert.match(detail, /Attachment\s*6 lines\s*@src\/parser\.test\.ts/);
   await p.click("details:has(table.sub) summary");
   await p.waitForSelector("table.sub tr"); // filled on the toggle event, a task after the click
   assert.match(await p.textContent("table.sub"), /explore-toolu_explore1.*tokens.*\$\d/s, "subagent costs are listed");
@@ -144,9 +148,10 @@ test("a hostile journal renders as text: nothing executes, nothing is fetched", 
   const p = await page(origin);
   await p.goto(authed(origin + "/"));
   await p.waitForSelector("body[data-loaded='hostile']");
-  assert.equal(await p.evaluate(() => window.viewer.entries.length), lines.length, "every record is listed");
-  await p.click("details:has(table.sub) summary");
-  await p.waitForSelector("table.sub tr");
+  const linesShown = await p.evaluate(() => new Set(window.viewer.entries.map((e) => e.line)).size);
+  assert.equal(linesShown, lines.length, "every line is an entry (a record, or a warning saying why it was not read)");
+  await p.click("#mode-list");
+  await p.waitForSelector(".row");
   const indices = await p.$$eval(".row", (rows) => rows.map((r) => r.dataset.index));
   for (const i of indices) {
     await p.click(`.row[data-index="${i}"]`);
@@ -157,7 +162,8 @@ test("a hostile journal renders as text: nothing executes, nothing is fetched", 
   await p.waitForTimeout(300);
   assert.equal(await p.evaluate(() => window.__pwned), undefined);
   assert.deepEqual(p.dialogs, []);
-  assert.equal(await p.$$eval("#list img, #detail img, #list iframe, #detail iframe, #list a[href], #detail a[href], #list script, #detail script", (x) => x.length), 0);
+  assert.equal(await p.$$eval("#list img, #detail img, #list iframe, #detail iframe, #list a[href], #list script, #detail script", (x) => x.length), 0);
+  assert.deepEqual(await p.$$eval("#detail a[href]", (a) => a.map((x) => x.getAttribute("href")).filter((h) => !/^(https?:|mailto:|#)/.test(h))), []);
   assert.match(await p.textContent("#detail"), /<script>|<img|<a href/);
   assert.deepEqual(p.errors, []);
   assert.doesNotMatch(await p.textContent("#status"), /^Error/);
@@ -203,6 +209,7 @@ test("opening a sessions folder nests each child run under its session and links
   const links = await p.$$eval("#sessions a", (a) => a.map((x) => x.textContent));
   assert.deepEqual(links, ["viewer-sample", "↳ explore-toolu_explore1"]);
   await p.waitForSelector("body[data-loaded='viewer-sample']");
+  await p.click("#mode-list");
   await p.click(".badge.sub");
   await p.waitForSelector("body[data-loaded='explore-toolu_explore1']");
   assert.match(await p.textContent("#summary"), /model claude-haiku-4-5/);
@@ -223,7 +230,8 @@ test("a journal that cannot be loaded says why, and a newer open wins over an ol
   const { journalFile } = await import(path.join(root, "bench/data.mjs"));
   copyFileSync(journalFile(10), path.join(dir, "big.jsonl"));
   await p.goto(authed(`${origin}/`));
-  await p.waitForSelector("body[data-loaded]");
+  // Two sessions: the folder opens to its index.
+  await p.waitForSelector("#index-table tbody tr");
   await p.evaluate(() => {
     const link = (name) => [...document.querySelectorAll("#sessions a")].find((a) => a.textContent === name);
     link("big").click();
@@ -232,7 +240,7 @@ test("a journal that cannot be loaded says why, and a newer open wins over an ol
   await p.waitForSelector("body[data-loaded='viewer-sample']");
   await p.waitForTimeout(1500); // the big one would have finished by now
   assert.equal(await p.textContent("#cost"), "$0.1503");
-  assert.equal(await p.evaluate(() => window.viewer.entries.length), 20, "the sample's 20 records, not the big journal's");
+  assert.equal(await p.evaluate(() => window.viewer.entries.length), 22, "the sample's 22 entries, not the big journal's");
   assert.deepEqual(p.errors, []);
 });
 
@@ -250,28 +258,28 @@ test("a 100 MB journal: time to first render, and the page answers while it load
   const answered = [];
   for (let i = 0; i < 10 && !(await p.$("body[data-loaded]")); i++) {
     const t0 = Date.now();
-    await p.click("[data-filter='landmark']");
-    answered.push(!(await p.isChecked("[data-filter='landmark']")));
-    await p.click("[data-filter='landmark']");
-    answered.push(await p.isChecked("[data-filter='landmark']"));
+    await p.click("#mode-list");
+    answered.push(await p.$eval("#mode-list", (b) => b.classList.contains("on")));
+    await p.click("#mode-reading");
+    answered.push(await p.$eval("#mode-reading", (b) => b.classList.contains("on")));
     latencies.push(Date.now() - t0);
   }
   await p.waitForSelector("body[data-loaded='big']", { timeout: 60000 });
   const firstRender = Date.now() - start;
-  const rows = await p.$$eval(".row", (r) => r.length);
-  assert.ok(rows > 0);
+  await p.click("#mode-reading");
+  await p.waitForSelector("#reading .vitem");
   const records = await p.evaluate(() => window.viewer.entries.length);
   const loadMs = await p.evaluate(() => window.viewer.loadMs);
   const marks = await p.evaluate(() => window.viewer.marks);
   const phase = (from, to) => Math.round(marks[to] - marks[from]);
-  // Scrolling to the end renders only what is on screen.
-  await p.evaluate(() => (document.getElementById("list").scrollTop = 1e9));
-  await p.waitForTimeout(100);
-  assert.ok((await p.$$eval(".row", (r) => r.length)) < 60, "only the rows on screen exist");
+  // Scrolling to the end renders only what is on screen, and the last entry is there.
+  await p.evaluate(() => (document.getElementById("reading").scrollTop = 1e12));
+  await p.waitForFunction(() => document.querySelector(`#reading .vitem[data-index="${window.viewer.reading.items.at(-1)}"]`));
+  assert.ok((await p.$$eval("#reading .vitem", (r) => r.length)) < 80, "only the entries on screen exist");
   await p.screenshot({ path: path.join(artifacts, "viewer-100mb.png") });
   console.log(
     `viewer: 100 MB journal, ${records} records: first render ${firstRender} ms after navigation (${Math.round(loadMs)} ms load in the page: ` +
-      `read and parse ${phase("start", "read")}, state and resume ${phase("read", "resume")}, hand-over ${phase("resume", "received")}, render ${phase("received", "rendered")}); ` +
+      `first bytes ${phase("start", "chunk")}, first screen ${phase("start", "first")} (drawn ${phase("start", "firstShown")}), read and replay ${phase("start", "read")}, transcript ${phase("read", "indexed")}, hand-over ${phase("indexed", "received")}, render ${phase("received", "rendered")}); ` +
       `click latency while loading: ${latencies.length ? `max ${Math.max(...latencies)} ms over ${latencies.length} pairs` : "load finished before the first click"}`,
   );
   // Answered, not timed: each click changed the page while it was loading.
@@ -297,15 +305,16 @@ test("a Claude Code projects folder: projects as headings, subagents nested, a s
   const origin = await serveDir(dir);
   const p = await page(origin);
   await p.goto(authed(origin + "/"));
-  await p.waitForSelector("body[data-loaded]");
+  await p.waitForSelector("#index-table tbody tr");
   const nav = await p.$$eval("#sessions > *", (n) => n.map((x) => `${x.className}:${x.textContent}`));
   assert.ok(nav.includes("project:-work-app") && nav.includes("project:-work-other"), nav.join(" | "));
   assert.ok(nav.some((x) => x.startsWith("child") && x.includes("agent-a1")), nav.join(" | "));
   await p.click("#sessions a:text-is('cc-1')");
   await p.waitForSelector("body[data-loaded='cc-1']");
   assert.match(await p.textContent("#summary"), /2 prompts/);
-  assert.doesNotMatch(await p.textContent("#list"), /abandoned/, "the rewound branch is not in the conversation");
+  assert.doesNotMatch(await p.textContent("#reading"), /abandoned/, "the rewound branch is not in the conversation");
   await p.screenshot({ path: path.join(artifacts, "viewer-claude-code.png") });
+  await p.click("#mode-list");
   await p.click(".badge.sub");
   await p.waitForSelector("body[data-loaded='agent-a1']");
   assert.deepEqual(p.errors, []);
