@@ -602,6 +602,7 @@ const reading = {
   },
 
   scrollToEnd() {
+    this.pinned = true;
     $("reading").scrollTop = 1e12;
     this.update();
   },
@@ -617,8 +618,8 @@ const reading = {
       if (p < 0) return;
     }
     const box = $("reading");
+    this.pinned = false;
     box.scrollTop = this.heights.offset(p);
-    this.anchor = { p, delta: 0 };
     this.update();
     if (select) {
       for (const node of box.querySelectorAll(".vitem.target")) node.classList.remove("target");
@@ -697,7 +698,15 @@ const reading = {
     }
     for (const [p, node] of this.nodes) node.style.transform = `translateY(${this.heights.offset(p)}px)`;
     $("reading-spacer").style.height = `${this.heights.total()}px`;
-    if (shift !== 0) box.scrollTop = this.heights.offset(anchorP) + anchorDelta;
+    // Scrolled to the end, it stays at the end as heights become known
+    // (the last entries may be taller than guessed); else the top entry stays put.
+    if (this.pinned) {
+      const end = Math.max(0, this.heights.total() - box.clientHeight);
+      if (Math.abs(box.scrollTop - end) > 1) {
+        box.scrollTop = end;
+        requestAnimationFrame(() => this.update());
+      }
+    } else if (shift !== 0) box.scrollTop = this.heights.offset(anchorP) + anchorDelta;
   },
 
   rendered(items, load) {
@@ -729,6 +738,8 @@ const resized = new ResizeObserver(() => {
 });
 
 $("reading").addEventListener("scroll", () => {
+  const box = $("reading");
+  reading.pinned = box.scrollTop > 0 && box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
   cancelAnimationFrame(reading.frame);
   reading.frame = requestAnimationFrame(() => {
     reading.update();

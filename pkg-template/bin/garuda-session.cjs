@@ -518,13 +518,14 @@ function readRange(file, start, end, each) {
 }
 
 /**
- * Whether a session file's writer still runs: Garuda's lock beside it is
- * held by a live process; a file with no lock (another agent's) counts as
+ * Whether a session file's writer still runs: for Garuda's journals, its
+ * lock beside it is held by a live process (the store holds it while the
+ * session is open); another agent's file, which has no lock, counts as
  * written while it changed in the last 10 seconds.
  */
-function writerOf(file) {
+function writerOf(file, garuda) {
   const lock = file.replace(/\.jsonl?$/, ".lock");
-  if (fs.existsSync(lock)) return lockHeld(lock) ? "live" : "gone";
+  if (garuda || fs.existsSync(lock)) return lockHeld(lock) ? "live" : "gone";
   try {
     return Date.now() - fs.statSync(file).mtimeMs < 10000 ? "live" : "gone";
   } catch {
@@ -615,8 +616,9 @@ function serve(args) {
     const journalFile = (p) => {
       const size = fs.statSync(p).size;
       const start = Math.min(size, Math.max(0, Number(url.searchParams.get("from")) || 0));
-      const headers = { "x-garuda-end": String(size), "x-garuda-writer": writerOf(p) };
-      if (!o.noRedact && !writtenByGaruda(p)) return sendRedacted(res, p, TYPES[".jsonl"], start, size, headers);
+      const garuda = writtenByGaruda(p);
+      const headers = { "x-garuda-end": String(size), "x-garuda-writer": writerOf(p, garuda) };
+      if (!o.noRedact && !garuda) return sendRedacted(res, p, TYPES[".jsonl"], start, size, headers);
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": TYPES[".jsonl"], "content-length": String(size - start), ...headers });
       if (req.method === "HEAD" || size === start) return res.end();
       fs.createReadStream(p, { start, end: size - 1 }).pipe(res);

@@ -3,7 +3,7 @@
 // tests/artifacts/.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, symlinkSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -319,4 +319,287 @@ test("a Claude Code projects folder: projects as headings, subagents nested, a s
   await p.waitForSelector("body[data-loaded='agent-a1']");
   assert.deepEqual(p.errors, []);
   p.onlyOwnFiles();
+});
+
+// ---- The reading mode, the sessions index, charts, deep links, live follow ----
+
+test("reading mode: Markdown, highlighted code, folded thinking, calls folded with their results, a diff, an image", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reading-"));
+  copyFileSync(path.join(samples, "reading-sample.jsonl"), path.join(dir, "reading-sample.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(origin + "/"));
+  await p.waitForSelector("body[data-loaded='reading-sample']");
+  await p.waitForSelector("#reading .vitem:not(.placeholder) .entry.assistant");
+  // Markdown as HTML: a heading, emphasis, a list, a table, a safe link.
+  await p.waitForSelector("#reading h2:text('What is wrong')");
+  assert.ok(await p.$("#reading .md strong"));
+  assert.ok(await p.$("#reading .md ol li"));
+  assert.ok(await p.$("#reading .md table"));
+  const link = await p.$eval("#reading a[href^='https://example.com']", (a) => ({ rel: a.rel, target: a.target }));
+  assert.deepEqual(link, { rel: "noopener noreferrer", target: "_blank" });
+  // Code blocks highlighted by language.
+  assert.ok((await p.$$("#reading pre code.language-ts .hljs-keyword, #reading pre code .hljs-keyword")).length > 0, "highlighted code");
+  // Thinking folded, with what resume does with it.
+  const thinking = await p.$eval("#reading details.thinking", (d) => ({ open: d.open, summary: d.querySelector("summary").textContent }));
+  assert.equal(thinking.open, false);
+  assert.match(thinking.summary, /Thinking\s*sent back on resume/);
+  // A call folded with its result; the result entry is not shown again.
+  const read = await p.$eval("#reading details.tool:has(.tool-name:text-is('read_file'))", (d) => ({ open: d.open, text: d.textContent }));
+  assert.equal(read.open, false);
+  assert.match(read.text, /src\/parser\.test\.ts.*ok.*parses dates/s);
+  assert.equal(await p.$$eval("#reading .entry.tool_results", (x) => x.length), 0, "paired results live under their calls");
+  // The edit as a diff, open.
+  const diff = await p.$eval("#reading details.tool.edit", (d) => ({ open: d.open, add: d.querySelectorAll(".diff-body .add").length, del: d.querySelectorAll(".diff-body .del").length, head: d.querySelector(".diff-head").textContent }));
+  assert.ok(diff.open && diff.add === 2 && diff.del === 1, JSON.stringify(diff));
+  assert.match(diff.head, /src\/parser\.ts \+2 −1/);
+  await p.locator("#reading details.tool.edit").scrollIntoViewIfNeeded();
+  await p.locator("#reading details.tool.edit").screenshot({ path: path.join(artifacts, "viewer-diff.png") });
+  // The screenshot's image, inline from its base64 source.
+  await p.evaluate(() => document.querySelectorAll("#reading details.tool").forEach((d) => (d.open = true)));
+  await p.waitForSelector("#reading img.inline-image[src^='data:image/png;base64,']");
+  assert.ok(await p.$eval("#reading img.inline-image", (i) => i.complete && i.naturalWidth > 0), "the image decoded");
+  await p.evaluate(() => (document.getElementById("reading").scrollTop = 0));
+  await p.waitForTimeout(200);
+  await p.screenshot({ path: path.join(artifacts, "viewer-reading.png") });
+  // Charts with axes, units and labels.
+  await p.click("#charts summary");
+  await p.waitForSelector("#charts svg.chart");
+  const charts = await p.$$eval("#charts svg.chart", (svgs) => svgs.map((s) => s.textContent));
+  assert.equal(charts.length, 3);
+  for (const [i, words] of [[0, ["Context size per turn", "tokens", "turn (model response)", "context window 200k", "100k"]], [1, ["Cumulative cost", "USD", "turn (model response)", "$0.0"]], [2, ["Tokens per turn by kind", "tokens", "input", "cache read", "cache write", "output"]]]) {
+    for (const w of words) assert.ok(charts[i].includes(w), `chart ${i} says ${w}: ${charts[i]}`);
+  }
+  await p.locator("#charts").screenshot({ path: path.join(artifacts, "viewer-charts.png") });
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+});
+
+/** A journal of `turns` turns whose entries differ in height (one line to 60). */
+function longJournal(turns) {
+  const lines = [{ type: "start", sessionId: "long", model: "claude-sonnet-4-5" }];
+  for (let i = 0; i < turns; i++) {
+    lines.push({ type: "user", message: { role: "user", content: `Question ${i}: ${"why ".repeat(i % 7)}` } });
+    const body = Array.from({ length: 1 + ((i * 37) % 60) }, (_, k) => `- point ${k} of answer ${i}`).join("\n");
+    lines.push({ type: "assistant", step: i + 1, costUsd: 0.001, response: { content: [{ type: "text", text: `Answer ${i}\n\n${body}` }], usage: { inputTokens: 100 + i, outputTokens: 20 } } });
+  }
+  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
+
+test("reading mode scrolls entries of any height virtually, and a deep link lands on its entry after a reload", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-long-"));
+  writeFileSync(path.join(dir, "long.jsonl"), longJournal(1500));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(origin + "/"));
+  await p.waitForSelector("body[data-loaded='long']");
+  assert.equal(await p.evaluate(() => window.viewer.entries.length), 3001);
+  // To the end: the last answer is drawn, and only a screenful of entries exists.
+  await p.evaluate(() => (document.getElementById("reading").scrollTop = 1e12));
+  await p.waitForSelector("#reading .vitem:not(.placeholder) :text('Answer 1499')");
+  assert.ok((await p.$$("#reading .vitem")).length < 80);
+  // Entries never overlap once drawn: each starts below the one before it.
+  const overlaps = await p.$$eval("#reading .vitem", (nodes) => {
+    const boxes = nodes.map((n) => [Number(n.dataset.index), n.getBoundingClientRect()]).sort((a, b) => a[0] - b[0]);
+    return boxes.slice(1).filter(([, b], i) => b.top < boxes[i][1].bottom - 1).length;
+  });
+  assert.equal(overlaps, 0);
+  // A deep link: the session and an entry in the middle; a reload lands there.
+  await p.goto(`${origin}/viewer/?dir=/files/index.json#session=long&e=1601`);
+  await p.waitForSelector("#reading .vitem[data-index='1601']:not(.placeholder)");
+  await p.reload();
+  await p.waitForSelector("body[data-loaded='long']");
+  await p.waitForSelector("#reading .vitem[data-index='1601']:not(.placeholder)");
+  const top = await p.$eval("#reading .vitem[data-index='1601']", (n) => n.getBoundingClientRect().top - document.getElementById("reading").getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 40, `the linked entry is at the top (${top} px)`);
+  assert.match(await p.textContent("#reading .vitem[data-index='1601']"), /Question 800/);
+  // Scrolling writes the entry on screen into the address.
+  await p.evaluate(() => (document.getElementById("reading").scrollTop += 3000));
+  await p.waitForFunction(() => !location.hash.includes("e=1601") && /e=\d+/.test(location.hash));
+  // Frame times while scrolling through the transcript (reported, not asserted).
+  const frames = await p.evaluate(async () => {
+    const box = document.getElementById("reading");
+    box.scrollTop = 0;
+    const times = [];
+    let last = performance.now();
+    for (let i = 0; i < 240; i++) {
+      box.scrollTop += 400;
+      await new Promise((r) => requestAnimationFrame(r));
+      const now = performance.now();
+      times.push(now - last);
+      last = now;
+    }
+    times.sort((a, b) => a - b);
+    return { p50: times[120], p95: times[228] };
+  });
+  console.log(`reading mode: 3,001 entries of varied height, scrolling 400 px a frame: frame time p50 ${frames.p50.toFixed(1)} ms, p95 ${frames.p95.toFixed(1)} ms`);
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+});
+
+test("a folder opens to a sessions index: sortable, filterable, searchable inside every session, with a daily cost chart", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-index-"));
+  for (const f of ["viewer-sample.jsonl", "demo-session.jsonl", "reading-sample.jsonl"]) copyFileSync(path.join(samples, f), path.join(dir, f));
+  copyFileSync(path.join(root, "tests/formats/codex.jsonl"), path.join(dir, "codex-1.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(origin + "/"));
+  await p.waitForFunction(() => document.querySelectorAll("#index-table tbody tr").length === 4 && !document.querySelector("#index-table").textContent.includes("reading…"));
+  const rows = () => p.$$eval("#index-table tbody tr", (r) => r.map((x) => x.dataset.session));
+  const cells = await p.$eval("#index-table tr[data-session='viewer-sample']", (r) => [...r.cells].map((c) => c.textContent));
+  assert.deepEqual(cells, ["Find the flaky test", "Find the flaky test in the parser suite.", "garuda", "claude-opus-4-1", "2026-11-29", "4", "16,490", "$0.1503"]);
+  assert.equal(await p.$eval("#index-table tr[data-session='codex-1'] td:nth-child(3)", (c) => c.textContent), "codex");
+  // Sorted by cost, both ways.
+  await p.click("#index-table th[data-sort='costUsd']");
+  const byCost = await rows();
+  assert.equal(byCost[0], "demo-session");
+  await p.click("#index-table th[data-sort='costUsd']");
+  assert.deepEqual(await rows(), [...byCost].reverse());
+  // Filtered by text and by agent.
+  await p.fill("#index-filter", "flaky");
+  await p.waitForFunction(() => document.querySelectorAll("#index-table tbody tr").length === 1);
+  assert.deepEqual(await rows(), ["viewer-sample"]);
+  await p.fill("#index-filter", "");
+  await p.selectOption("#index-agent", "codex");
+  await p.waitForFunction(() => document.querySelectorAll("#index-table tbody tr").length === 1);
+  assert.deepEqual(await rows(), ["codex-1"]);
+  await p.selectOption("#index-agent", "");
+  // Searched inside every session: only the reading sample mentions Europe/London.
+  await p.fill("#index-search", "europe/london");
+  await p.waitForFunction(() => /1 sessions contain/.test(document.getElementById("index-status").textContent));
+  assert.deepEqual(await rows(), ["reading-sample"]);
+  await p.fill("#index-search", "");
+  await p.waitForFunction(() => document.querySelectorAll("#index-table tbody tr").length === 4);
+  // The daily cost chart, with its axes.
+  assert.match(await p.textContent("#daily-chart"), /Cost per day.*day \(2026-02-01 to 2026-11-29\).*USD/s);
+  await p.screenshot({ path: path.join(artifacts, "viewer-index.png") });
+  // A row opens its session.
+  await p.click("#index-table tr[data-session='viewer-sample']");
+  await p.waitForSelector("body[data-loaded='viewer-sample']");
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+});
+
+test("live follow: new lines appear within a second, a torn last line is waited for until it is complete or the writer is gone", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-follow-"));
+  const file = path.join(dir, "live.jsonl");
+  const lock = path.join(dir, "live.lock");
+  const line = (r) => JSON.stringify(r) + "\n";
+  writeFileSync(file, line({ type: "start", sessionId: "live", model: "claude-sonnet-4-5" }) + line({ type: "user", message: { role: "user", content: "first prompt" } }));
+  // The writer's lock, held by a live process (this one): serve says the writer runs.
+  writeFileSync(lock, JSON.stringify({ pid: process.pid }));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(origin + "/"));
+  await p.waitForSelector("body[data-loaded='live']");
+  assert.match(await p.textContent("#status"), /following/);
+  const entries = () => p.evaluate(() => window.viewer.entries.length);
+  assert.equal(await entries(), 2);
+  // A new line appears within a second (and a bit for the poll in flight).
+  const { appendFileSync } = await import("node:fs");
+  const t0 = Date.now();
+  appendFileSync(file, line({ type: "assistant", step: 1, costUsd: 0.01, response: { content: [{ type: "text", text: "the answer, live" }], usage: { inputTokens: 10, outputTokens: 5 } } }));
+  await p.waitForFunction(() => window.viewer.entries.length === 3, null, { timeout: 5000 });
+  const latency = Date.now() - t0;
+  await p.waitForSelector("#reading :text('the answer, live')");
+  // Half a line: waited for, not reported.
+  const torn = line({ type: "user", message: { role: "user", content: "second prompt, written in two halves" } });
+  appendFileSync(file, torn.slice(0, 30));
+  await p.waitForTimeout(2500);
+  assert.equal(await entries(), 3);
+  assert.equal(await p.evaluate(() => window.viewer.entries.filter((e) => e.kind === "warning").length), 0, "no warning for a line still being written");
+  assert.doesNotMatch(await p.textContent("#summary"), /torn/);
+  appendFileSync(file, torn.slice(30));
+  await p.waitForSelector("#reading :text('second prompt, written in two halves')", { timeout: 5000 });
+  // The writer goes with half a line written: now it is reported.
+  appendFileSync(file, '{"type":"user","mess');
+  const { unlinkSync } = await import("node:fs");
+  unlinkSync(lock);
+  await p.waitForFunction(() => /torn/.test(document.getElementById("summary").textContent), null, { timeout: 5000 });
+  assert.doesNotMatch(await p.textContent("#status"), /following/);
+  console.log(`live follow: a new line was on screen ${latency} ms after it was written`);
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+});
+
+test("hostile Markdown: no script runs, nothing is fetched, no javascript: or data: link, no SVG, in the viewer and in the exported HTML", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-hostile-md-"));
+  const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=9"><script>window.__pwned=10</script></svg>').toString("base64");
+  const md = [
+    "[click](javascript:window.__pwned=1) [data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==) [vb](vbscript:msgbox)",
+    `![svg](data:image/svg+xml;base64,${svg}) ![remote](http://evil.example/pixel.png) ![rel](/files/x.png)`,
+    "<script>window.__pwned = 2</script><img src=x onerror='window.__pwned=3'><svg onload='window.__pwned=4'></svg>",
+    "<a href='javascript:window.__pwned=5'>raw link</a> <iframe src='http://evil.example'></iframe>",
+    "```html\n<script>window.__pwned = 6</script><img src=x onerror=alert(6)>\n```",
+    "[ref][r]\n\n[r]: javascript:window.__pwned=7",
+    "<https://ok.example/path> and <javascript:alert(8)>",
+  ].join("\n\n");
+  const lines = [
+    { type: "start", sessionId: "hostile-md", model: "claude-sonnet-4-5" },
+    { type: "user", message: { role: "user", content: md } },
+    { type: "assistant", step: 1, costUsd: 0, response: { content: [{ type: "text", text: md }, { type: "tool_use", id: "t1", name: "edit_file", input: { path: "<img src=x onerror=alert(9)>.html", old: "<script>window.__pwned=11</script>", new: "<svg onload=window.__pwned=12></svg>\n<img src=x onerror=alert(12)>" } }], usage: {} } },
+    { type: "tool_results", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: md }, { type: "image", source: { type: "base64", media_type: "image/svg+xml", data: svg } }, { type: "image", source: { type: "url", url: "http://evil.example/x.png" } }] }] }, calls: [] },
+  ];
+  writeFileSync(path.join(dir, "hostile-md.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(origin + "/"));
+  await p.waitForSelector("body[data-loaded='hostile-md']");
+  await p.waitForSelector("#reading .vitem:not(.placeholder) .entry.assistant");
+  await p.evaluate(() => document.querySelectorAll("#reading details").forEach((d) => (d.open = true)));
+  await p.waitForTimeout(500);
+  const check = () =>
+    p.evaluate(() => {
+      const root = document.getElementById("reading");
+      return {
+        pwned: window.__pwned,
+        hrefs: [...root.querySelectorAll("a[href]")].map((a) => a.getAttribute("href")),
+        imgs: [...root.querySelectorAll("img")].map((i) => i.getAttribute("src").slice(0, 22)),
+        bad: root.querySelectorAll(["script", "iframe", "svg", "object", "embed", "style", "link", "[onerror]", "[onload]", "[style]"].map((s) => `.vitem ${s}`).join(",")).length,
+      };
+    });
+  const seen = await check();
+  assert.equal(seen.pwned, undefined);
+  assert.deepEqual(seen.hrefs.filter((h) => !/^(https?:|mailto:|#)/.test(h)), [], seen.hrefs.join(" "));
+  assert.deepEqual(seen.imgs, [], "no image: markdown images are text, the SVG and URL image blocks are not shown");
+  assert.equal(seen.bad, 0);
+  assert.match(await p.textContent("#reading"), /<script>window.__pwned = 2<\/script>/, "raw HTML shows as text");
+  // The list mode's detail panel renders the same way.
+  await p.click("#mode-list");
+  await p.click(".row[data-index='2']");
+  await p.waitForSelector("#detail .entry");
+  assert.equal(await p.$$eval("#detail script, #detail iframe, #detail svg, #detail img, #detail [onerror]", (x) => x.length), 0);
+  await p.waitForTimeout(300);
+  assert.equal(await p.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(p.dialogs, []);
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+  // The exported HTML, opened as a file: no script, a CSP, nothing fetched.
+  const out = path.join(dir, "hostile.html");
+  const r = spawnSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "export", path.join(dir, "hostile-md.jsonl"), "--format", "html", "-o", out], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const html = readFileSync(out, "utf8");
+  assert.doesNotMatch(html, /<(script|iframe|svg|object|embed)|href="(javascript|data|vbscript):|<img[^>]+src="(?!data:image\/(png|jpeg|gif|webp);)|<[^>]+\son(error|load)=/i);
+  assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+  const q = await page("file://");
+  await q.goto(`file://${out}`);
+  assert.equal(await q.evaluate(() => window.__pwned), undefined);
+  assert.ok(q.requests.every((u) => u.startsWith("file://")), q.requests.join(" "));
+  assert.deepEqual(q.dialogs, []);
+});
+
+test("export --format html reads like the reading mode with no script: the same renderer and style sheet", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-export-html-"));
+  const out = path.join(dir, "reading.html");
+  const r = spawnSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "export", path.join(samples, "reading-sample.jsonl"), "--format", "html", "-o", out], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const p = await browser.newPage({ viewport: { width: 1100, height: 900 }, javaScriptEnabled: false });
+  pages.push(p);
+  await p.goto(`file://${out}`);
+  assert.ok(await p.$("main.reading article.entry.assistant h2"), "Markdown rendered");
+  assert.ok(await p.$("main.reading .diff .add"), "the edit as a diff");
+  assert.ok(await p.$("main.reading img.inline-image[src^='data:image/png']"), "the image inline");
+  assert.ok(await p.$("main.reading .hljs-keyword"), "code highlighted");
+  assert.equal(await p.$$eval("script", (s) => s.length), 0);
+  await p.screenshot({ path: path.join(artifacts, "export-html.png"), fullPage: false });
 });
