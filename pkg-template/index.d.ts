@@ -666,7 +666,125 @@ export class Journal {
   readonly lineCount: number;
   state(): SessionState;
   messages(): Message[];
+  /** The figures an agent reads every turn, without the messages: O(1) of the conversation. */
+  figures(): JournalFigures;
+  /** What resume would change in this conversation (the report of repairForResume). */
+  resumeReport(): RepairReport;
+  /** Transcript entries so far (a Journal made with `history: true`; without it only warnings are entries). Built as the journal reads. */
+  readonly transcriptLength: number;
+  /** Transcript entries `from..to` (all by default): what a reader lists. */
+  transcript(from?: number, to?: number): TranscriptEntry[];
+  /** `transcript(from, to)` as JSON text (a worker hands a page one string, not a clone of many objects). */
+  transcriptJson(from?: number, to?: number): string;
+  /** One entry whole, its message as typed parts; null past the end. */
+  transcriptEntry(index: number): TranscriptEntryDetail | null;
+  /** The entries whose text holds `query` (ASCII case ignored). */
+  searchTranscript(query: string): Uint32Array;
   free(): void;
+}
+
+/** Figures read every turn, in O(1) of the conversation (`Journal.figures()`). */
+export type JournalFigures = Pick<
+  SessionState,
+  "usage" | "unreportedTokens" | "childDebits" | "costUsd" | "costIncomplete" | "contextTokens" | "steps" | "prompts" | "model" | "title" | "thinking" | "ended" | "sessionId" | "firstPrompt" | "tornTail" | "usageByDay"
+> & {
+  messageCount: number;
+  epoch: number;
+  undoDepth: number;
+  redoDepth: number;
+  /** Absent until a line says which format the journal is in. */
+  format?: SessionFormat;
+};
+
+// ---- The transcript: the one model the viewer, export and the CLI render ----
+
+/** What became of a message: still sent to the model, summarised away by a later compaction, or undone. */
+export type Fate = "live" | "compacted" | "undone";
+/** What resume does with a message's thinking: sends it back, cannot (the message is gone), or leaves it out (`droppedWhy`). */
+export type ThinkingFate = "kept" | "notSent" | "dropped";
+
+/** A tool call or result in an entry, paired with its other half. */
+export interface TranscriptTool {
+  id: string;
+  name?: string;
+  /** A call (`tool_use`); else a result. */
+  use: boolean;
+  error?: true;
+  interrupted?: true;
+  /** The entry holding the other half; absent for a call with no result. */
+  pair?: number;
+  /** The child session a call started (a subagent's run). */
+  child?: string;
+}
+
+/** One entry of a transcript: a message, a landmark, or a line replay could not use. */
+export interface TranscriptEntry {
+  index: number;
+  /** The journal line (another agent's file line for a translated record). */
+  line: number;
+  /** The record type; for a warning, its kind. */
+  type: JournalRecord["type"] | WarningKind;
+  kind: "message" | "landmark" | "warning";
+  role?: "user" | "assistant";
+  fate?: Fate;
+  t?: string;
+  /** About 160 characters of the message; a landmark's or warning's whole text. */
+  preview: string;
+  blocks?: string[];
+  tools?: TranscriptTool[];
+  /** Thinking blocks in the message. */
+  thinking?: number;
+  thinkingFate?: ThinkingFate;
+  droppedWhy?: string;
+  /** A response's usage and cost (null: its price is unknown). */
+  usage?: Usage;
+  costUsd?: number | null;
+  /** The context size after a response, and the model's context window then. */
+  contextTokens?: number;
+  contextWindow?: number;
+  notes?: number;
+  attachments?: number;
+  synthetic?: true;
+  redacted?: true;
+  /** Subagent reports of a tool_results record. */
+  subagents?: { child: string | null; tokens: number; costUsd: number | null }[];
+}
+
+/** A file edit: lines `+` added, `-` removed, ` ` kept around them, `@` a patch's hunk header. */
+export interface FileDiff {
+  path: string;
+  lines: ["+" | "-" | " " | "@", string][];
+}
+
+/** An image from a base64 source (only raster types are shown). */
+export interface TranscriptImage {
+  mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+  data: string;
+}
+
+/** A part of a message as a reader shows it. */
+export type TranscriptPart =
+  | { type: "prompt"; text: string }
+  | { type: "text"; text: string }
+  | { type: "note"; text: string }
+  | { type: "attachment"; text: string }
+  | { type: "thinking"; text: string; redacted: boolean }
+  | {
+      type: "toolUse";
+      id: string;
+      name: string;
+      /** The input as indented JSON. */
+      input: string;
+      diff: FileDiff[];
+      result: { entry: number; text: string; error: boolean; interrupted: boolean; images: TranscriptImage[] } | null;
+      child: string | null;
+    }
+  | { type: "toolResult"; id: string; name: string | null; text: string; error: boolean; interrupted: boolean; images: TranscriptImage[]; call: number | null }
+  | { type: "image"; mediaType: TranscriptImage["mediaType"]; data: string }
+  | { type: "other"; text: string };
+
+export interface TranscriptEntryDetail extends TranscriptEntry {
+  parts: TranscriptPart[];
 }
 
 export interface ImportOptions extends ReadOptions {

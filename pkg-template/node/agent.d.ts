@@ -24,16 +24,8 @@ export interface SessionStore {
   remove(id: string): Promise<void>;
 }
 
-/** Figures read every turn, in O(1) of the conversation. */
-export type JournalFigures = Pick<
-  SessionState,
-  "usage" | "unreportedTokens" | "childDebits" | "costUsd" | "costIncomplete" | "contextTokens" | "steps" | "prompts" | "model" | "title" | "thinking" | "ended"
-> & {
-  messageCount: number;
-  epoch: number;
-  undoDepth: number;
-  redoDepth: number;
-};
+export type { JournalFigures } from "../index.js";
+import type { JournalFigures } from "../index.js";
 
 /** Read tracking: record what the agent read, tell whether a file may be edited, deduplicate reads. */
 export class FileTracker {

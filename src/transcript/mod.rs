@@ -17,6 +17,8 @@
 mod detail;
 pub mod diff;
 
+pub use detail::{Image, Outcome, Part};
+
 use crate::record::RecordKind;
 use crate::resume::message::{string, BlockHead};
 use crate::state::{HistoryItem, SessionState, Turn};
