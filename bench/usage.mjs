@@ -11,6 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { buildClaudeSessions } from "./claude-data.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const peers = path.join(process.env.GARUDA_SHARED ?? path.join(root, "../shared"), "peers/claude-code");
@@ -19,53 +20,6 @@ const MB = Number(process.env.MB ?? 500);
 if (!fs.existsSync(peers) || !fs.existsSync(ccusage)) {
   console.log(`SKIP bench/usage.mjs: needs ${peers} and ${ccusage} (bash .ci/setup)`);
   process.exit(0);
-}
-
-/** The sample sessions: [relative path, lines]. */
-function samples() {
-  const out = [];
-  const walk = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".jsonl")) out.push([path.relative(peers, p), fs.readFileSync(p, "utf8").split("\n").filter(Boolean)]);
-    }
-  };
-  walk(peers);
-  return out;
-}
-
-/** Copy k of a line: every id made unique to the copy. */
-function fresh(line, k) {
-  let r;
-  try {
-    r = JSON.parse(line);
-  } catch {
-    return line;
-  }
-  const tag = (v, sep) => (typeof v === "string" && v !== "" ? `${v}${sep}${k}` : v);
-  for (const f of ["sessionId", "uuid", "parentUuid", "leafUuid", "logicalParentUuid"]) if (f in r) r[f] = tag(r[f], "-c");
-  if ("requestId" in r) r.requestId = tag(r.requestId, "_c");
-  if (r.message && typeof r.message === "object" && "id" in r.message) r.message.id = tag(r.message.id, "_c");
-  return JSON.stringify(r);
-}
-
-function build(dir) {
-  const stamp = path.join(dir, `.built-${MB}`);
-  if (fs.existsSync(stamp)) return;
-  fs.rmSync(dir, { recursive: true, force: true });
-  const files = samples();
-  let bytes = 0;
-  for (let k = 0; bytes < MB * 1e6; k++) {
-    for (const [rel, lines] of files) {
-      const target = path.join(dir, "projects", `copy-${k}`, rel.replace(/[^/]*$/, (name) => name.replace(/^([^.]+)/, `$1-c${k}`)));
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      const text = lines.map((l) => fresh(l, k)).join("\n") + "\n";
-      fs.writeFileSync(target, text);
-      bytes += Buffer.byteLength(text);
-    }
-  }
-  fs.writeFileSync(stamp, String(bytes));
 }
 
 /** Runs a command under /usr/bin/time: seconds, peak RSS (MB), stdout. */
@@ -81,7 +35,7 @@ if (!fs.existsSync("/usr/bin/time")) {
   process.exit(0);
 }
 const dir = path.join(root, "bench/data/claude-usage");
-build(dir);
+buildClaudeSessions(peers, dir, MB);
 const size = Number(fs.readFileSync(path.join(dir, `.built-${MB}`), "utf8")) / 1e6;
 const runs = Number(process.env.RUNS ?? 3);
 const median = (xs) => xs.sort((a, b) => a.secs - b.secs)[Math.floor(xs.length / 2)];

@@ -23,8 +23,10 @@ const USAGE = `usage: garuda-session <command> ...
   resume <file> [--model m] [--thinking on|off]   resume messages (stdout), repair report (stderr)
   check <file> [--model m] [--thinking on|off]    exit 1 when the API would refuse the history
   list <dir>                                  the /sessions table of a sessions folder
-  export <file> --format md|html [-o out] [--rules rules.json] [--live]
+  export <file> --format md|html [-o out] [--rules rules.json] [--live] [--no-redact]
                                               the whole transcript, readable and redacted
+  export <folder> --format md|html -o <out folder>
+                                              every session of a folder, a file each
                                               (--live: only what the model sees now)
   serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)
 Every command reads Garuda journals and Claude Code, Codex, pi and Gemini CLI sessions,
@@ -394,8 +396,9 @@ function journalOfText(text) {
 /** The transcript of a journal (read with `history: true`), then frees it. */
 function exportTranscript(journal, format, o = {}) {
   try {
-    const redactor = redactorFor(o);
-    const redact = (text) => redactor.redact(text);
+    // Redacted unless --no-redact: an export is a file that leaves the machine.
+    const redactor = o.noRedact ? null : redactorFor(o);
+    const redact = redactor ? (text) => redactor.redact(text) : (text) => text;
     const f = journal.figures();
     const info = { title: f.title ?? f.firstPrompt, sessionId: f.sessionId, model: f.model, cost: session.formatCost(f), budgetNote: session.budgetNote(f) };
     return (format === "md" ? transcriptMarkdown : transcriptHtml)(journal, info, redact, { live: o.live === true });
@@ -405,7 +408,7 @@ function exportTranscript(journal, format, o = {}) {
 }
 
 async function exportCommand(args) {
-  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", "--live": "live!", ...REDIS });
+  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", "--live": "live!", "--no-redact": "noRedact!", ...REDIS });
   if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
   // The whole transcript (compacted and undone turns marked), or with --live what the model sees now.
   let journal;
@@ -414,6 +417,7 @@ async function exportCommand(args) {
     journal = journalOfText(await withRedis(o, (store) => store.text(o._[0])));
   } else {
     if (o._[0] === undefined) throw new UsageError("give a session file");
+    if (fs.existsSync(o._[0]) && fs.statSync(o._[0]).isDirectory()) return exportFolder(o);
     journal = journalOf(o._[0], readOptions(o, "from"));
     if (journal.format === null) {
       journal.free();
@@ -423,6 +427,32 @@ async function exportCommand(args) {
   const text = exportTranscript(journal, o.format, o);
   if (o.out) fs.writeFileSync(o.out, text, { mode: 0o600 });
   else process.stdout.write(text);
+  return 0;
+}
+
+/**
+ * `export <folder> --format html -o <out folder>`: every session of the
+ * folder (any agent's layout, child runs included) to a file of its own,
+ * at the same relative path. Files in no known format are skipped.
+ */
+function exportFolder(o) {
+  if (!o.out) throw new UsageError("exporting a folder needs -o <output folder>");
+  const sessions = walkSessions(o._[0]).flatMap((s) => [s, ...s.children]);
+  let written = 0;
+  let skipped = 0;
+  for (const s of sessions) {
+    const journal = journalOf(s.file, readOptions(o, "from"));
+    if (journal.format === null) {
+      journal.free();
+      skipped++;
+      continue;
+    }
+    const target = path.join(o.out, s.rel.replace(/\.jsonl?$/, `.${o.format}`));
+    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(target, exportTranscript(journal, o.format, o), { mode: 0o600 });
+    written++;
+  }
+  process.stdout.write(`${written} sessions written to ${o.out}${skipped ? ` (${skipped} files in no known format skipped)` : ""}\n`);
   return 0;
 }
 
@@ -647,14 +677,14 @@ function serve(args) {
         if (redis) {
           const id = decodeURIComponent(m[1]);
           if (!session.validateSessionId(id)) return send(400, "text/plain", "not a session id");
-          return send(200, "text/html; charset=utf-8", exportTranscript(journalOfText(await redis.text(id)), "html"));
+          return send(200, "text/html; charset=utf-8", exportTranscript(journalOfText(await redis.text(id)), "html", { noRedact: o.noRedact }));
         }
         // A session id at the top of the folder, or a session file's path under it.
         const rel = /\.jsonl?$/.test(m[1]) ? m[1] : `${m[1]}.jsonl`;
         const p = underDir(dir, rel);
         if (!p) return send(400, "text/plain", "not a session id");
         if (!fs.existsSync(p)) return send(404, "text/plain", "no such session");
-        return send(200, "text/html; charset=utf-8", exportTranscript(journalOf(p), "html"));
+        return send(200, "text/html; charset=utf-8", exportTranscript(journalOf(p), "html", { noRedact: o.noRedact }));
       }
       send(404, "text/plain", "not found");
     } catch (e) {

@@ -607,6 +607,10 @@ fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
     }
     let cut_at = cut(&e.preview, PREVIEW).len();
     e.preview.truncate(cut_at);
+    // Kept for every entry of a long session: no spare capacity.
+    e.preview.shrink_to_fit();
+    e.blocks.shrink_to_fit();
+    e.tools.shrink_to_fit();
 }
 
 /// What a text block of a prompt is: the prompt (the first), a note, or an attachment.

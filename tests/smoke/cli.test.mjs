@@ -369,3 +369,27 @@ test("export writes the whole transcript, compacted and undone turns marked, wit
   assert.match(html.out, /<div class="landmark compaction"><span>compaction: /);
   assert.match(html.out, /Content-Security-Policy/);
 });
+
+test("export redacts unless --no-redact, and exports a whole folder, a file per session", () => {
+  const dir = tmp();
+  const file = path.join(dir, "s.jsonl");
+  const key = "sk-ant-api03-" + "Q7vXk2m9Pz4tR8wY1nB6cD3fG5hJ0lK".repeat(3).slice(0, 93) + "AA";
+  writeFileSync(file, JSON.stringify({ type: "user", message: { role: "user", content: `use ${key} please` } }) + "\n");
+  const redacted = cli("export", file, "--format", "md");
+  assert.doesNotMatch(redacted.out, /Q7vXk2m9/);
+  const raw = cli("export", file, "--format", "md", "--no-redact");
+  assert.match(raw.out, /Q7vXk2m9/);
+  // A folder: every session (child runs too) to a file of its own, at the same path.
+  const folder = path.join(dir, "sessions");
+  mkdirSync(path.join(folder, "viewer-sample"), { recursive: true });
+  copyFileSync(path.join(root, "web-demo/samples/viewer-sample.jsonl"), path.join(folder, "viewer-sample.jsonl"));
+  copyFileSync(path.join(root, "web-demo/samples/viewer-sample/explore-toolu_explore1.jsonl"), path.join(folder, "viewer-sample/explore-toolu_explore1.jsonl"));
+  writeFileSync(path.join(folder, "notes.jsonl"), "not a session\n");
+  const out = path.join(dir, "html");
+  const r = cli("export", folder, "--format", "html", "-o", out);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /2 sessions written .*1 files in no known format skipped/);
+  assert.match(readFileSync(path.join(out, "viewer-sample.html"), "utf8"), /Find the flaky test/);
+  assert.match(readFileSync(path.join(out, "viewer-sample/explore-toolu_explore1.html"), "utf8"), /<article/);
+  assert.equal(cli("export", folder, "--format", "html").code, 2, "a folder needs -o");
+});

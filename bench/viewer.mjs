@@ -1,0 +1,111 @@
+// The viewer in headless Chromium (issue 13), on the 100 MB and 1 GB
+// journals: time to the first screen and to the whole transcript indexed,
+// the tab's peak memory against the file's size, frame times while
+// scrolling the reading mode, and `export --format html` of the 100 MB
+// journal (time and size).
+//
+//   node bench/viewer.mjs            (after .ci/build; SIZES=100,1000 by default)
+
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { journalFile } from "./data.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ciRequire = createRequire(path.join(root, ".ci/package.json"));
+const sizes = (process.env.SIZES ?? "100,1000").split(",").map(Number);
+const cli = path.join(root, "pkg/bin/garuda-session.cjs");
+
+/** RSS in bytes of Chromium's renderer processes (the tab, its workers included). */
+function rendererRss() {
+  let total = 0;
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (!cmd.includes("chromium") || !cmd.includes("--type=renderer")) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (rss) total += Number(rss[1]) * 1024;
+    } catch {}
+  }
+  return total;
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "garuda-bench-viewer-"));
+for (const mb of sizes) fs.symlinkSync(journalFile(mb), path.join(dir, `j${mb}.jsonl`));
+const server = spawn(process.execPath, [cli, "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
+const printed = await new Promise((resolve) => server.stdout.once("data", (d) => resolve(String(d))));
+const url = new URL(/http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(printed)[0]);
+const { chromium } = ciRequire("playwright-core");
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--js-flags=--max-old-space-size=8192"] });
+
+const rows = [];
+for (const mb of sizes) {
+  const file = journalFile(mb);
+  const bytes = fs.statSync(file).size;
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  let crashed = false;
+  page.on("crash", () => (crashed = true));
+  // The token's URL for /viewer/ sets the cookie and opens nothing (the
+  // folder's index would read every session in the background).
+  const viewer = new URL("/viewer/", url);
+  viewer.searchParams.set("token", url.searchParams.get("token"));
+  await page.goto(viewer.href);
+  const base = rendererRss();
+  let peak = base;
+  const sampler = setInterval(() => (peak = Math.max(peak, rendererRss())), 50);
+  const t0 = Date.now();
+  await page.goto(`${url.origin}/viewer/?file=/files/j${mb}.jsonl`);
+  await page.waitForSelector("#reading .vitem", { timeout: 600000 });
+  const firstScreen = Date.now() - t0;
+  await page.waitForSelector("body[data-loaded]", { timeout: 600000 }).catch(() => {});
+  const indexed = Date.now() - t0;
+  clearInterval(sampler);
+  peak = Math.max(peak, rendererRss());
+  const info = crashed ? {} : await page.evaluate(() => ({ entries: window.viewer.entries.length, marks: window.viewer.marks }));
+  let frames = null;
+  if (!crashed) {
+    frames = await page.evaluate(async () => {
+      const box = document.getElementById("reading");
+      const times = [];
+      let last = performance.now();
+      for (let i = 0; i < 300; i++) {
+        box.scrollTop += 600;
+        await new Promise((r) => requestAnimationFrame(r));
+        const now = performance.now();
+        times.push(now - last);
+        last = now;
+      }
+      times.sort((a, b) => a - b);
+      return { p50: times[150], p95: times[285] };
+    });
+  }
+  rows.push({ mb, bytes, crashed, firstScreen, indexed, entries: info.entries, peak, base, frames, marks: info.marks });
+  await page.close();
+}
+await browser.close();
+server.kill();
+
+const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
+for (const r of rows) {
+  const phase = (a, b) => (r.marks?.[a] && r.marks?.[b] ? Math.round(r.marks[b] - r.marks[a]) : "-");
+  console.log(
+    `viewer, ${r.mb} MB journal (${r.entries ?? "?"} entries)${r.crashed ? ": THE TAB CRASHED" : ""}: first screen ${f(r.firstScreen)}, fully indexed ${f(r.indexed)} ` +
+      `(in the page: first screen ${phase("start", "firstShown")} ms, read and replay ${phase("start", "read")} ms, hand-over ${phase("indexed", "received")} ms); ` +
+      `tab memory peak ${(r.peak / 2 ** 20).toFixed(0)} MiB (${(r.peak / r.bytes).toFixed(2)}x the file; ${(r.base / 2 ** 20).toFixed(0)} MiB before opening it); ` +
+      `scrolling 600 px a frame: p50 ${r.frames?.p50.toFixed(1)} ms, p95 ${r.frames?.p95.toFixed(1)} ms`,
+  );
+}
+
+// Export of the 100 MB journal to one HTML file.
+if (sizes.includes(100)) {
+  const out = path.join(dir, "j100.html");
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [cli, "export", journalFile(100), "--format", "html", "-o", out], { encoding: "utf8" });
+  const ms = Date.now() - t0;
+  if (r.status !== 0) console.log(`export failed: ${r.stderr}`);
+  else console.log(`export --format html of the 100 MB journal: ${f(ms)}, ${(fs.statSync(out).size / 1e6).toFixed(1)} MB of HTML`);
+}
+fs.rmSync(dir, { recursive: true, force: true });
