@@ -419,11 +419,11 @@ const compact = (v) => (v >= 1e6 ? `${+(v / 1e6).toFixed(1)}M` : v >= 1e3 ? `${+
  * in `unit`; `series`: [{ points: [[x, y]], cls, label, bars?, stack? }];
  * `hlines`: [{ y, label }]; `vlines`: [{ x, label }].
  */
-function chart({ title, unit, xLabel, xMax, yMax, series, hlines = [], vlines = [], format = compact }) {
+function chart({ title, unit, xLabel, xMax, yMax, series, hlines = [], vlines = [], format = compact, xFormat = (v) => n(v) }) {
   const W = 640, H = 190, L = 58, R = 12, T = 22, B = 34;
   const svg = svgEl("svg", { class: "chart", width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": title });
   svg.append(svgEl("text", { x: L, y: 14, class: "chart-title" }, title));
-  const top = Math.max(yMax, ...hlines.map((h) => h.y), 1) * 1.05;
+  const top = (Math.max(yMax, ...hlines.map((h) => h.y)) || 1) * 1.05;
   // Each x value sits in the middle of its band, so one day or one turn is a visible bar.
   const x = (v) => L + ((W - L - R) * (v - 0.5)) / Math.max(1, xMax);
   const y = (v) => H - B - ((H - T - B) * v) / top;
@@ -434,7 +434,7 @@ function chart({ title, unit, xLabel, xMax, yMax, series, hlines = [], vlines = 
     svg.append(svgEl("line", { x1: L - 4, x2: W - R, y1: y(v), y2: y(v), class: "grid" }), svgEl("text", { x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, format(v)));
   }
   const xs = Math.max(1, Math.round(niceStep(xMax, 6)));
-  for (let v = xs; v <= xMax; v += xs) svg.append(svgEl("text", { x: x(v), y: H - B + 14, class: "tick", "text-anchor": "middle" }, n(v)));
+  for (let v = xs; v <= xMax; v += xs) svg.append(svgEl("text", { x: x(v), y: H - B + 14, class: "tick", "text-anchor": "middle" }, xFormat(v)));
   svg.append(svgEl("text", { x: (L + W - R) / 2, y: H - 4, class: "axis-label", "text-anchor": "middle" }, xLabel), svgEl("text", { x: 12, y: (T + H - B) / 2, class: "axis-label", "text-anchor": "middle", transform: `rotate(-90 12 ${(T + H - B) / 2})` }, unit));
   for (const s of series) {
     if (s.bars) {
@@ -1044,7 +1044,7 @@ function renderDaily(rows) {
   if (byDay.size === 0) return;
   const days = [...byDay.keys()].sort();
   const points = days.map((d, i) => [i + 1, 0, byDay.get(d)]);
-  const svg = chart({ title: `Cost per day${unknown ? " (some prices unknown: known part only)" : ""}`, unit: "USD", xLabel: `day (${days[0]} to ${days.at(-1)})`, xMax: days.length, yMax: Math.max(...points.map((p) => p[2])), series: [{ points, cls: "k-cost", bars: true }], format: (v) => `$${v < 10 ? v.toFixed(2) : Math.round(v)}` });
+  const svg = chart({ title: `Cost per day${unknown ? " (some prices unknown: known part only)" : ""}`, unit: "USD", xLabel: `day (${days[0]} to ${days.at(-1)}, days with usage)`, xMax: days.length, yMax: Math.max(...points.map((p) => p[2])), series: [{ points, cls: "k-cost", bars: true }], format: (v) => `$${v < 10 ? v.toFixed(2) : Math.round(v)}`, xFormat: (v) => days[v - 1]?.slice(5) ?? "" });
   svg.id = "daily-chart";
   for (const [i, d] of days.entries()) svg.append(svgEl("title", {}, `${d}: ${money(byDay.get(d))}`));
   box.append(svg);

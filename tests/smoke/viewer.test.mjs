@@ -471,7 +471,7 @@ test("a folder opens to a sessions index: sortable, filterable, searchable insid
   await p.fill("#index-search", "");
   await p.waitForFunction(() => document.querySelectorAll("#index-table tbody tr").length === 4);
   // The daily cost chart, with its axes.
-  assert.match(await p.textContent("#daily-chart"), /Cost per day.*day \(2026-02-01 to 2026-11-29\).*USD/s);
+  assert.match(await p.textContent("#daily-chart"), /Cost per day.*02-01.*11-29.*day \(2026-02-01 to 2026-11-29, days with usage\).*USD/s);
   await p.screenshot({ path: path.join(artifacts, "viewer-index.png") });
   // A row opens its session.
   await p.click("#index-table tr[data-session='viewer-sample']");
