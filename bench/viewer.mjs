@@ -64,7 +64,7 @@ for (const mb of sizes) {
   const indexed = Date.now() - t0;
   clearInterval(sampler);
   peak = Math.max(peak, rendererRss());
-  const info = crashed ? {} : await page.evaluate(() => ({ entries: window.viewer.entries.length, marks: window.viewer.marks }));
+  const info = crashed ? {} : await page.evaluate(() => ({ entries: window.viewer.entries.length, marks: window.viewer.marks, pageHeap: performance.memory?.usedJSHeapSize ?? null }));
   let frames = null;
   if (!crashed) {
     frames = await page.evaluate(async () => {
@@ -82,7 +82,7 @@ for (const mb of sizes) {
       return { p50: times[150], p95: times[285] };
     });
   }
-  rows.push({ mb, bytes, crashed, firstScreen, indexed, entries: info.entries, peak, base, frames, marks: info.marks });
+  rows.push({ mb, bytes, crashed, firstScreen, indexed, entries: info.entries, peak, base, frames, marks: info.marks, pageHeap: info.pageHeap, after: rendererRss() });
   await page.close();
 }
 await browser.close();
@@ -94,7 +94,7 @@ for (const r of rows) {
   console.log(
     `viewer, ${r.mb} MB journal (${r.entries ?? "?"} entries)${r.crashed ? ": THE TAB CRASHED" : ""}: first screen ${f(r.firstScreen)}, fully indexed ${f(r.indexed)} ` +
       `(in the page: first screen ${phase("start", "firstShown")} ms, read and replay ${phase("start", "read")} ms, hand-over ${phase("indexed", "received")} ms); ` +
-      `tab memory peak ${(r.peak / 2 ** 20).toFixed(0)} MiB (${(r.peak / r.bytes).toFixed(2)}x the file; ${(r.base / 2 ** 20).toFixed(0)} MiB before opening it); ` +
+      `tab memory peak ${(r.peak / 2 ** 20).toFixed(0)} MiB (${(r.peak / r.bytes).toFixed(2)}x the file; ${(r.base / 2 ** 20).toFixed(0)} MiB before opening it, ${(r.after / 2 ** 20).toFixed(0)} MiB once loaded, of which the page's JS heap ${r.pageHeap ? (r.pageHeap / 2 ** 20).toFixed(0) : "?"} MiB); ` +
       `scrolling 600 px a frame: p50 ${r.frames?.p50.toFixed(1)} ms, p95 ${r.frames?.p95.toFixed(1)} ms`,
   );
 }
