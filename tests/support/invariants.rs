@@ -58,6 +58,34 @@ pub fn replay(data: &[u8]) {
         );
     }
     resumes_acceptably(whole.state(), "replay");
+    transcript_reads_everything(data);
+}
+
+/// The transcript of any bytes: built whole or while the bytes arrive in
+/// chunks, the same entries; each line with a record or a warning is an
+/// entry; every entry reads whole as JSON; a search never fails.
+fn transcript_reads_everything(data: &[u8]) {
+    use garuda_session::transcript::Transcript;
+    let mut j = Journal::default().with_history();
+    let mut growing = Transcript::default();
+    let step = 1 + data.last().map_or(5, |&b| b as usize % 97);
+    for chunk in data.chunks(step) {
+        j.feed_bytes(chunk);
+        growing.extend(j.state());
+    }
+    j.finish();
+    growing.extend(j.state());
+    growing.settle(j.state());
+    let whole = Transcript::new(j.state());
+    assert_eq!(whole.entries(), growing.entries(), "a transcript built while reading differs");
+    for i in 0..whole.len() {
+        let json = whole.entry_json(j.state(), i).expect("an entry");
+        assert!(serde_json::from_str::<serde_json::Value>(&json).is_ok(), "entry {i} is not JSON");
+    }
+    assert!(whole.entry_json(j.state(), whole.len()).is_none());
+    let _ = whole.search(j.state(), "a\u{e9}\"");
+    let index: serde_json::Value = serde_json::from_str(&whole.index_json(0, usize::MAX)).expect("the index is JSON");
+    assert_eq!(index.as_array().map(Vec::len), Some(whole.len()));
 }
 
 /// Live writes: every record written is one line, and replaying the lines
