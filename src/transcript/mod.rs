@@ -183,34 +183,19 @@ impl Transcript {
     }
 
     /// Takes the history and warnings the state gained since the last call
-    /// (both only grow, in line order), so a journal read in chunks builds
-    /// its entries while it reads. Call `settle` before reading entries.
+    /// (both only grow), so a journal read in chunks builds its entries
+    /// while it reads. Call `settle` before reading entries.
     pub fn extend(&mut self, state: &SessionState) {
         let history: &[HistoryItem] = state.history.as_deref().unwrap_or(&[]);
-        let t = self;
-        // History and warnings, merged by line (a warning after a record of
-        // the same line: the record was applied with it).
-        let (mut h, mut w) = t.taken;
-        if (h, w) != (history.len(), state.warnings.len()) {
-            t.settled = false;
+        let (h, w) = self.taken;
+        if (h, w) == (history.len(), state.warnings.len()) {
+            return;
         }
-        while h < history.len() || w < state.warnings.len() {
-            let hl = history.get(h).map(item_line);
-            let wl = state.warnings.get(w).map(|x| x.line);
-            let take_warning = match (hl, wl) {
-                (Some(a), Some(b)) => b < a,
-                (None, _) => true,
-                _ => false,
-            };
-            if take_warning {
-                t.push(Source::Warning(w), state);
-                w += 1;
-            } else {
-                t.push(Source::History(h), state);
-                h += 1;
-            }
+        self.settled = false;
+        for source in merged(history, &state.warnings, h, w) {
+            self.push(source, state);
         }
-        t.taken = (h, w);
+        self.taken = (history.len(), state.warnings.len());
     }
 
     pub fn len(&self) -> usize {
@@ -318,12 +303,45 @@ impl Transcript {
         self.entries.push(e);
     }
 
+    /// Puts the entries in the order a whole build gives. Read in chunks,
+    /// a warning can come before history that precedes it: another agent's
+    /// reader gives its records at the end.
+    fn reorder(&mut self, state: &SessionState) {
+        let history: &[HistoryItem] = state.history.as_deref().unwrap_or(&[]);
+        let order = merged(history, &state.warnings, 0, 0);
+        if order == self.sources {
+            return;
+        }
+        let mut at_history = vec![None; history.len()];
+        let mut at_warning = vec![None; state.warnings.len()];
+        for (i, s) in self.sources.iter().enumerate() {
+            match *s {
+                Source::History(h) => at_history.get_mut(h).map(|x| *x = Some(i)),
+                Source::Warning(w) => at_warning.get_mut(w).map(|x| *x = Some(i)),
+            };
+        }
+        let mut old: Vec<Option<Entry>> = std::mem::take(&mut self.entries).into_iter().map(Some).collect();
+        self.sources.clear();
+        for s in order {
+            let at = match s {
+                Source::History(h) => at_history.get(h).copied().flatten(),
+                Source::Warning(w) => at_warning.get(w).copied().flatten(),
+            };
+            if let Some(mut e) = at.and_then(|i| old.get_mut(i)).and_then(Option::take) {
+                e.index = self.entries.len() as u32;
+                self.entries.push(e);
+                self.sources.push(s);
+            }
+        }
+    }
+
     /// What needs the whole history: fates, tool pairs, thinking on resume.
     pub fn settle(&mut self, state: &SessionState) {
         if self.settled {
             return;
         }
         self.settled = true;
+        self.reorder(state);
         // Fates: a message not in the state was compacted away (before the
         // last compaction) or undone.
         let live: Vec<u64> = state.messages.iter().map(|m| m.origin.line).collect();
@@ -427,6 +445,29 @@ impl Transcript {
             });
         }
     }
+}
+
+/// History items and warnings from `h` and `w` on, merged by line: a
+/// warning goes before the first item of a later line (after a record of its
+/// own line: the record was applied with it). History keeps its own order
+/// (another agent's conversation order).
+fn merged(history: &[HistoryItem], warnings: &[crate::state::Warning], mut h: usize, mut w: usize) -> Vec<Source> {
+    let mut out = Vec::with_capacity(history.len().saturating_sub(h) + warnings.len().saturating_sub(w));
+    while h < history.len() || w < warnings.len() {
+        let take_warning = match (history.get(h).map(item_line), warnings.get(w).map(|x| x.line)) {
+            (Some(a), Some(b)) => b < a,
+            (None, _) => true,
+            _ => false,
+        };
+        if take_warning {
+            out.push(Source::Warning(w));
+            w += 1;
+        } else {
+            out.push(Source::History(h));
+            h += 1;
+        }
+    }
+    out
 }
 
 fn item_line(h: &HistoryItem) -> u64 {
