@@ -31,8 +31,18 @@ function startWorker() {
 }
 // One worker for the session on screen, one for the sessions index (so a
 // folder's summaries never wait behind a big session, nor it behind them).
+// The index's starts with the first folder: a single file does not pay for it.
 const main = startWorker();
-const indexer = startWorker();
+let indexWorker = null;
+const indexer = {
+  send(message) {
+    if (!indexWorker) {
+      indexWorker = startWorker();
+      indexWorker.w.addEventListener("message", onIndexMessage);
+    }
+    return indexWorker.send(message);
+  },
+};
 const send = main.send;
 
 const view = {
@@ -942,6 +952,7 @@ const index = { sort: "date", desc: true, hits: null, token: 0 };
 
 /** Each session of the folder, read by the index's worker (one at a time). */
 function summarise() {
+  if ([...view.sessions.values()].filter((s) => s.file || s.url).length < 2) return;
   for (const [name, s] of view.sessions) {
     if (!(s.file || s.url) || view.rows.has(name)) continue;
     view.rows.set(name, { name, pending: true, project: s.project });
@@ -950,7 +961,7 @@ function summarise() {
   renderIndex();
 }
 
-indexer.w.addEventListener("message", ({ data }) => {
+function onIndexMessage({ data }) {
   if (data.type === "summary") {
     const s = view.sessions.get(data.name);
     view.rows.set(data.name, { name: data.name, project: s?.project, ...data.row });
@@ -963,7 +974,7 @@ indexer.w.addEventListener("message", ({ data }) => {
     if (data.query !== $("index-search").value) return;
     $("index-status").textContent = `${[...index.hits.values()].filter((h) => h > 0).length} sessions contain “${data.query}”`;
   }
-});
+}
 
 let indexFrame = 0;
 function scheduleIndex() {

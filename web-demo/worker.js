@@ -3,7 +3,10 @@
 // to the page and renders entries to HTML with the reading mode's renderer.
 // No record is parsed here: one model, in the core.
 import { Journal, Redactor, formatCost, budgetNote } from "../web/index.js";
-import { entryHtml } from "./render.js";
+// The renderer (markdown-it, highlight.js) loads when the first entry is
+// drawn, not before the journal starts to be read.
+let renderer = null;
+const loadRenderer = () => (renderer ??= import("./render.js"));
 
 const post = (msg) => self.postMessage(msg);
 
@@ -175,7 +178,8 @@ async function poll(load) {
 }
 
 /** Reading-mode HTML of some entries. */
-function render(indices) {
+async function render(indices) {
+  const { entryHtml } = await loadRenderer();
   const j = current?.journal;
   if (!j) return [];
   return indices.map((index) => {
@@ -185,7 +189,8 @@ function render(indices) {
 }
 
 /** The detail panel of the list mode: the whole entry, unfolded. */
-function detail(index) {
+async function detail(index) {
+  const { entryHtml } = await loadRenderer();
   const d = current?.journal.transcriptEntry(index);
   return d ? { index, line: d.line, html: entryHtml(d, {}) } : null;
 }
@@ -262,8 +267,8 @@ let searchToken = 0;
 self.onmessage = async ({ data }) => {
   try {
     if (data.type === "open") await open(data.source, data.load);
-    else if (data.type === "render") post({ type: "rendered", load: current?.load, items: render(data.indices) });
-    else if (data.type === "detail") post({ type: "detail", detail: detail(data.index) });
+    else if (data.type === "render") post({ type: "rendered", load: current?.load, items: await render(data.indices) });
+    else if (data.type === "detail") post({ type: "detail", detail: await detail(data.index) });
     else if (data.type === "search") post({ type: "hits", query: data.query, hits: current ? Array.from(current.journal.searchTranscript(data.query)) : [] });
     else if (data.type === "redaction") post({ type: "redaction", ...redactionCheck() });
     else if (data.type === "summary") post({ type: "summary", name: data.name, row: await summary(data.source) });
