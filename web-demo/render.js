@@ -135,7 +135,7 @@ function resultBody(text, images, r) {
   return `${text ? `<pre class="output">${escapeHtml(r(text))}</pre>` : ""}${imagesHtml(images ?? [])}`;
 }
 
-function partHtml(p, d, r) {
+function partHtml(p, d, r, opts = {}) {
   switch (p.type) {
     case "prompt":
     case "text":
@@ -158,7 +158,11 @@ function partHtml(p, d, r) {
       const edit = p.diff.length > 0;
       let body = edit ? diffHtml(p.diff, r) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
       if (res) body += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${resultBody(res.text, res.images, r)}`;
-      if (p.child) body += `<div class="subagent">Subagent run <a class="child-link" href="#" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a></div>`;
+      if (p.child) {
+        // The viewer can show the run here, nested under its call; it can also open it.
+        const show = opts.nest ? ` · <a class="child-show" href="#" data-child="${escapeHtml(p.child)}">show it here</a>` : "";
+        body += `<div class="subagent">Subagent run <a class="child-link" href="#" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>`;
+      }
       return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}`, head, body, edit);
     }
     case "toolResult": {
@@ -201,7 +205,7 @@ export function entryHtml(d, opts = {}) {
   if (d.kind === "landmark") return `<div class="landmark ${escapeHtml(d.type)}"><span>${escapeHtml(r(d.preview))}</span> <span class="line">line ${n(d.line)}</span></div>`;
   if (d.kind === "warning") return `<div class="warning-entry">Line ${n(d.line)} was not read (${escapeHtml(d.type)}): ${escapeHtml(r(d.preview))}</div>`;
   const parts = (d.parts ?? []).filter((p) => !(opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null));
-  const body = parts.map((p) => partHtml(p, d, r)).join("");
+  const body = parts.map((p) => partHtml(p, d, r, opts)).join("");
   const subs = (d.subagents ?? []).map((s) => `<div class="subagent">Subagent ${escapeHtml(r(s.child ?? "-"))}: ${n(s.tokens)} tokens · ${cost(s.costUsd)}</div>`).join("");
   return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
 }

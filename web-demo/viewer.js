@@ -338,6 +338,11 @@ main.w.addEventListener("message", ({ data }) => {
     document.body.dataset.entries = String(view.entries.length);
   } else if (data.type === "rendered") {
     reading.rendered(data.items, data.load);
+  } else if (data.type === "child-rendered") {
+    reading.nested.set(data.key, data);
+    const p = reading.pos.get(data.key);
+    const node = p === undefined ? null : reading.nodes.get(p);
+    if (node) reading.fill(node, data.key);
   } else if (data.type === "hits") {
     if (data.query !== view.query) return;
     view.hitSet = new Set(data.hits);
@@ -580,6 +585,7 @@ const reading = {
   pos: new Map(), // entry index -> position in items
   nodes: new Map(), // position -> node on screen
   html: new Map(), // entry index -> rendered HTML (a bounded cache)
+  nested: new Map(), // entry index -> a subagent's run shown under its call
   asked: new Set(),
   frame: 0,
 
@@ -594,6 +600,7 @@ const reading = {
     if (!keep) {
       this.html.clear();
       this.asked.clear();
+      this.nested.clear();
       $("reading").scrollTop = 0;
     }
     for (const node of this.nodes.values()) node.remove();
@@ -686,6 +693,13 @@ const reading = {
     if (html !== undefined) {
       node.replaceChildren(sanitize(html));
       node.classList.remove("placeholder");
+      const run = this.nested.get(index);
+      if (run) {
+        const box = el("div", { class: "nested" }, el("div", { class: "nested-head", text: `Subagent run ${run.name}: ${n(run.total)} entries${run.html.length < run.total ? ` (the first ${run.html.length} shown)` : ""}` }));
+        for (const h of run.html) box.append(sanitize(h));
+        (node.querySelector(".subagent") ?? node.querySelector(".body") ?? node).after(box);
+        box.closest("details")?.setAttribute("open", ""); // drawn again, the call's fold stays open on its run
+      }
     } else {
       node.classList.add("placeholder");
       node.replaceChildren(el("div", { class: "entry" }, el("header", { text: e ? `${e.type} · line ${e.line}` : "" }), el("div", { class: "body", text: e?.preview ?? "" })));
@@ -763,7 +777,14 @@ $("detail").addEventListener("click", (ev) => onEntryClick(ev));
 function onEntryClick(ev) {
   const a = ev.target.closest("a");
   if (!a) return;
-  if (a.classList.contains("child-link")) {
+  if (a.classList.contains("child-show")) {
+    ev.preventDefault();
+    const child = childFor("", a.dataset.child);
+    const key = Number(a.closest(".vitem")?.dataset.index);
+    if (!child || !Number.isFinite(key)) return void ($("status").textContent = `the run ${a.dataset.child} is not among the open files`);
+    a.textContent = "reading…";
+    send({ type: "child", source: sourceOf(child), key, name: child.name });
+  } else if (a.classList.contains("child-link")) {
     ev.preventDefault();
     const child = childFor("", a.dataset.child);
     if (child) openSession(child.name, sourceOf(child));

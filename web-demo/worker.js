@@ -184,8 +184,28 @@ async function render(indices) {
   if (!j) return [];
   return indices.map((index) => {
     const d = j.transcriptEntry(index);
-    return { index, html: d ? entryHtml(d, { hidePaired: true, anchor: (i) => `#e=${i}` }) : "" };
+    return { index, html: d ? entryHtml(d, { hidePaired: true, nest: true, anchor: (i) => `#e=${i}` }) : "" };
   });
+}
+
+/** A subagent's run, read whole and rendered, to nest under the call that started it. */
+async function renderChild(source, limit = 400) {
+  const { entryHtml } = await loadRenderer();
+  const journal = new Journal({ history: true });
+  try {
+    await readSource(source, (bytes) => journal.feed(bytes));
+    journal.finish();
+    const total = journal.transcriptLength;
+    const html = [];
+    for (const e of journal.transcript(0, total)) {
+      if (html.length >= limit) break;
+      if (e.type === "tool_results" && e.tools?.length && e.tools.every((t) => !t.use && t.pair !== undefined) && !e.subagents?.length) continue;
+      html.push(entryHtml(journal.transcriptEntry(e.index), { hidePaired: true }));
+    }
+    return { html, total };
+  } finally {
+    journal.free();
+  }
 }
 
 /** The detail panel of the list mode: the whole entry, unfolded. */
@@ -269,6 +289,7 @@ self.onmessage = async ({ data }) => {
     if (data.type === "open") await open(data.source, data.load);
     else if (data.type === "render") post({ type: "rendered", load: current?.load, items: await render(data.indices) });
     else if (data.type === "detail") post({ type: "detail", detail: await detail(data.index) });
+    else if (data.type === "child") post({ type: "child-rendered", key: data.key, name: data.name, ...(await renderChild(data.source)) });
     else if (data.type === "search") post({ type: "hits", query: data.query, hits: current ? Array.from(current.journal.searchTranscript(data.query)) : [] });
     else if (data.type === "redaction") post({ type: "redaction", ...redactionCheck() });
     else if (data.type === "summary") post({ type: "summary", name: data.name, row: await summary(data.source) });

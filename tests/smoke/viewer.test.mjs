@@ -86,6 +86,12 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   assert.match(await p.textContent("#warnings"), /line 9 \(bad-json\)/);
   // The reading mode opens first; the compact list is the second mode.
   assert.ok((await p.$$("#reading .vitem")).length > 0);
+  // The subagent's run, nested under the call that started it.
+  await p.click("#reading details.tool:has(.tool-name:text-is('explore')) > summary");
+  await p.click("#reading a.child-show");
+  await p.waitForSelector("#reading .nested .entry");
+  assert.match(await p.textContent("#reading .nested"), /Subagent run explore-toolu_explore1: \d+ entries.*claude-haiku-4-5/s);
+  await p.locator("#reading details.tool:has(.nested)").screenshot({ path: path.join(artifacts, "viewer-nested.png") });
   await p.click("#mode-list");
   await p.waitForSelector(".row");
   const dropped = await p.$$eval(".badge.thinking.dropped", (b) => b.map((x) => x.textContent));
