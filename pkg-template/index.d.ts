@@ -645,6 +645,8 @@ export interface JournalOptions extends ReadOptions {
   redactor?: Redactor;
   /** Keep the records read from another agent's session, for `translated()`. */
   keepTranslation?: boolean;
+  /** With `history: true`: a Garuda journal's history forgets each message once its transcript entry is built, so memory grows with the number of entries, not the journal's size; `transcriptEntry(index, lines)` then takes the lines `transcriptLinesFor(index)` names. Another agent's session keeps its history whole. */
+  lean?: boolean;
   /** The longest line written or read, in bytes (default 64 MiB). A longer record is refused by write(); a longer line is skipped by replay with a "line-too-long" warning, never held in memory whole. */
   maxLineBytes?: number;
 }
@@ -676,8 +678,10 @@ export class Journal {
   transcript(from?: number, to?: number): TranscriptEntry[];
   /** `transcript(from, to)` as JSON text (a worker hands a page one string, not a clone of many objects). */
   transcriptJson(from?: number, to?: number): string;
-  /** One entry whole, its message as typed parts; null past the end. */
-  transcriptEntry(index: number): TranscriptEntryDetail | null;
+  /** One entry whole, its message as typed parts; null past the end. `lines`: [line number, text] of the lines `transcriptLinesFor(index)` names (a `lean` journal). */
+  transcriptEntry(index: number, lines?: [number, string][]): TranscriptEntryDetail | null;
+  /** The journal lines `transcriptEntry(index, lines)` needs: the entry's own and its calls' results', when a `lean` history forgot them (empty otherwise). */
+  transcriptLinesFor(index: number): Float64Array;
   /** The entries whose text holds `query` (ASCII case ignored). */
   searchTranscript(query: string): Uint32Array;
   free(): void;

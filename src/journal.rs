@@ -174,6 +174,12 @@ impl Journal {
         &self.state
     }
 
+    /// The whole history, to let a viewer forget messages it can read again
+    /// (`Transcript::forget_messages`).
+    pub fn history_mut(&mut self) -> &mut [crate::state::HistoryItem] {
+        self.state.history.as_deref_mut().unwrap_or_default()
+    }
+
     pub fn into_state(self) -> SessionState {
         self.state
     }

@@ -580,6 +580,23 @@ fn fit(json: &str, line: u64) -> Option<(String, (WarningKind, String))> {
     Some((note, (WarningKind::TooDeep, warning)))
 }
 
+/// The message a record line adds to the conversation, as the history keeps
+/// it (a prompt, a continue note, tool results, a response); None for other
+/// records and for lines that do not parse. A viewer that let the history
+/// forget its messages reads them again from their lines.
+pub fn message_of_line(line: &str) -> Option<String> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    crate::record::with_fields(line, |kind, r| match kind {
+        RecordKind::User | RecordKind::Continue | RecordKind::ToolResults => message_json(r.message.as_ref()),
+        RecordKind::Assistant => {
+            let response = r.response.as_ref().ok_or("no response")?;
+            Ok(format!(r#"{{"role":"assistant","content":{}}}"#, response.content.get()))
+        }
+        _ => Err("no message".into()),
+    })
+    .ok()
+}
+
 fn message_json(message: Option<&MessageParts>) -> Result<String, String> {
     message.ok_or("the record needs `message`")?.checked_json("message")
 }

@@ -316,12 +316,16 @@ pub struct Journal {
     inner: CoreJournal,
     /// The transcript, built as the journal reads (see `extended_transcript`).
     transcript: crate::transcript::Transcript,
+    /// `lean: true`: a Garuda journal's history forgets each message once
+    /// the transcript has its entry; the host hands its lines back.
+    lean: bool,
 }
 
 #[wasm_bindgen]
 impl Journal {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Journal, JsValue> {
+        let mut lean = false;
         let mut inner = match redactor_of(&options)? {
             Some(redactor) => CoreJournal::shared(redactor),
             None => CoreJournal::default(),
@@ -346,6 +350,7 @@ impl Journal {
             if flag("usageOnly")? {
                 inner = inner.for_usage();
             }
+            lean = flag("lean")?;
             let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
             if !max.is_undefined() {
                 match max.as_f64() {
@@ -361,7 +366,7 @@ impl Journal {
                 }
             }
         }
-        Ok(Journal { inner, transcript: Default::default() })
+        Ok(Journal { inner, transcript: Default::default(), lean })
     }
 
     /// Takes a record (an object, or its JSON text), redacts it, applies it,
@@ -521,14 +526,43 @@ impl Journal {
         Ok(self.built_transcript().index_json(from, to))
     }
 
+    /// The journal lines `transcriptEntry(index, lines)` needs (`lean: true`):
+    /// the entry's own and its calls' results', when the history forgot them.
+    #[wasm_bindgen(js_name = transcriptLinesFor)]
+    pub fn transcript_lines_for(&mut self, index: JsValue) -> Result<Vec<f64>, JsValue> {
+        let Some(i) = index.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
+            return Err(coded("ERR_INVALID_ARG", "transcriptLinesFor(index): index must be a whole number, 0 or more"));
+        };
+        self.built_transcript();
+        Ok(self.transcript.lines_for(self.inner.state(), i as usize).into_iter().map(|l| l as f64).collect())
+    }
+
     /// One transcript entry whole (its message as typed parts), or null.
+    /// `lines`: `[line number, text]` pairs of the lines `transcriptLinesFor`
+    /// named (a lean journal forgot their messages).
     #[wasm_bindgen(js_name = transcriptEntry, unchecked_return_type = "TranscriptEntryDetail | null")]
-    pub fn transcript_entry(&mut self, index: JsValue) -> Result<JsValue, JsValue> {
+    pub fn transcript_entry(
+        &mut self,
+        index: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "[number, string][] | undefined")] lines: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let Some(i) = index.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
             return Err(coded("ERR_INVALID_ARG", "transcriptEntry(index): index must be a whole number, 0 or more"));
         };
+        let mut given: Vec<(u64, String)> = Vec::new();
+        if !lines.is_undefined() && !lines.is_null() {
+            let bad = || coded("ERR_INVALID_ARG", "transcriptEntry(index, lines): lines must be [line number, text] pairs");
+            let array = lines.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;
+            for pair in array.iter() {
+                let pair = pair.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;
+                let line = pair.get(0).as_f64().filter(|n| *n >= 1.0 && n.fract() == 0.0).ok_or_else(bad)?;
+                let text = pair.get(1).as_string().ok_or_else(bad)?;
+                given.push((line as u64, text));
+            }
+        }
+        let given: Vec<(u64, &str)> = given.iter().map(|(l, t)| (*l, t.as_str())).collect();
         self.built_transcript();
-        match self.transcript.entry_json(self.inner.state(), i as usize) {
+        match self.transcript.entry_json_with(self.inner.state(), i as usize, &given) {
             Some(json) => parse_json(&json),
             None => Ok(JsValue::NULL),
         }
@@ -549,14 +583,18 @@ impl Journal {
     /// The transcript, extended by what the journal read since (entries
     /// are built while a journal is read in chunks) and settled.
     fn built_transcript(&mut self) -> &crate::transcript::Transcript {
-        let s = self.inner.state();
-        self.transcript.extend(s);
-        self.transcript.settle(s);
+        self.extended_transcript();
+        self.transcript.settle(self.inner.state());
         &self.transcript
     }
 
     fn extended_transcript(&mut self) -> &mut crate::transcript::Transcript {
         self.transcript.extend(self.inner.state());
+        // Only a Garuda journal's lines hold its messages as they are kept;
+        // another agent's are translated, so their history stays whole.
+        if self.lean && self.inner.state().format == Some(crate::formats::Format::Garuda) {
+            self.transcript.forget_messages(self.inner.history_mut());
+        }
         &mut self.transcript
     }
 }

@@ -345,7 +345,8 @@ main.w.addEventListener("message", ({ data }) => {
     if (node) reading.fill(node, data.key);
   } else if (data.type === "hits") {
     if (data.query !== view.query) return;
-    view.hitSet = new Set(data.hits);
+    view.hitSet = new Set([...data.hits, ...entriesAtLines(data.lines ?? [])]);
+    data.hits = [...view.hitSet].sort((a, b) => a - b);
     const shown = view.mode === "list" ? new Set(view.visible) : new Set(reading.items);
     view.hits = data.hits.filter((i) => shown.has(i));
     view.generation++;
@@ -357,6 +358,7 @@ main.w.addEventListener("message", ({ data }) => {
   } else if (data.type === "detail") {
     renderDetail(data.detail);
   } else if (data.type === "redaction") {
+    data.would = [...data.would, ...entriesAtLines(data.wouldLines ?? [])];
     view.redaction = { would: new Set(data.would), marked: new Set(data.marked) };
     view.generation++;
     $("status").textContent = `Redaction check: ${data.would.length} entries would change; ${data.marked.length} were already marked redacted.`;
@@ -369,6 +371,23 @@ main.w.addEventListener("message", ({ data }) => {
 $("follow").addEventListener("change", (e) => {
   if (!e.target.checked) send({ type: "stop-follow" });
 });
+
+/** The entries of some journal lines (entries come in line order: found by halves). */
+function entriesAtLines(lines) {
+  const out = [];
+  const entries = view.entries;
+  for (const line of lines) {
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (entries[mid].line < line) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < entries.length && entries[i].line === line; i++) if (entries[i].kind === "message") out.push(i);
+  }
+  return out;
+}
 
 // ---- Summary and charts ------------------------------------------------------------
 

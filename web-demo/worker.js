@@ -50,6 +50,79 @@ function readSource(source, onBytes) {
 let loading = 0;
 class Superseded extends Error {}
 
+/**
+ * Where each line of the journal starts, as its bytes pass: a Garuda
+ * journal's history forgets its messages once their entries are built
+ * (`lean`), and the worker reads the lines again when an entry is drawn.
+ */
+class LineStarts {
+  constructor() {
+    this.starts = new Float64Array(1 << 16);
+    this.count = 1; // line 1 starts at 0
+    this.size = 0;
+  }
+  add(bytes) {
+    for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) {
+      if (this.count === this.starts.length) {
+        const grown = new Float64Array(this.starts.length * 2);
+        grown.set(this.starts);
+        this.starts = grown;
+      }
+      this.starts[this.count++] = this.size + i + 1;
+    }
+    this.size += bytes.length;
+  }
+  /** [start, end) of line n (1-based), without its newline. */
+  range(n) {
+    const start = this.starts[n - 1] ?? this.size;
+    const end = n < this.count ? this.starts[n] - 1 : this.size;
+    return [start, Math.max(start, end)];
+  }
+}
+
+/** The text of some lines of the source on screen, as [line, text] pairs. */
+async function readLines(c, numbers) {
+  const decoder = new TextDecoder();
+  return Promise.all(
+    numbers.map(async (n) => {
+      const [a, b] = c.lines.range(n);
+      let bytes;
+      if (c.source.file) bytes = new Uint8Array(await c.source.file.slice(a, b).arrayBuffer());
+      else {
+        const url = new URL(c.source.url, self.location.href);
+        url.searchParams.set("from", String(a));
+        url.searchParams.set("to", String(b));
+        const res = await fetch(url);
+        bytes = new Uint8Array(await res.arrayBuffer());
+      }
+      return [n, decoder.decode(bytes)];
+    }),
+  );
+}
+
+/** One entry whole, with the lines its forgotten messages are on. */
+async function entryOf(c, index) {
+  const need = c.journal.transcriptLinesFor(index);
+  return c.journal.transcriptEntry(index, need.length ? await readLines(c, Array.from(need)) : undefined);
+}
+
+/** Calls `each(lineNumber, text)` for every line of the source, read again. */
+async function eachLine(c, each) {
+  const decoder = new TextDecoder();
+  let partial = "";
+  let n = 0;
+  await readSource(c.source, (bytes) => {
+    const parts = (partial + decoder.decode(bytes, { stream: true })).split("\n");
+    partial = parts.pop();
+    for (const p of parts) each(++n, p);
+  });
+  partial += decoder.decode();
+  if (partial !== "") each(++n, partial);
+}
+
+/** Whether the history forgot its messages (a Garuda journal read lean). */
+const lean = (c) => c.journal.format === "garuda";
+
 /** The figures the summary shows, from the core (O(1) of the conversation). */
 function stats(journal) {
   const f = journal.figures();
@@ -88,7 +161,8 @@ async function open(source, load) {
   current?.journal.free();
   current = null;
   const marks = { start: performance.now() };
-  let journal = new Journal({ history: true });
+  let journal = new Journal({ history: true, lean: true });
+  const lines = new LineStarts();
   let first = false;
   let meta;
   try {
@@ -96,6 +170,7 @@ async function open(source, load) {
       if (loading !== load) throw new Superseded();
       marks.chunk ??= performance.now();
       journal.feed(bytes);
+      lines.add(bytes);
       // Entries are built as chunks arrive (transcriptLength extends the
       // core's transcript), and the first screen is sent as soon as there is one.
       if (journal.transcriptLength > 0 && !first) {
@@ -124,7 +199,7 @@ async function open(source, load) {
     if (loading !== load) return journal.free();
   } else if (!follow) journal.finish();
   marks.read = performance.now();
-  current = { journal, load, source, follow, foreign, end };
+  current = { journal, load, source, follow, foreign, end, lines };
   const total = journal.transcriptLength;
   marks.indexed = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
@@ -166,7 +241,10 @@ async function poll(load) {
         c.journal.free();
         c.journal = again.journal;
         c.end = again.end;
-      } else if (bytes.length) c.journal.feed(bytes);
+      } else if (bytes.length) {
+        c.journal.feed(bytes);
+        c.lines.add(bytes);
+      }
       if (gone) {
         if (!c.foreign) c.journal.finish();
         c.follow = false;
@@ -180,12 +258,15 @@ async function poll(load) {
 /** Reading-mode HTML of some entries. */
 async function render(indices) {
   const { entryHtml } = await loadRenderer();
-  const j = current?.journal;
-  if (!j) return [];
-  return indices.map((index) => {
-    const d = j.transcriptEntry(index);
-    return { index, html: d ? entryHtml(d, { hidePaired: true, nest: true, anchor: (i) => `#e=${i}` }) : "" };
-  });
+  const c = current;
+  if (!c) return [];
+  const out = [];
+  for (const index of indices) {
+    const d = await entryOf(c, index);
+    if (current !== c) return [];
+    out.push({ index, html: d ? entryHtml(d, { hidePaired: true, nest: true, anchor: (i) => `#e=${i}` }) : "" });
+  }
+  return out;
 }
 
 /** A subagent's run, read whole and rendered, to nest under the call that started it. */
@@ -211,30 +292,60 @@ async function renderChild(source, limit = 400) {
 /** The detail panel of the list mode: the whole entry, unfolded. */
 async function detail(index) {
   const { entryHtml } = await loadRenderer();
-  const d = current?.journal.transcriptEntry(index);
+  const d = current ? await entryOf(current, index) : null;
   return d ? { index, line: d.line, html: entryHtml(d, {}) } : null;
 }
 
-/** Entries whose message a Redactor would change now, and those marked redacted. */
-function redactionCheck() {
-  const j = current?.journal;
+/**
+ * Entries whose record a Redactor would change now, and those marked
+ * redacted. A Garuda journal's lines are read again and checked as written
+ * (`lines`, mapped to entries by the page); another agent's translated
+ * messages are checked as the core holds them.
+ */
+async function redactionCheck() {
+  const c = current;
+  const j = c?.journal;
   const redactor = new Redactor({ env: {} });
   const would = [];
+  const wouldLines = [];
   const marked = [];
   const total = j?.transcriptLength ?? 0;
-  for (let from = 0; from < total; from += BATCH) {
-    for (const e of j.transcript(from, from + BATCH)) {
-      if (e.redacted) marked.push(e.index);
-      if (e.kind !== "message") continue;
-      const d = j.transcriptEntry(e.index);
-      const texts = [];
-      for (const p of d?.parts ?? []) texts.push(p.text ?? "", p.input ?? "", p.result?.text ?? "");
-      const text = texts.join("\n");
-      if (redactor.redact(text) !== text) would.push(e.index);
+  try {
+    for (let from = 0; from < total; from += BATCH) {
+      for (const e of j.transcript(from, from + BATCH)) {
+        if (e.redacted) marked.push(e.index);
+        if (e.kind !== "message" || lean(c)) continue;
+        const d = j.transcriptEntry(e.index);
+        const texts = [];
+        for (const p of d?.parts ?? []) texts.push(p.text ?? "", p.input ?? "", p.result?.text ?? "");
+        const text = texts.join("\n");
+        if (redactor.redact(text) !== text) would.push(e.index);
+      }
     }
+    if (c && lean(c)) {
+      await eachLine(c, (n, line) => {
+        try {
+          if (redactor.redactLine(line.replace(/\r$/, "")).changed) wouldLines.push(n);
+        } catch {}
+      });
+    }
+  } finally {
+    redactor.free();
   }
-  redactor.free();
-  return { would, marked };
+  return { would, wouldLines, marked };
+}
+
+/** Entries whose text holds `query`: the core searches what it keeps; a lean journal's lines are read again. */
+async function search(query) {
+  const c = current;
+  if (!c || query === "") return { hits: [], lines: [] };
+  const hits = Array.from(c.journal.searchTranscript(query));
+  const lines = [];
+  if (lean(c)) {
+    const q = query.toLowerCase();
+    await eachLine(c, (n, line) => line.toLowerCase().includes(q) && lines.push(n));
+  }
+  return { hits, lines };
 }
 
 /** One session's row of the sessions index, read whole by the core. */
@@ -290,8 +401,8 @@ self.onmessage = async ({ data }) => {
     else if (data.type === "render") post({ type: "rendered", load: current?.load, items: await render(data.indices) });
     else if (data.type === "detail") post({ type: "detail", detail: await detail(data.index) });
     else if (data.type === "child") post({ type: "child-rendered", key: data.key, name: data.name, ...(await renderChild(data.source)) });
-    else if (data.type === "search") post({ type: "hits", query: data.query, hits: current ? Array.from(current.journal.searchTranscript(data.query)) : [] });
-    else if (data.type === "redaction") post({ type: "redaction", ...redactionCheck() });
+    else if (data.type === "search") post({ type: "hits", query: data.query, ...(await search(data.query)) });
+    else if (data.type === "redaction") post({ type: "redaction", ...(await redactionCheck()) });
     else if (data.type === "summary") post({ type: "summary", name: data.name, row: await summary(data.source) });
     else if (data.type === "search-sessions") await searchSessions(data.sources, data.query, (searchToken = data.token));
     else if (data.type === "stop-follow") current && (current.follow = false);

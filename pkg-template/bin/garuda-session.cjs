@@ -644,10 +644,12 @@ function serve(args) {
     // read yet), streamed, saying where the file ended and whether its
     // writer still runs.
     const journalFile = (p) => {
-      const size = fs.statSync(p).size;
+      const size0 = fs.statSync(p).size;
+      // `?to=`: up to that byte (a viewer reading one line again).
+      const size = url.searchParams.has("to") ? Math.min(size0, Math.max(0, Number(url.searchParams.get("to")) || 0)) : size0;
       const start = Math.min(size, Math.max(0, Number(url.searchParams.get("from")) || 0));
       const garuda = writtenByGaruda(p);
-      const headers = { "x-garuda-end": String(size), "x-garuda-writer": writerOf(p, garuda) };
+      const headers = { "x-garuda-end": String(size0), "x-garuda-writer": writerOf(p, garuda) };
       if (!o.noRedact && !garuda) return sendRedacted(res, p, TYPES[".jsonl"], start, size, headers);
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": TYPES[".jsonl"], "content-length": String(size - start), ...headers });
       if (req.method === "HEAD" || size === start) return res.end();

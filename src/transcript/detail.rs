@@ -77,16 +77,29 @@ struct Detail<'a> {
     parts: Vec<Part>,
 }
 
-pub(super) fn entry_json(t: &Transcript, state: &SessionState, index: usize) -> Option<String> {
+pub(super) fn entry_json(t: &Transcript, state: &SessionState, index: usize, lines: &[(u64, &str)]) -> Option<String> {
     let entry = t.entries.get(index)?;
     let parts = match (t.sources.get(index)?, &entry.kind) {
         (super::Source::History(h), EntryKind::Message) => match state.history.as_deref()?.get(*h)? {
-            HistoryItem::Message { kind, json, .. } => parts_of(t, state, entry, *kind, json),
+            HistoryItem::Message { kind, json, .. } => match message_text(json, entry.line, lines) {
+                Some(json) => parts_of(t, state, entry, *kind, &json, lines),
+                None => vec![Part::Other { text: "[the message's line was not given]".into() }],
+            },
             HistoryItem::Landmark { .. } => Vec::new(),
         },
         _ => Vec::new(),
     };
     serde_json::to_string(&Detail { entry, parts }).ok()
+}
+
+/// A history message's JSON, or when the history forgot it, the message of
+/// its journal line (given by the host).
+fn message_text<'a>(json: &'a str, line: u64, lines: &[(u64, &str)]) -> Option<std::borrow::Cow<'a, str>> {
+    if !json.is_empty() {
+        return Some(json.into());
+    }
+    let (_, text) = lines.iter().find(|(l, _)| *l == line)?;
+    crate::state::message_of_line(text).map(Into::into)
 }
 
 fn str_of(v: &Value, key: &str) -> String {
@@ -97,7 +110,14 @@ fn str_of(v: &Value, key: &str) -> String {
     }
 }
 
-fn parts_of(t: &Transcript, state: &SessionState, entry: &super::Entry, kind: RecordKind, json: &str) -> Vec<Part> {
+fn parts_of(
+    t: &Transcript,
+    state: &SessionState,
+    entry: &super::Entry,
+    kind: RecordKind,
+    json: &str,
+    lines: &[(u64, &str)],
+) -> Vec<Part> {
     let Ok(message) = serde_json::from_str::<Value>(json) else {
         return vec![Part::Other { text: "[a message that could not be read]".into() }];
     };
@@ -129,7 +149,7 @@ fn parts_of(t: &Transcript, state: &SessionState, entry: &super::Entry, kind: Re
                 let name = str_of(b, "name");
                 let input = b.get("input").cloned().unwrap_or(Value::Null);
                 let tool = entry.tools.iter().find(|x| x.is_use && x.id == id);
-                let result = tool.and_then(|x| x.pair).and_then(|p| outcome(t, state, p, &id));
+                let result = tool.and_then(|x| x.pair).and_then(|p| outcome(t, state, p, &id, lines));
                 Part::ToolUse {
                     diff: diff::of_call(&name, &input),
                     input: serde_json::to_string_pretty(&input).unwrap_or_default(),
@@ -165,10 +185,11 @@ fn parts_of(t: &Transcript, state: &SessionState, entry: &super::Entry, kind: Re
 }
 
 /// The result of call `id`, in entry `at`.
-fn outcome(t: &Transcript, state: &SessionState, at: u32, id: &str) -> Option<Outcome> {
+fn outcome(t: &Transcript, state: &SessionState, at: u32, id: &str, lines: &[(u64, &str)]) -> Option<Outcome> {
     let Some(super::Source::History(h)) = t.sources.get(at as usize) else { return None };
     let Some(HistoryItem::Message { json, .. }) = state.history.as_deref()?.get(*h) else { return None };
-    let message: Value = serde_json::from_str(json).ok()?;
+    let line = t.entries.get(at as usize)?.line;
+    let message: Value = serde_json::from_str(&message_text(json, line, lines)?).ok()?;
     let block = message
         .get("content")?
         .as_array()?

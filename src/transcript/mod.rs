@@ -170,6 +170,8 @@ pub struct Transcript {
     taken: (usize, usize),
     /// Fates, pairs and thinking are up to date with the entries.
     settled: bool,
+    /// History items before this one had their message forgotten (`forget_messages`).
+    forgotten: usize,
 }
 
 impl Transcript {
@@ -202,6 +204,49 @@ impl Transcript {
         self.entries.len()
     }
 
+    /// Drops the message text of the history items already summarised
+    /// (compactions' summaries stay): a viewer of a journal it can read
+    /// again keeps only the entries, and hands `entry_json` the lines it
+    /// needs (`lines_for`). Memory then grows with the number of entries,
+    /// not with the journal's size.
+    pub fn forget_messages(&mut self, history: &mut [HistoryItem]) {
+        let upto = self.taken.0.min(history.len());
+        for item in history.get_mut(self.forgotten..upto).unwrap_or_default() {
+            if let HistoryItem::Message { kind, json, .. } = item {
+                if *kind != RecordKind::Compaction && !json.is_empty() {
+                    *json = Box::from("");
+                }
+            }
+        }
+        self.forgotten = self.forgotten.max(upto);
+    }
+
+    /// The journal lines `entry_json(index, …)` needs when messages were
+    /// forgotten: the entry's own, and those of its calls' results.
+    pub fn lines_for(&self, state: &SessionState, index: usize) -> Vec<u64> {
+        let mut out = Vec::new();
+        let Some(e) = self.entries.get(index) else { return out };
+        let forgotten = |i: usize| match (self.sources.get(i), state.history.as_deref()) {
+            (Some(Source::History(h)), Some(history)) => {
+                matches!(history.get(*h), Some(HistoryItem::Message { json, .. }) if json.is_empty())
+            }
+            _ => false,
+        };
+        if forgotten(index) {
+            out.push(e.line);
+        }
+        for t in e.tools.iter().filter(|t| t.is_use) {
+            if let Some(p) = t.pair.map(|p| p as usize).filter(|&p| forgotten(p)) {
+                if let Some(r) = self.entries.get(p) {
+                    if !out.contains(&r.line) {
+                        out.push(r.line);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -217,9 +262,15 @@ impl Transcript {
         serde_json::to_string(&self.entries[from..to]).unwrap_or_else(|_| "[]".into())
     }
 
-    /// One entry whole, as JSON (None past the end).
+    /// One entry whole, as JSON (None past the end). `lines`: journal lines
+    /// by number, for messages the history forgot (`lines_for`).
     pub fn entry_json(&self, state: &SessionState, index: usize) -> Option<String> {
-        detail::entry_json(self, state, index)
+        detail::entry_json(self, state, index, &[])
+    }
+
+    /// `entry_json` with the journal lines of forgotten messages.
+    pub fn entry_json_with(&self, state: &SessionState, index: usize, lines: &[(u64, &str)]) -> Option<String> {
+        detail::entry_json(self, state, index, lines)
     }
 
     /// Entries whose text holds `query`, ignoring ASCII case.

@@ -93,3 +93,33 @@ fn every_line_of_a_hostile_journal_is_an_entry_and_nothing_panics() {
         assert!(t.entry_json(&state, i).is_some());
     }
 }
+
+#[test]
+fn a_history_that_forgot_its_messages_reads_them_again_from_their_lines() {
+    for name in ["viewer-sample.jsonl", "reading-sample.jsonl", "demo-session.jsonl"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web-demo/samples").join(name);
+        let text = std::fs::read_to_string(path).expect("a sample");
+        let (state, full) = transcript_of(&text);
+        let mut j = Journal::new(Redactor::default()).with_history();
+        let mut lean = Transcript::default();
+        for chunk in text.as_bytes().chunks(700) {
+            j.feed_bytes(chunk);
+            lean.extend(j.state());
+            lean.forget_messages(j.history_mut());
+        }
+        j.finish();
+        lean.extend(j.state());
+        lean.forget_messages(j.history_mut());
+        lean.settle(j.state());
+        assert_eq!(lean.entries(), full.entries(), "{name}");
+        let lines: Vec<&str> = text.split('\n').collect();
+        for i in 0..full.len() {
+            let wanted = lean.lines_for(j.state(), i);
+            let given: Vec<(u64, &str)> = wanted.iter().map(|&l| (l, lines[l as usize - 1])).collect();
+            assert_eq!(lean.entry_json_with(j.state(), i, &given), full.entry_json(&state, i), "{name}: entry {i}");
+        }
+        // Without its lines, a forgotten message says so instead of failing.
+        let i = full.entries().iter().position(|e| e.kind == EntryKind::Message).expect("a message");
+        assert!(lean.entry_json(j.state(), i).expect("an entry").contains("line was not given"));
+    }
+}
