@@ -2,7 +2,11 @@
 // the transcript (entries, pairs, fates, figures); this file only moves it
 // to the page and renders entries to HTML with the reading mode's renderer.
 // No record is parsed here: one model, in the core.
-import { Journal, Redactor, formatCost, budgetNote } from "../web/index.js";
+// The core (the wasm) loads while the page asks for a journal and its first
+// bytes arrive: reading starts before it is ready, and waits for it only to
+// feed what was read.
+let Journal, Redactor, formatCost, budgetNote;
+const ready = import("../web/index.js").then((m) => ({ Journal, Redactor, formatCost, budgetNote } = m));
 // The renderer (markdown-it, highlight.js) loads when the first entry is
 // drawn, not before the journal starts to be read.
 let renderer = null;
@@ -161,27 +165,40 @@ async function open(source, load) {
   current?.journal.free();
   current = null;
   const marks = { start: performance.now() };
-  let journal = new Journal({ history: true, lean: true });
+  let journal = null;
   const lines = new LineStarts();
   let first = false;
   let meta;
+  // Chunks read before the core is ready wait here.
+  const early = [];
+  const take = (bytes, done, total) => {
+    journal.feed(bytes);
+    lines.add(bytes);
+    // Entries are built as chunks arrive (transcriptLength extends the
+    // core's transcript), and the first screen is sent as soon as there is one.
+    if (journal.transcriptLength > 0 && !first) {
+      first = true;
+      marks.first = performance.now();
+      post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, chunk: marks.chunk + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
+    }
+    post({ type: "progress", load, done, total });
+  };
+  const started = ready.then(() => {
+    if (loading !== load) return;
+    journal = new Journal({ history: true, lean: true });
+    for (const chunk of early.splice(0)) take(...chunk);
+  });
   try {
     meta = await readSource(source, (bytes, done, total) => {
       if (loading !== load) throw new Superseded();
       marks.chunk ??= performance.now();
-      journal.feed(bytes);
-      lines.add(bytes);
-      // Entries are built as chunks arrive (transcriptLength extends the
-      // core's transcript), and the first screen is sent as soon as there is one.
-      if (journal.transcriptLength > 0 && !first) {
-        first = true;
-        marks.first = performance.now();
-        post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, chunk: marks.chunk + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
-      }
-      post({ type: "progress", load, done, total });
+      if (journal) take(bytes, done, total);
+      else early.push([bytes, done, total]);
     });
+    await started;
+    if (loading !== load) throw new Superseded();
   } catch (e) {
-    journal.free();
+    journal?.free();
     if (e instanceof Superseded) return;
     throw e;
   }
@@ -397,6 +414,7 @@ let searchToken = 0;
 
 self.onmessage = async ({ data }) => {
   try {
+    if (data.type !== "open") await ready;
     if (data.type === "open") await open(data.source, data.load);
     else if (data.type === "render") post({ type: "rendered", load: current?.load, items: await render(data.indices) });
     else if (data.type === "detail") post({ type: "detail", detail: await detail(data.index) });
