@@ -155,8 +155,17 @@ pub struct SessionState {
 pub enum HistoryItem {
     /// `turn`: what the record said besides its message (on the record's
     /// first message only; a compaction's summaries have none).
-    Message { line: u64, kind: RecordKind, json: Box<str>, turn: Option<Box<Turn>> },
-    Landmark { line: u64, kind: RecordKind, text: String },
+    Message {
+        line: u64,
+        kind: RecordKind,
+        json: Box<str>,
+        turn: Option<Box<Turn>>,
+    },
+    Landmark {
+        line: u64,
+        kind: RecordKind,
+        text: String,
+    },
 }
 
 /// What a message's record said besides the message: its time, the usage and
@@ -301,7 +310,9 @@ impl SessionState {
             RecordKind::Undo => (Some("undo: the last turn was taken back".to_owned()), None),
             RecordKind::Redo => (Some("redo: the turn was put back".to_owned()), None),
             RecordKind::Snapshot => (Some("snapshot: the files before this turn".to_owned()), None),
-            RecordKind::Unreported => (Some(format!("unreported: {} tokens reserved", r.tokens.unwrap_or(0))), None),
+            RecordKind::Unreported => {
+                (Some(format!("unreported: {} tokens reserved", r.tokens.unwrap_or(0))), None)
+            }
             RecordKind::ChildDebit => (
                 Some(format!(
                     "child_debit: {} tokens pending for {}",
@@ -310,10 +321,9 @@ impl SessionState {
                 )),
                 None,
             ),
-            RecordKind::SideUsage => (
-                Some(format!("side_usage: {} tokens", r.usage.map_or(0, |u| u.tokens()))),
-                None,
-            ),
+            RecordKind::SideUsage => {
+                (Some(format!("side_usage: {} tokens", r.usage.map_or(0, |u| u.tokens()))), None)
+            }
         };
         let context_tokens = self.context_tokens;
         let context_window = self.model.as_deref().and_then(crate::prices::context_window);
@@ -333,7 +343,10 @@ impl SessionState {
                 children: calls
                     .clone()
                     .filter_map(|c| {
-                        let child = c.child_session_id.as_ref().or_else(|| c.report.as_ref()?.child_session_id.as_ref());
+                        let child = c
+                            .child_session_id
+                            .as_ref()
+                            .or_else(|| c.report.as_ref()?.child_session_id.as_ref());
                         Some((c.tool_use_id.clone()?, child?.clone()))
                     })
                     .collect(),

@@ -520,7 +520,10 @@ impl Journal {
         let bound = |v: &JsValue, name: &str, default: usize| match v.as_f64() {
             Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n as usize),
             None if v.is_undefined() => Ok(default),
-            _ => Err(coded("ERR_INVALID_ARG", format!("transcriptJson(from, to): {name} must be a whole number, 0 or more"))),
+            _ => Err(coded(
+                "ERR_INVALID_ARG",
+                format!("transcriptJson(from, to): {name} must be a whole number, 0 or more"),
+            )),
         };
         let (from, to) = (bound(&from, "from", 0)?, bound(&to, "to", usize::MAX)?);
         Ok(self.built_transcript().index_json(from, to))
@@ -531,7 +534,10 @@ impl Journal {
     #[wasm_bindgen(js_name = transcriptLinesFor)]
     pub fn transcript_lines_for(&mut self, index: JsValue) -> Result<Vec<f64>, JsValue> {
         let Some(i) = index.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
-            return Err(coded("ERR_INVALID_ARG", "transcriptLinesFor(index): index must be a whole number, 0 or more"));
+            return Err(coded(
+                "ERR_INVALID_ARG",
+                "transcriptLinesFor(index): index must be a whole number, 0 or more",
+            ));
         };
         self.built_transcript();
         Ok(self.transcript.lines_for(self.inner.state(), i as usize).into_iter().map(|l| l as f64).collect())
@@ -547,11 +553,19 @@ impl Journal {
         #[wasm_bindgen(unchecked_param_type = "[number, string][] | undefined")] lines: JsValue,
     ) -> Result<JsValue, JsValue> {
         let Some(i) = index.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
-            return Err(coded("ERR_INVALID_ARG", "transcriptEntry(index): index must be a whole number, 0 or more"));
+            return Err(coded(
+                "ERR_INVALID_ARG",
+                "transcriptEntry(index): index must be a whole number, 0 or more",
+            ));
         };
         let mut given: Vec<(u64, String)> = Vec::new();
         if !lines.is_undefined() && !lines.is_null() {
-            let bad = || coded("ERR_INVALID_ARG", "transcriptEntry(index, lines): lines must be [line number, text] pairs");
+            let bad = || {
+                coded(
+                    "ERR_INVALID_ARG",
+                    "transcriptEntry(index, lines): lines must be [line number, text] pairs",
+                )
+            };
             let array = lines.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;
             for pair in array.iter() {
                 let pair = pair.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;

@@ -109,7 +109,9 @@ fn keys(v: &impl serde::Serialize) -> Vec<String> {
 
 #[test]
 fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
-    use garuda_session::transcript::{diff::FileDiff, Entry, EntryKind, Fate, Image, Outcome, Part, Subagent, ThinkingFate, ToolRef};
+    use garuda_session::transcript::{
+        diff::FileDiff, Entry, EntryKind, Fate, Image, Outcome, Part, Subagent, ThinkingFate, ToolRef,
+    };
     let d = declarations();
     // An entry with every field present.
     let entry = Entry {
@@ -122,7 +124,15 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
         t: Some("2026-01-01T00:00:00Z".into()),
         preview: "p".into(),
         blocks: vec!["text"],
-        tools: vec![ToolRef { id: "t".into(), name: Some("n".into()), is_use: true, error: true, interrupted: true, pair: Some(3), child: Some("c".into()) }],
+        tools: vec![ToolRef {
+            id: "t".into(),
+            name: Some("n".into()),
+            is_use: true,
+            error: true,
+            interrupted: true,
+            pair: Some(3),
+            child: Some("c".into()),
+        }],
         thinking: 1,
         thinking_fate: Some(ThinkingFate::Dropped),
         dropped_why: Some("model-switch".into()),
@@ -138,15 +148,27 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
     };
     let text = declaration(&d, "export interface TranscriptEntry {");
     for k in keys(&entry) {
-        assert!(text.contains(&format!("  {k}?:")) || text.contains(&format!("  {k}:")), "TranscriptEntry lacks `{k}`");
+        assert!(
+            text.contains(&format!("  {k}?:")) || text.contains(&format!("  {k}:")),
+            "TranscriptEntry lacks `{k}`"
+        );
     }
     let tool = declaration(&d, "export interface TranscriptTool {");
     for k in keys(&entry.tools[0]) {
-        assert!(tool.contains(&format!("  {k}?:")) || tool.contains(&format!("  {k}:")), "TranscriptTool lacks `{k}`");
+        assert!(
+            tool.contains(&format!("  {k}?:")) || tool.contains(&format!("  {k}:")),
+            "TranscriptTool lacks `{k}`"
+        );
     }
-    for (value, name) in [(serde_json::to_value(Fate::Compacted), "Fate"), (serde_json::to_value(ThinkingFate::NotSent), "ThinkingFate")] {
+    for (value, name) in [
+        (serde_json::to_value(Fate::Compacted), "Fate"),
+        (serde_json::to_value(ThinkingFate::NotSent), "ThinkingFate"),
+    ] {
         let v = value.expect("serialises");
-        assert!(declaration(&d, &format!("export type {name} =")).contains(&v.to_string()), "{name} lacks {v}");
+        assert!(
+            declaration(&d, &format!("export type {name} =")).contains(&v.to_string()),
+            "{name} lacks {v}"
+        );
     }
     // Every part, each with its keys, in the union.
     let image = Image { media_type: "image/png".into(), data: "AA==".into() };
@@ -162,10 +184,24 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
             name: s(),
             input: s(),
             diff: vec![FileDiff { path: s(), lines: vec![('+', s())] }],
-            result: Some(Outcome { entry: 1, text: s(), error: false, interrupted: false, images: vec![image.clone()] }),
+            result: Some(Outcome {
+                entry: 1,
+                text: s(),
+                error: false,
+                interrupted: false,
+                images: vec![image.clone()],
+            }),
             child: None,
         },
-        Part::ToolResult { id: s(), name: None, text: s(), error: false, interrupted: false, images: vec![], call: None },
+        Part::ToolResult {
+            id: s(),
+            name: None,
+            text: s(),
+            error: false,
+            interrupted: false,
+            images: vec![],
+            call: None,
+        },
         Part::Image { media_type: s(), data: s() },
         Part::Other { text: s() },
     ];
@@ -173,13 +209,20 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
     for part in &parts {
         let v = serde_json::to_value(part).expect("serialises");
         let tag = v["type"].as_str().expect("a type").to_owned();
-        let at = union.find(&format!("type: \"{tag}\"")).unwrap_or_else(|| panic!("TranscriptPart lacks `{tag}`"));
+        let at =
+            union.find(&format!("type: \"{tag}\"")).unwrap_or_else(|| panic!("TranscriptPart lacks `{tag}`"));
         let member = &union[at..union[at..].find("\n  | ").map_or(union.len(), |e| at + e)];
         for k in keys(part) {
-            assert!(member.contains(&format!("{k}:")) || member.contains(&format!("{k}?:")), "the `{tag}` part lacks `{k}`");
+            assert!(
+                member.contains(&format!("{k}:")) || member.contains(&format!("{k}?:")),
+                "the `{tag}` part lacks `{k}`"
+            );
         }
     }
     for k in keys(&image) {
-        assert!(declaration(&d, "export interface TranscriptImage {").contains(&format!("  {k}:")), "TranscriptImage lacks `{k}`");
+        assert!(
+            declaration(&d, "export interface TranscriptImage {").contains(&format!("  {k}:")),
+            "TranscriptImage lacks `{k}`"
+        );
     }
 }

@@ -36,13 +36,24 @@ pub struct Outcome {
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Part {
     /// A prompt's own text.
-    Prompt { text: String },
+    Prompt {
+        text: String,
+    },
     /// A response's text (Markdown).
-    Text { text: String },
-    Note { text: String },
-    Attachment { text: String },
+    Text {
+        text: String,
+    },
+    Note {
+        text: String,
+    },
+    Attachment {
+        text: String,
+    },
     /// `text` is empty for redacted thinking (`redacted: true`).
-    Thinking { text: String, redacted: bool },
+    Thinking {
+        text: String,
+        redacted: bool,
+    },
     #[serde(rename_all = "camelCase")]
     ToolUse {
         id: String,
@@ -64,9 +75,14 @@ pub enum Part {
         call: Option<u32>,
     },
     #[serde(rename_all = "camelCase")]
-    Image { media_type: String, data: String },
+    Image {
+        media_type: String,
+        data: String,
+    },
     /// A block of a type this reader does not show (`[document]`…).
-    Other { text: String },
+    Other {
+        text: String,
+    },
 }
 
 #[derive(Serialize)]
@@ -77,7 +93,12 @@ struct Detail<'a> {
     parts: Vec<Part>,
 }
 
-pub(super) fn entry_json(t: &Transcript, state: &SessionState, index: usize, lines: &[(u64, &str)]) -> Option<String> {
+pub(super) fn entry_json(
+    t: &Transcript,
+    state: &SessionState,
+    index: usize,
+    lines: &[(u64, &str)],
+) -> Option<String> {
     let entry = t.entries.get(index)?;
     let parts = match (t.sources.get(index)?, &entry.kind) {
         (super::Source::History(h), EntryKind::Message) => match state.history.as_deref()?.get(*h)? {
@@ -185,7 +206,13 @@ fn parts_of(
 }
 
 /// The result of call `id`, in entry `at`.
-fn outcome(t: &Transcript, state: &SessionState, at: u32, id: &str, lines: &[(u64, &str)]) -> Option<Outcome> {
+fn outcome(
+    t: &Transcript,
+    state: &SessionState,
+    at: u32,
+    id: &str,
+    lines: &[(u64, &str)],
+) -> Option<Outcome> {
     let Some(super::Source::History(h)) = t.sources.get(at as usize) else { return None };
     let Some(HistoryItem::Message { json, .. }) = state.history.as_deref()?.get(*h) else { return None };
     let line = t.entries.get(at as usize)?.line;

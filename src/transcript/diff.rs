@@ -25,14 +25,18 @@ fn str_at<'a>(v: &'a Value, keys: &[&str]) -> Option<&'a str> {
 
 /// The diffs a tool call's input describes (empty: it edits nothing we know).
 pub fn of_call(name: &str, input: &Value) -> Vec<FileDiff> {
-    if let Some(patch) = str_at(input, &["input", "patch"]).filter(|p| p.trim_start().starts_with("*** Begin Patch")) {
+    if let Some(patch) =
+        str_at(input, &["input", "patch"]).filter(|p| p.trim_start().starts_with("*** Begin Patch"))
+    {
         return of_patch(patch);
     }
     let path = str_at(input, &["file_path", "path", "filePath", "file"]).unwrap_or("").to_owned();
     if let Some(edits) = input.get("edits").and_then(Value::as_array) {
         let mut lines = Vec::new();
         for e in edits {
-            if let (Some(old), Some(new)) = (str_at(e, &["old_string", "oldText", "old"]), str_at(e, &["new_string", "newText", "new"])) {
+            if let (Some(old), Some(new)) =
+                (str_at(e, &["old_string", "oldText", "old"]), str_at(e, &["new_string", "newText", "new"]))
+            {
                 if !lines.is_empty() {
                     lines.push(('@', String::new()));
                 }
@@ -78,7 +82,9 @@ fn of_edit(old: &str, new: &str) -> Vec<(char, String)> {
 fn of_patch(patch: &str) -> Vec<FileDiff> {
     let mut files: Vec<FileDiff> = Vec::new();
     for l in patch.lines() {
-        let file = ["*** Update File: ", "*** Add File: ", "*** Delete File: "].iter().find_map(|p| l.strip_prefix(p));
+        let file = ["*** Update File: ", "*** Add File: ", "*** Delete File: "]
+            .iter()
+            .find_map(|p| l.strip_prefix(p));
         if let Some(path) = file {
             files.push(FileDiff { path: path.trim().to_owned(), lines: Vec::new() });
             continue;
@@ -112,7 +118,10 @@ mod tests {
             ("edit_file", json!({"path": "a.ts", "old": "x\ny\nz", "new": "x\nY\nz"})),
             ("Edit", json!({"file_path": "a.ts", "old_string": "x\ny\nz", "new_string": "x\nY\nz"})),
             ("edit", json!({"path": "a.ts", "oldText": "x\ny\nz", "newText": "x\nY\nz"})),
-            ("MultiEdit", json!({"file_path": "a.ts", "edits": [{"old_string": "x\ny\nz", "new_string": "x\nY\nz"}]})),
+            (
+                "MultiEdit",
+                json!({"file_path": "a.ts", "edits": [{"old_string": "x\ny\nz", "new_string": "x\nY\nz"}]}),
+            ),
         ];
         for (name, input) in cases {
             let d = of_call(name, &input);

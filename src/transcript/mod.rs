@@ -269,7 +269,12 @@ impl Transcript {
     }
 
     /// `entry_json` with the journal lines of forgotten messages.
-    pub fn entry_json_with(&self, state: &SessionState, index: usize, lines: &[(u64, &str)]) -> Option<String> {
+    pub fn entry_json_with(
+        &self,
+        state: &SessionState,
+        index: usize,
+        lines: &[(u64, &str)],
+    ) -> Option<String> {
         detail::entry_json(self, state, index, lines)
     }
 
@@ -485,7 +490,8 @@ impl Transcript {
             e.thinking_fate = Some(if e.fate != Some(Fate::Live) {
                 ThinkingFate::NotSent
             } else {
-                let mut why: Vec<&str> = dropped.iter().filter(|(l, _)| *l == e.line).map(|(_, r)| *r).collect();
+                let mut why: Vec<&str> =
+                    dropped.iter().filter(|(l, _)| *l == e.line).map(|(_, r)| *r).collect();
                 why.dedup();
                 if why.is_empty() {
                     ThinkingFate::Kept
@@ -502,7 +508,12 @@ impl Transcript {
 /// warning goes before the first item of a later line (after a record of its
 /// own line: the record was applied with it). History keeps its own order
 /// (another agent's conversation order).
-fn merged(history: &[HistoryItem], warnings: &[crate::state::Warning], mut h: usize, mut w: usize) -> Vec<Source> {
+fn merged(
+    history: &[HistoryItem],
+    warnings: &[crate::state::Warning],
+    mut h: usize,
+    mut w: usize,
+) -> Vec<Source> {
     let mut out = Vec::with_capacity(history.len().saturating_sub(h) + warnings.len().saturating_sub(w));
     while h < history.len() || w < warnings.len() {
         let take_warning = match (history.get(h).map(item_line), warnings.get(w).map(|x| x.line)) {

@@ -22,20 +22,33 @@ fn sample() -> String {
 fn the_sample_reads_as_a_transcript() {
     let (state, t) = transcript_of(&sample());
     let e = t.entries();
-    let dump: Vec<String> = e.iter().map(|e| format!("{} {} {:?} {:?} {}", e.line, e.record, e.fate, e.thinking_fate, e.preview)).collect();
+    let dump: Vec<String> = e
+        .iter()
+        .map(|e| format!("{} {} {:?} {:?} {}", e.line, e.record, e.fate, e.thinking_fate, e.preview))
+        .collect();
     let dump = dump.join("\n");
     // Every kind of entry is there, in line order.
     assert!(e.windows(2).all(|w| w[0].line <= w[1].line), "{dump}");
-    assert!(e.iter().any(|e| e.kind == EntryKind::Warning && e.record == "bad-json" && e.line == 9), "{dump}");
+    assert!(
+        e.iter().any(|e| e.kind == EntryKind::Warning && e.record == "bad-json" && e.line == 9),
+        "{dump}"
+    );
     assert!(e.iter().any(|e| e.fate == Some(Fate::Compacted)), "{dump}");
     assert!(e.iter().any(|e| e.record == "compaction" && e.kind == EntryKind::Landmark), "{dump}");
     // The thinking the model switch leaves out says why.
     let dropped = e.iter().find(|e| e.thinking_fate == Some(ThinkingFate::Dropped)).expect(&dump);
     assert_eq!(dropped.dropped_why.as_deref(), Some("model-switch"));
     // A prompt with a note and an attachment.
-    assert!(e.iter().any(|e| e.notes == 1 && e.attachments == 1 && e.preview.starts_with("Find the flaky test")), "{dump}");
+    assert!(
+        e.iter().any(|e| e.notes == 1 && e.attachments == 1 && e.preview.starts_with("Find the flaky test")),
+        "{dump}"
+    );
     // Calls paired with their results, both ways.
-    let call = e.iter().flat_map(|e| &e.tools).find(|t| t.is_use && t.name.as_deref() == Some("explore")).expect(&dump);
+    let call = e
+        .iter()
+        .flat_map(|e| &e.tools)
+        .find(|t| t.is_use && t.name.as_deref() == Some("explore"))
+        .expect(&dump);
     let result_entry = &e[call.pair.expect("paired") as usize];
     let result = result_entry.tools.iter().find(|t| t.id == call.id).expect("the result");
     assert_eq!(result.name.as_deref(), Some("explore"));
@@ -49,7 +62,10 @@ fn the_sample_reads_as_a_transcript() {
     assert!(d.contains(r#"{"type":"prompt","text":"Find the flaky test"#), "{d}");
     assert!(d.contains(r#"{"type":"note","text":"The user is on the release branch"#), "{d}");
     assert!(!d.contains("garuda_note"), "{d}");
-    let i = e.iter().position(|e| e.tools.iter().any(|t| t.is_use && t.name.as_deref() == Some("explore"))).expect("call");
+    let i = e
+        .iter()
+        .position(|e| e.tools.iter().any(|t| t.is_use && t.name.as_deref() == Some("explore")))
+        .expect("call");
     let d = t.entry_json(&state, i).expect("an entry");
     assert!(d.contains(r#""type":"toolUse""#) && d.contains(r#""result":{"entry":"#), "{d}");
     assert!(t.entry_json(&state, e.len()).is_none());
@@ -116,7 +132,11 @@ fn a_history_that_forgot_its_messages_reads_them_again_from_their_lines() {
         for i in 0..full.len() {
             let wanted = lean.lines_for(j.state(), i);
             let given: Vec<(u64, &str)> = wanted.iter().map(|&l| (l, lines[l as usize - 1])).collect();
-            assert_eq!(lean.entry_json_with(j.state(), i, &given), full.entry_json(&state, i), "{name}: entry {i}");
+            assert_eq!(
+                lean.entry_json_with(j.state(), i, &given),
+                full.entry_json(&state, i),
+                "{name}: entry {i}"
+            );
         }
         // Without its lines, a forgotten message says so instead of failing.
         let i = full.entries().iter().position(|e| e.kind == EntryKind::Message).expect("a message");

@@ -84,7 +84,8 @@ fn transcript_reads_everything(data: &[u8]) {
     }
     assert!(whole.entry_json(j.state(), whole.len()).is_none());
     let _ = whole.search(j.state(), "a\u{e9}\"");
-    let index: serde_json::Value = serde_json::from_str(&whole.index_json(0, usize::MAX)).expect("the index is JSON");
+    let index: serde_json::Value =
+        serde_json::from_str(&whole.index_json(0, usize::MAX)).expect("the index is JSON");
     assert_eq!(index.as_array().map(Vec::len), Some(whole.len()));
 }
 
