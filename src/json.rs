@@ -279,18 +279,7 @@ fn state_json(s: &SessionState) -> String {
 /// a later compaction, or `undone`), each landmark with its text.
 fn push_history(out: &mut String, s: &SessionState, history: &[crate::state::HistoryItem]) {
     use crate::state::HistoryItem;
-    // The messages' lines come in order (appends, undo, redo and compaction
-    // keep it), so a search by halves finds them; a linear one otherwise.
-    let live: Vec<u64> = s.messages.iter().map(|m| m.origin.line).collect();
-    let ordered = live.windows(2).all(|w| w[0] <= w[1]);
-    let last_compaction = history
-        .iter()
-        .filter_map(|h| match h {
-            HistoryItem::Landmark { line, kind: crate::record::RecordKind::Compaction, .. } => Some(*line),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0);
+    let fates = crate::transcript::Fates::of(s);
     out.push_str(r#","history":["#);
     for (i, h) in history.iter().enumerate() {
         if i > 0 {
@@ -298,14 +287,7 @@ fn push_history(out: &mut String, s: &SessionState, history: &[crate::state::His
         }
         match h {
             HistoryItem::Message { line, json, .. } => {
-                let found = if ordered { live.binary_search(line).is_ok() } else { live.contains(line) };
-                let fate = if found {
-                    "live"
-                } else if *line < last_compaction {
-                    "compacted"
-                } else {
-                    "undone"
-                };
+                let fate = fates.fate(*line).as_str();
                 let _ = write!(out, r#"{{"line":{line},"fate":"{fate}","message":{json}}}"#);
             }
             HistoryItem::Landmark { line, kind, text } => {

@@ -43,6 +43,57 @@ pub enum EntryKind {
     Warning,
 }
 
+impl Fate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fate::Live => "live",
+            Fate::Compacted => "compacted",
+            Fate::Undone => "undone",
+        }
+    }
+}
+
+/// The fate of each message of a state's history, by its record's line: a
+/// message not in the state was compacted away (before the last compaction)
+/// or undone. The state's `history` JSON and the transcript both ask here.
+pub(crate) struct Fates {
+    live: Vec<u64>,
+    ordered: bool,
+    last_compaction: u64,
+}
+
+impl Fates {
+    pub(crate) fn of(state: &SessionState) -> Fates {
+        let live: Vec<u64> = state.messages.iter().map(|m| m.origin.line).collect();
+        // The messages' lines come in order (appends, undo, redo and
+        // compaction keep it), so a search by halves finds them.
+        let ordered = live.windows(2).all(|w| w[0] <= w[1]);
+        let last_compaction = state
+            .history
+            .iter()
+            .flatten()
+            .filter_map(|h| match h {
+                HistoryItem::Landmark { line, kind: RecordKind::Compaction, .. } => Some(*line),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        Fates { live, ordered, last_compaction }
+    }
+
+    pub(crate) fn fate(&self, line: u64) -> Fate {
+        let found =
+            if self.ordered { self.live.binary_search(&line).is_ok() } else { self.live.contains(&line) };
+        if found {
+            Fate::Live
+        } else if line < self.last_compaction {
+            Fate::Compacted
+        } else {
+            Fate::Undone
+        }
+    }
+}
+
 /// What resume does with a message's thinking blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -398,26 +449,9 @@ impl Transcript {
         }
         self.settled = true;
         self.reorder(state);
-        // Fates: a message not in the state was compacted away (before the
-        // last compaction) or undone.
-        let live: Vec<u64> = state.messages.iter().map(|m| m.origin.line).collect();
-        let ordered = live.windows(2).all(|w| w[0] <= w[1]);
-        let last_compaction = self
-            .entries
-            .iter()
-            .filter(|e| e.record == RecordKind::Compaction.as_str() && e.kind == EntryKind::Landmark)
-            .map(|e| e.line)
-            .max()
-            .unwrap_or(0);
+        let fates = Fates::of(state);
         for e in self.entries.iter_mut().filter(|e| e.kind == EntryKind::Message) {
-            let found = if ordered { live.binary_search(&e.line).is_ok() } else { live.contains(&e.line) };
-            e.fate = Some(if found {
-                Fate::Live
-            } else if e.line < last_compaction {
-                Fate::Compacted
-            } else {
-                Fate::Undone
-            });
+            e.fate = Some(fates.fate(e.line));
         }
         // Tool pairs: each result with the latest call of its id before it.
         // Calls sorted by (id, entry), searched by halves: a long session
