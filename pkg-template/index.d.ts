@@ -750,6 +750,8 @@ export interface TranscriptEntry {
   attachments?: number;
   synthetic?: true;
   redacted?: true;
+  /** Tool results only, each paired with its call (and no subagent report): shown under their calls, not again on their own. */
+  underCalls?: true;
   /** Subagent reports of a tool_results record. */
   subagents?: { child: string | null; tokens: number; costUsd: number | null }[];
 }

@@ -144,6 +144,7 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
         attachments: 1,
         synthetic: true,
         redacted: true,
+        under_calls: true,
         subagents: vec![Subagent { child: None, tokens: 1, cost_usd: None }],
     };
     let text = declaration(&d, "export interface TranscriptEntry {");

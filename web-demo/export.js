@@ -2,7 +2,7 @@
 // self-contained HTML file that reads like the viewer's reading mode (the
 // same renderer and style sheet), with no script and a CSP that lets the
 // page fetch nothing. Bundled into the package as bin/transcript.cjs.
-import { entryHtml, entryMarkdown, escapeHtml, shownUnderCalls } from "./render.js";
+import { entryHtml, entryMarkdown, escapeHtml } from "./render.js";
 import css from "./reading.css";
 
 /** The entries to write: all of them, or with `live` only what the model sees now. */
@@ -11,7 +11,7 @@ function* entries(journal, live) {
   for (let from = 0; from < total; from += 2000) {
     for (const e of journal.transcript(from, from + 2000)) {
       if (live && (e.kind !== "message" || e.fate !== "live")) continue;
-      if (shownUnderCalls(e)) continue;
+      if (e.underCalls) continue; // shown under their calls
       yield journal.transcriptEntry(e.index);
     }
   }

@@ -210,11 +210,6 @@ export function entryHtml(d, opts = {}) {
   return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
 }
 
-/** True when reading mode shows nothing of an entry: results all shown under their calls. */
-export function shownUnderCalls(e) {
-  return e.type === "tool_results" && e.tools?.length > 0 && e.tools.every((t) => !t.use && t.pair !== undefined) && !(e.blocks ?? []).some((b) => b !== "tool_result") && !e.subagents?.length;
-}
-
 // ---- Markdown ---------------------------------------------------------------
 
 function fence(text, lang = "") {

@@ -595,7 +595,7 @@ function estimate(e) {
 
 /** Entries reading mode shows: tool results it already shows under their calls are left out. */
 function readingItems() {
-  return view.entries.filter((e) => !(e.type === "tool_results" && e.tools?.length && e.tools.every((t) => !t.use && t.pair !== undefined) && !(e.blocks ?? []).some((b) => b !== "tool_result") && !e.subagents?.length)).map((e) => e.index);
+  return view.entries.filter((e) => !e.underCalls).map((e) => e.index);
 }
 
 const reading = {

@@ -297,7 +297,7 @@ async function renderChild(source, limit = 400) {
     const html = [];
     for (const e of journal.transcript(0, total)) {
       if (html.length >= limit) break;
-      if (e.type === "tool_results" && e.tools?.length && e.tools.every((t) => !t.use && t.pair !== undefined) && !e.subagents?.length) continue;
+      if (e.underCalls) continue;
       html.push(entryHtml(journal.transcriptEntry(e.index), { hidePaired: true }));
     }
     return { html, total };

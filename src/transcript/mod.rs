@@ -195,6 +195,10 @@ pub struct Entry {
     /// The record says the Redactor changed it when it was written.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub redacted: bool,
+    /// Tool results only, each paired with its call and no subagent report:
+    /// a reader shows them under their calls, not again on their own.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub under_calls: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub subagents: Vec<Subagent>,
 }
@@ -378,6 +382,7 @@ impl Transcript {
             attachments: 0,
             synthetic: false,
             redacted: false,
+            under_calls: false,
             subagents: Vec::new(),
         };
         match source {
@@ -510,6 +515,14 @@ impl Transcript {
         }
         for (ci, ck, child) in links {
             self.entries[ci as usize].tools[ck].child = Some(child);
+        }
+        for e in &mut self.entries {
+            e.under_calls = e.record == RecordKind::ToolResults.as_str()
+                && e.kind == EntryKind::Message
+                && !e.tools.is_empty()
+                && e.tools.iter().all(|t| !t.is_use && t.pair.is_some())
+                && e.blocks.iter().all(|b| *b == "tool_result")
+                && e.subagents.is_empty();
         }
         // Thinking on resume: what the repair leaves out, by message line.
         let report = crate::resume::resume(state, &crate::resume::ResumeOptions::default()).report;
