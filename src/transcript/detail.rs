@@ -139,14 +139,17 @@ fn parts_of(
     json: &str,
     lines: &[(u64, &str)],
 ) -> Vec<Part> {
-    let Ok(message) = serde_json::from_str::<Value>(json) else {
+    let Ok(mut message) = serde_json::from_str::<Value>(json) else {
         return vec![Part::Other { text: "[a message that could not be read]".into() }];
     };
-    let blocks = match message.get("content") {
+    let blocks = match message.get_mut("content").map(Value::take) {
         Some(Value::String(s)) => vec![serde_json::json!({ "type": "text", "text": s })],
-        Some(Value::Array(a)) => a.clone(),
+        Some(Value::Array(a)) => a,
         _ => Vec::new(),
     };
+    // The messages holding this entry's results, each read once (one
+    // tool_results entry answers all the calls of a response).
+    let mut results: Vec<(u32, Option<Value>)> = Vec::new();
     let mut first_text = true;
     let mut out = Vec::with_capacity(blocks.len());
     for b in &blocks {
@@ -170,7 +173,16 @@ fn parts_of(
                 let name = str_of(b, "name");
                 let input = b.get("input").cloned().unwrap_or(Value::Null);
                 let tool = entry.tools.iter().find(|x| x.is_use && x.id == id);
-                let result = tool.and_then(|x| x.pair).and_then(|p| outcome(t, state, p, &id, lines));
+                let result = tool.and_then(|x| x.pair).and_then(|p| {
+                    let i = match results.iter().position(|(at, _)| *at == p) {
+                        Some(i) => i,
+                        None => {
+                            results.push((p, result_message(t, state, p, lines)));
+                            results.len() - 1
+                        }
+                    };
+                    outcome(p, results[i].1.as_ref()?, &id)
+                });
                 Part::ToolUse {
                     diff: diff::of_call(&name, &input),
                     input: serde_json::to_string_pretty(&input).unwrap_or_default(),
@@ -205,18 +217,16 @@ fn parts_of(
     out
 }
 
-/// The result of call `id`, in entry `at`.
-fn outcome(
-    t: &Transcript,
-    state: &SessionState,
-    at: u32,
-    id: &str,
-    lines: &[(u64, &str)],
-) -> Option<Outcome> {
+/// The message of entry `at` (the results of some calls).
+fn result_message(t: &Transcript, state: &SessionState, at: u32, lines: &[(u64, &str)]) -> Option<Value> {
     let Some(super::Source::History(h)) = t.sources.get(at as usize) else { return None };
     let Some(HistoryItem::Message { json, .. }) = state.history.as_deref()?.get(*h) else { return None };
     let line = t.entries.get(at as usize)?.line;
-    let message: Value = serde_json::from_str(&message_text(json, line, lines)?).ok()?;
+    serde_json::from_str(&message_text(json, line, lines)?).ok()
+}
+
+/// The result of call `id`, in `message` (entry `at`).
+fn outcome(at: u32, message: &Value, id: &str) -> Option<Outcome> {
     let block = message
         .get("content")?
         .as_array()?
