@@ -107,8 +107,8 @@ function readOptions(o, formatOption = "format") {
   return options;
 }
 
-/** Replays a journal in chunks: a journal of any size, never one big string. */
-function replayFile(file, options = {}) {
+/** A journal file read in chunks (any size, never one big string) into a Journal. */
+function journalOf(file, options = {}) {
   let journal;
   try {
     journal = new session.Journal(options);
@@ -117,6 +117,12 @@ function replayFile(file, options = {}) {
   }
   readChunks(file, "replay", (chunk) => journal.feed(chunk));
   journal.finish();
+  return journal;
+}
+
+/** The replayed state of a journal file. */
+function replayFile(file, options = {}) {
+  const journal = journalOf(file, options);
   const state = journal.state();
   journal.free();
   return state;
@@ -158,9 +164,8 @@ const READ = { "--format": "format", "--prices": "prices" };
 
 /** The replayed state of a journal file, or (--redis) of a session id. */
 async function stateOf(o, formatOption = "format") {
-  if (o.redis === undefined) return known(replayFile(o._[0], { ...readOptions(o, formatOption), history: o.history === true }), o._[0]);
+  if (o.redis === undefined) return known(replayFile(o._[0], readOptions(o, formatOption)), o._[0]);
   if (o._[0] === undefined) throw new UsageError("give a session id");
-  if (o.history) return withRedis(o, async (store) => session.rebuildState(await store.text(o._[0]), { history: true }));
   return withRedis(o, (store) => store.replay(o._[0]));
 }
 
@@ -373,19 +378,7 @@ async function list(args) {
   return 0;
 }
 
-/** A journal read with its whole history, for its transcript. */
-function journalOf(file, options = {}) {
-  let journal;
-  try {
-    journal = new session.Journal({ ...options, history: true });
-  } catch (e) {
-    throw new UsageError(e.message.replace(/^new Journal\(options\): options\./, "--"));
-  }
-  readChunks(file, "replay", (chunk) => journal.feed(chunk));
-  journal.finish();
-  return journal;
-}
-
+/** A journal given as text, read with its whole history, for its transcript. */
 function journalOfText(text) {
   const journal = new session.Journal({ history: true });
   journal.feed(text);
@@ -418,7 +411,7 @@ async function exportCommand(args) {
   } else {
     if (o._[0] === undefined) throw new UsageError("give a session file");
     if (fs.existsSync(o._[0]) && fs.statSync(o._[0]).isDirectory()) return exportFolder(o);
-    journal = journalOf(o._[0], readOptions(o, "from"));
+    journal = journalOf(o._[0], { ...readOptions(o, "from"), history: true });
     if (journal.format === null) {
       journal.free();
       known({ format: null }, o._[0]);
@@ -441,7 +434,7 @@ function exportFolder(o) {
   let written = 0;
   let skipped = 0;
   for (const s of sessions) {
-    const journal = journalOf(s.file, readOptions(o, "from"));
+    const journal = journalOf(s.file, { ...readOptions(o, "from"), history: true });
     if (journal.format === null) {
       journal.free();
       skipped++;
@@ -686,7 +679,7 @@ function serve(args) {
         const p = underDir(dir, rel);
         if (!p) return send(400, "text/plain", "not a session id");
         if (!fs.existsSync(p)) return send(404, "text/plain", "no such session");
-        return send(200, "text/html; charset=utf-8", exportTranscript(journalOf(p), "html", { noRedact: o.noRedact }));
+        return send(200, "text/html; charset=utf-8", exportTranscript(journalOf(p, { history: true }), "html", { noRedact: o.noRedact }));
       }
       send(404, "text/plain", "not found");
     } catch (e) {
