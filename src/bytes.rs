@@ -152,6 +152,21 @@ pub fn nests_deeper_than(json: &[u8], limit: usize) -> bool {
     false
 }
 
+/// `needle` (already lowercase) in `hay`, ignoring ASCII case.
+pub fn contains_ignoring_case(hay: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else { return true };
+    let upper = first.to_ascii_uppercase();
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        let c = hay[i];
+        if (c == first || c == upper) && hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

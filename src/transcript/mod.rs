@@ -340,7 +340,9 @@ impl Transcript {
             return Vec::new();
         }
         (0..self.entries.len())
-            .filter(|&i| contains_ignoring_case(self.text_of(state, i).as_bytes(), q.as_bytes()))
+            .filter(|&i| {
+                crate::bytes::contains_ignoring_case(self.text_of(state, i).as_bytes(), q.as_bytes())
+            })
             .map(|i| i as u32)
             .collect()
     }
@@ -777,21 +779,6 @@ pub(crate) fn text_role(text: &str, first: bool) -> &'static str {
 /// The text inside a note's markers.
 pub(crate) fn note_text(text: &str) -> &str {
     text.strip_prefix(NOTE_OPEN).and_then(|t| t.strip_suffix(NOTE_CLOSE)).unwrap_or(text)
-}
-
-/// `needle` (already lowercase) in `hay`, ignoring ASCII case.
-fn contains_ignoring_case(hay: &[u8], needle: &[u8]) -> bool {
-    let Some((&first, rest)) = needle.split_first() else { return true };
-    let upper = first.to_ascii_uppercase();
-    let mut i = 0;
-    while i + needle.len() <= hay.len() {
-        let c = hay[i];
-        if (c == first || c == upper) && hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest) {
-            return true;
-        }
-        i += 1;
-    }
-    false
 }
 
 #[cfg(test)]
