@@ -1,0 +1,498 @@
+//! Bindings: the Journal (live writes, replay, the transcript), rebuildState and importSession.
+
+use super::*;
+
+// ---- Journal and replay ---------------------------------------------------
+
+/// The pure in-memory journal: `write` redacts, applies and returns the line
+/// to append; `feed`/`finish` replay existing text.
+#[wasm_bindgen]
+pub struct Journal {
+    inner: CoreJournal,
+    /// The transcript, built as the journal reads (see `extended_transcript`).
+    transcript: crate::transcript::Transcript,
+    /// `lean: true`: a Garuda journal's history forgets each message once
+    /// the transcript has its entry; the host hands its lines back.
+    lean: bool,
+}
+
+#[wasm_bindgen]
+impl Journal {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Journal, JsValue> {
+        let mut lean = false;
+        let mut inner = match redactor_of(&options)? {
+            Some(redactor) => CoreJournal::shared(redactor),
+            None => CoreJournal::default(),
+        };
+        if options.is_object() {
+            let flag = |name: &str| -> Result<bool, JsValue> {
+                let v = js_sys::Reflect::get(&options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+                match v.as_bool() {
+                    Some(b) => Ok(b),
+                    None if v.is_undefined() => Ok(false),
+                    None => Err(error(format!(
+                        "new Journal(options): options.{name} must be true or false, got {}",
+                        type_name(&v)
+                    ))),
+                }
+            };
+            inner = inner.with_model_view(flag("modelView")?).with_strict(flag("strict")?);
+            inner = ReadOptions::from_js(&options, "new Journal(options): options")?.apply(inner);
+            if flag("keepTranslation")? {
+                inner = inner.keeping_translation();
+            }
+            if flag("usageOnly")? {
+                inner = inner.for_usage();
+            }
+            lean = flag("lean")?;
+            let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
+            if !max.is_undefined() {
+                match max.as_f64() {
+                    Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= 4_294_967_295.0 => {
+                        inner = inner.with_max_line(n as usize)
+                    }
+                    _ => {
+                        return Err(error(format!(
+                            "new Journal(options): options.maxLineBytes must be a whole number of bytes from 1 to 2^32 - 1, got {}",
+                            type_name(&max)
+                        )))
+                    }
+                }
+            }
+        }
+        Ok(Journal { inner, transcript: Default::default(), lean })
+    }
+
+    /// Takes a record (an object, or its JSON text), redacts it, applies it,
+    /// and returns the line to append (without its newline).
+    #[wasm_bindgen(unchecked_return_type = "string")]
+    pub fn write(&mut self, record: JsValue) -> Result<JsValue, JsValue> {
+        let line = if record.is_string() {
+            record
+        } else if record.is_object() && !js_sys::Array::is_array(&record) {
+            js_sys::JSON::stringify(&record)
+                .map(JsValue::from)
+                .map_err(|_| error("write(record): record could not be turned into JSON"))?
+        } else {
+            return Err(error(format!(
+                "write(record): record must be an object or a JSON string, got {}",
+                type_name(&record)
+            )));
+        };
+        let text =
+            js_text(&line).ok_or_else(|| error("write(record): record could not be turned into JSON"))?;
+        match self.inner.write(&text).map_err(|e| {
+            let code = if e.to_string().contains("maximum line size") {
+                "ERR_LINE_TOO_LONG"
+            } else {
+                "ERR_BAD_RECORD"
+            };
+            coded(code, format!("write(record): {e}"))
+        })? {
+            // Unchanged: hand back the caller's own string, no copy.
+            std::borrow::Cow::Borrowed(_) => Ok(line),
+            std::borrow::Cow::Owned(out) => Ok(JsValue::from_str(&out)),
+        }
+    }
+
+    /// Feeds journal text read from disk (a string, or bytes as read from
+    /// the file): any chunking, no redaction.
+    pub fn feed(&mut self, chunk: JsValue) -> Result<(), JsValue> {
+        if let Some(text) = chunk.dyn_ref::<js_sys::JsString>() {
+            feed_js_string(&mut self.inner, text);
+        } else if chunk.is_instance_of::<js_sys::Uint8Array>() {
+            self.inner.feed_bytes(&js_sys::Uint8Array::from(chunk).to_vec());
+        } else {
+            return Err(error(format!(
+                "feed(chunk): chunk must be a string or a Uint8Array, got {}",
+                type_name(&chunk)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Ends fed text: a last line without a newline is applied, or is a torn tail.
+    pub fn finish(&mut self) {
+        self.inner.finish();
+    }
+
+    /// With `keepTranslation`: the records read from another agent's session
+    /// since the last call, as `[line, record JSON text]` pairs (the line of
+    /// the file each came from); none for a Garuda journal.
+    #[wasm_bindgen(unchecked_return_type = "[number, string][]")]
+    pub fn translated(&mut self) -> Result<JsValue, JsValue> {
+        let mut out = String::from("[");
+        for (i, (line, record)) in self.inner.take_translated().iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&format!("[{line},{}]", crate::json::str_literal(record)));
+        }
+        out.push(']');
+        parse_json(&out)
+    }
+
+    /// The format read so far: null until a line says one.
+    #[wasm_bindgen(getter, unchecked_return_type = "SessionFormat | null")]
+    pub fn format(&self) -> JsValue {
+        self.inner.state().format.map_or(JsValue::NULL, |f| JsValue::from_str(f.as_str()))
+    }
+
+    #[wasm_bindgen(getter, js_name = lineCount)]
+    pub fn line_count(&self) -> f64 {
+        self.inner.line_count() as f64
+    }
+
+    /// The number of messages in the conversation (a number, no JSON).
+    #[wasm_bindgen(getter, js_name = messageCount)]
+    pub fn message_count(&self) -> f64 {
+        self.inner.state().messages.len() as f64
+    }
+
+    /// The number of warnings so far (a number, no JSON).
+    #[wasm_bindgen(getter, js_name = warningCount)]
+    pub fn warning_count(&self) -> f64 {
+        self.inner.state().warnings.len() as f64
+    }
+
+    #[wasm_bindgen(unchecked_return_type = "SessionState")]
+    pub fn state(&self) -> Result<JsValue, JsValue> {
+        parse_json(&self.inner.state().to_json())
+    }
+
+    /// The figures an agent reads every turn (usage, cost, context size,
+    /// message count, model, ...) without the messages: O(1) of the
+    /// conversation.
+    #[wasm_bindgen(unchecked_return_type = "JournalFigures")]
+    pub fn figures(&self) -> Result<JsValue, JsValue> {
+        parse_json(&crate::json::figures_json(self.inner.state()))
+    }
+
+    /// The messages from index `from` on, with their origins: a host that
+    /// keeps its own copy asks only for what is new.
+    #[wasm_bindgen(js_name = messagesFrom, unchecked_return_type = "{ messages: Message[]; messageOrigins: MessageOrigin[] }")]
+    pub fn messages_from(&self, from: f64) -> Result<JsValue, JsValue> {
+        if !(from >= 0.0 && from.fract() == 0.0) {
+            return Err(error("messagesFrom(from): from must be a whole number of messages, 0 or more"));
+        }
+        parse_json(&crate::json::messages_from_json(self.inner.state(), from as usize))
+    }
+
+    /// Only the messages, for hosts that need no more.
+    #[wasm_bindgen(unchecked_return_type = "Message[]")]
+    pub fn messages(&self) -> Result<JsValue, JsValue> {
+        parse_json(&self.inner.state().messages_json())
+    }
+
+    /// What resume would change in this journal's conversation (the report
+    /// of `repairForResume`, without handing the messages over).
+    #[wasm_bindgen(js_name = resumeReport, unchecked_return_type = "RepairReport")]
+    pub fn resume_report(&self) -> Result<JsValue, JsValue> {
+        parse_json(&resume::resume(self.inner.state(), &resume::ResumeOptions::default()).report.to_json())
+    }
+
+    /// The number of transcript entries (a Journal made with `history: true`).
+    #[wasm_bindgen(getter, js_name = transcriptLength)]
+    pub fn transcript_length(&mut self) -> f64 {
+        self.extended_transcript().len() as f64
+    }
+
+    /// Transcript entries `from..to` (all by default): the index a reader
+    /// lists, built by the core once per change (`history: true` keeps what
+    /// it needs; without it, only warnings are entries).
+    #[wasm_bindgen(unchecked_return_type = "TranscriptEntry[]")]
+    pub fn transcript(&mut self, from: JsValue, to: JsValue) -> Result<JsValue, JsValue> {
+        parse_json(&self.transcript_json(from, to).map_err(|_| {
+            coded("ERR_INVALID_ARG", "transcript(from, to): from and to must be whole numbers, 0 or more")
+        })?)
+    }
+
+    /// `transcript(from, to)` as JSON text: a worker hands it to its page as
+    /// one string (a copy), not as objects (a structured clone of each).
+    #[wasm_bindgen(js_name = transcriptJson)]
+    pub fn transcript_json(&mut self, from: JsValue, to: JsValue) -> Result<String, JsValue> {
+        let bound = |v: &JsValue, name: &str, default: usize| match v.as_f64() {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n as usize),
+            None if v.is_undefined() => Ok(default),
+            _ => Err(coded(
+                "ERR_INVALID_ARG",
+                format!("transcriptJson(from, to): {name} must be a whole number, 0 or more"),
+            )),
+        };
+        let (from, to) = (bound(&from, "from", 0)?, bound(&to, "to", usize::MAX)?);
+        Ok(self.built_transcript().index_json(from, to))
+    }
+
+    /// The journal lines `transcriptEntry(index, lines)` needs (`lean: true`):
+    /// the entry's own and its calls' results', when the history forgot them.
+    #[wasm_bindgen(js_name = transcriptLinesFor)]
+    pub fn transcript_lines_for(&mut self, index: JsValue) -> Result<Vec<f64>, JsValue> {
+        let Some(i) = index.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
+            return Err(coded(
+                "ERR_INVALID_ARG",
+                "transcriptLinesFor(index): index must be a whole number, 0 or more",
+            ));
+        };
+        self.built_transcript();
+        Ok(self.transcript.lines_for(self.inner.state(), i as usize).into_iter().map(|l| l as f64).collect())
+    }
+
+    /// One transcript entry whole (its message as typed parts), or null.
+    /// `lines`: `[line number, text]` pairs of the lines `transcriptLinesFor`
+    /// named (a lean journal forgot their messages).
+    #[wasm_bindgen(js_name = transcriptEntry, unchecked_return_type = "TranscriptEntryDetail | null")]
+    pub fn transcript_entry(
+        &mut self,
+        index: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "[number, string][] | undefined")] lines: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let Some(i) = index.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
+            return Err(coded(
+                "ERR_INVALID_ARG",
+                "transcriptEntry(index): index must be a whole number, 0 or more",
+            ));
+        };
+        let mut given: Vec<(u64, String)> = Vec::new();
+        if !lines.is_undefined() && !lines.is_null() {
+            let bad = || {
+                coded(
+                    "ERR_INVALID_ARG",
+                    "transcriptEntry(index, lines): lines must be [line number, text] pairs",
+                )
+            };
+            let array = lines.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;
+            for pair in array.iter() {
+                let pair = pair.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;
+                let line = pair.get(0).as_f64().filter(|n| *n >= 1.0 && n.fract() == 0.0).ok_or_else(bad)?;
+                let text = pair.get(1).as_string().ok_or_else(bad)?;
+                given.push((line as u64, text));
+            }
+        }
+        let given: Vec<(u64, &str)> = given.iter().map(|(l, t)| (*l, t.as_str())).collect();
+        self.built_transcript();
+        match self.transcript.entry_json_with(self.inner.state(), i as usize, &given) {
+            Some(json) => parse_json(&json),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The transcript entries whose text holds `query` (ASCII case ignored).
+    #[wasm_bindgen(js_name = searchTranscript)]
+    pub fn search_transcript(&mut self, query: JsValue) -> Result<Vec<u32>, JsValue> {
+        let Some(q) = query.as_string() else {
+            return Err(coded("ERR_INVALID_ARG", "searchTranscript(query): query must be a string"));
+        };
+        self.built_transcript();
+        Ok(self.transcript.search(self.inner.state(), &q))
+    }
+}
+
+impl Journal {
+    /// The transcript, extended by what the journal read since (entries
+    /// are built while a journal is read in chunks) and settled.
+    fn built_transcript(&mut self) -> &crate::transcript::Transcript {
+        self.extended_transcript();
+        self.transcript.settle(self.inner.state());
+        &self.transcript
+    }
+
+    fn extended_transcript(&mut self) -> &mut crate::transcript::Transcript {
+        self.transcript.extend(self.inner.state());
+        // Only a Garuda journal's lines hold its messages as they are kept;
+        // another agent's are translated, so their history stays whole.
+        if self.lean && self.inner.state().format == Some(crate::formats::Format::Garuda) {
+            self.transcript.forget_messages(self.inner.history_mut());
+        }
+        &mut self.transcript
+    }
+}
+
+/// How a journal is read: `{ format, prices }` of rebuildState and new Journal.
+#[derive(Default, Clone)]
+struct ReadOptions {
+    format: Option<crate::formats::Format>,
+    /// Keep the whole history (`state.history`).
+    history: bool,
+    prices: Option<std::rc::Rc<crate::prices::Prices>>,
+}
+
+impl ReadOptions {
+    fn from_js(options: &JsValue, what: &str) -> Result<ReadOptions, JsValue> {
+        let mut out = ReadOptions::default();
+        if options.is_undefined() || options.is_null() {
+            return Ok(out);
+        }
+        if !options.is_object() {
+            return Err(error(format!("{what} must be an object, got {}", type_name(options))));
+        }
+        let format = js_sys::Reflect::get(options, &"format".into()).unwrap_or(JsValue::UNDEFINED);
+        if !format.is_undefined() {
+            let names: Vec<&str> = crate::formats::Format::ALL.iter().map(|f| f.as_str()).collect();
+            out.format = Some(
+                format.as_string().and_then(|f| crate::formats::Format::parse(&f)).ok_or_else(|| {
+                    error(format!(
+                        "{what}.format must be one of {}, got {}",
+                        names.join(", "),
+                        type_name(&format)
+                    ))
+                })?,
+            );
+        }
+        let history = js_sys::Reflect::get(options, &"history".into()).unwrap_or(JsValue::UNDEFINED);
+        out.history = match history.as_bool() {
+            Some(b) => b,
+            None if history.is_undefined() => false,
+            None => {
+                return Err(error(format!(
+                    "{what}.history must be true or false, got {}",
+                    type_name(&history)
+                )))
+            }
+        };
+        let prices = js_sys::Reflect::get(options, &"prices".into()).unwrap_or(JsValue::UNDEFINED);
+        if !prices.is_undefined() {
+            let text = if prices.is_string() {
+                prices.as_string().unwrap_or_default()
+            } else {
+                js_json(&prices, &format!("{what}.prices"))?
+            };
+            let table = crate::prices::Prices::with_overrides(&text)
+                .map_err(|e| error(format!("{what}.prices: {e}")))?;
+            out.prices = Some(std::rc::Rc::new(table));
+        }
+        Ok(out)
+    }
+
+    fn apply(&self, mut journal: CoreJournal) -> CoreJournal {
+        if let Some(f) = self.format {
+            journal = journal.with_format(f);
+        }
+        if let Some(p) = &self.prices {
+            journal = journal.with_prices(p.clone());
+        }
+        if self.history {
+            journal = journal.with_history();
+        }
+        journal
+    }
+
+    fn journal(&self) -> CoreJournal {
+        self.apply(CoreJournal::default())
+    }
+}
+
+/// A journal argument: the whole text, its bytes (a file as read, no
+/// decoding needed), or an array of lines.
+pub(super) fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, JsValue> {
+    replay_with(journal, what, &ReadOptions::default())
+}
+
+fn replay_with(journal: &JsValue, what: &str, options: &ReadOptions) -> Result<SessionState, JsValue> {
+    if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
+        let mut replay = options.journal();
+        feed_js_string(&mut replay, text);
+        replay.finish();
+        return Ok(replay.into_state());
+    }
+    if journal.is_instance_of::<js_sys::Uint8Array>() {
+        let bytes = js_sys::Uint8Array::from(journal.clone()).to_vec();
+        let mut replay = options.journal();
+        replay.feed_bytes(&bytes);
+        drop(bytes);
+        replay.finish();
+        return Ok(replay.into_state());
+    }
+    if !js_sys::Array::is_array(journal) {
+        return Err(error(format!(
+            "{what} must be a string, a Uint8Array or an array of lines, got {}",
+            type_name(journal)
+        )));
+    }
+    let lines = js_sys::Array::from(journal);
+    let n = lines.length();
+    let mut replay = options.journal();
+    for i in 0..n {
+        let item = lines.get(i);
+        // A line, or a record object (what a store's `read()` gives back).
+        let line = match item.as_string() {
+            Some(line) => line,
+            None if item.is_object() && !js_sys::Array::is_array(&item) => {
+                js_json(&item, &format!("{what}[{i}]"))?
+            }
+            None => {
+                return Err(error(format!(
+                    "{what}[{i}] must be a line (string) or a record (object), got {}",
+                    type_name(&item)
+                )))
+            }
+        };
+        // Lines as from `text.split("\n")`: only the last one may be torn.
+        if i + 1 == n {
+            replay.read_last_line(&line);
+        } else {
+            replay.read_line(&line);
+        }
+    }
+    replay.finish();
+    Ok(replay.into_state())
+}
+
+#[wasm_bindgen(js_name = rebuildState, unchecked_return_type = "SessionState")]
+pub fn rebuild_state(
+    journal: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ReadOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = ReadOptions::from_js(&options, "rebuildState(journal, options): options")?;
+    let state = replay_with(&journal, "rebuildState(journal, options): journal", &options)?;
+    parse_json(&state.to_json())
+}
+
+/// `importSession(journal, options)`: another agent's session as a Garuda
+/// journal (JSONL text, every line through the Redactor), so Garuda can
+/// resume it. Throws ERR_UNKNOWN_FORMAT when no known format is found.
+#[wasm_bindgen(js_name = importSession)]
+pub fn import_session(
+    journal: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ImportOptions | undefined")] options: JsValue,
+) -> Result<String, JsValue> {
+    let what = "importSession(journal, options)";
+    let read = ReadOptions::from_js(&options, &format!("{what}: options"))?;
+    let redactor = match redactor_of(&options)? {
+        Some(r) => r,
+        None => std::rc::Rc::new(CoreRedactor::default()),
+    };
+    let mut j = read.journal().keeping_translation();
+    if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
+        feed_js_string(&mut j, text);
+    } else if journal.is_instance_of::<js_sys::Uint8Array>() {
+        j.feed_bytes(&js_sys::Uint8Array::from(journal).to_vec());
+    } else {
+        return Err(error(format!(
+            "{what}: journal must be a string or a Uint8Array, got {}",
+            type_name(&journal)
+        )));
+    }
+    j.finish();
+    match j.state().format {
+        None => {
+            let names: Vec<&str> = crate::formats::Format::ALL.iter().map(|f| f.as_str()).collect();
+            return Err(coded(
+                "ERR_UNKNOWN_FORMAT",
+                format!("{what}: no known session format (tried {})", names.join(", ")),
+            ));
+        }
+        Some(crate::formats::Format::Garuda) => {
+            return Err(coded("ERR_INVALID_ARG", format!("{what}: this is a Garuda journal already")));
+        }
+        Some(_) => {}
+    }
+    let mut out = String::new();
+    for (_, record) in j.take_translated() {
+        let line =
+            redactor.redact_line(&record).map_err(|e| coded("ERR_INTERNAL", format!("{what}: {e}")))?;
+        out.push_str(&line.line);
+        out.push('\n');
+    }
+    Ok(out)
+}

@@ -1,0 +1,162 @@
+//! Bindings: the Redactor.
+
+use super::*;
+
+// ---- Redactor -------------------------------------------------------------
+
+thread_local! {
+    /// Live Redactors by id, so `new Journal({ redactor })` can find the Rust
+    /// side of a JS `Redactor` without taking it over (the same Redactor may
+    /// serve many journals).
+    static REDACTORS: RefCell<Vec<(u32, Rc<CoreRedactor>)>> = const { RefCell::new(Vec::new()) };
+    static NEXT_ID: RefCell<u32> = const { RefCell::new(1) };
+}
+
+#[derive(Deserialize, Default)]
+struct RedactorOptions {
+    #[serde(default)]
+    env: BTreeMap<String, Option<String>>,
+    #[serde(default)]
+    rules: Vec<RuleOption>,
+}
+
+/// A user's rule: `{ name, pattern }` (a regex-lite pattern).
+#[derive(Deserialize)]
+struct RuleOption {
+    name: String,
+    pattern: String,
+}
+
+/// `new Redactor({ env })`: replaces secrets with `[REDACTED]` (spec §5).
+#[wasm_bindgen]
+pub struct Redactor {
+    inner: Rc<CoreRedactor>,
+    id: u32,
+}
+
+#[wasm_bindgen]
+impl Redactor {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Redactor, JsValue> {
+        let options: RedactorOptions = if options.is_undefined() || options.is_null() {
+            RedactorOptions::default()
+        } else if options.is_object() {
+            from_js(
+                options,
+                "new Redactor(options): options.env must map names to strings and options.rules be [{ name, pattern }]",
+            )?
+        } else {
+            return Err(error(format!(
+                "new Redactor(options): options must be an object, got {}",
+                type_name(&options)
+            )));
+        };
+        let env = options.env.into_iter().filter_map(|(k, v)| v.map(|v| (k, v)));
+        let rules = options.rules.iter().map(|r| (r.name.as_str(), r.pattern.as_str()));
+        let inner = Rc::new(
+            CoreRedactor::with_rules(env, rules)
+                .map_err(|e| coded("ERR_BAD_RULE", format!("new Redactor(options): {e}")))?,
+        );
+        let id = NEXT_ID.with(|n| {
+            let mut n = n.borrow_mut();
+            *n = n.wrapping_add(1);
+            *n
+        });
+        REDACTORS.with(|r| r.borrow_mut().push((id, inner.clone())));
+        Ok(Redactor { inner, id })
+    }
+
+    /// Ties a JS `Redactor` to its Rust side; not part of the public API.
+    #[wasm_bindgen(getter, js_name = "__redactorId")]
+    pub fn redactor_id(&self) -> u32 {
+        self.id
+    }
+
+    /// `{ line, changed }`: the line to write. An unchanged line comes back
+    /// byte-identical; a changed record gains `"redacted": true`.
+    #[wasm_bindgen(js_name = redactLine, unchecked_return_type = "{ line: string; changed: boolean }")]
+    pub fn redact_line(&self, line: JsValue) -> Result<JsValue, JsValue> {
+        let text = text_arg(&line, "redactLine(line): line")?;
+        let out = self
+            .inner
+            .redact_line(&text)
+            .map_err(|e| coded("ERR_BAD_RECORD", format!("redactLine(line): {e}")))?;
+        // An unchanged line is the caller's own string: nothing to copy back.
+        let result_line = if out.changed { JsValue::from_str(&out.line) } else { line };
+        let result = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&result, &"line".into(), &result_line);
+        let _ = js_sys::Reflect::set(&result, &"changed".into(), &JsValue::from_bool(out.changed));
+        Ok(result.into())
+    }
+
+    /// Redacts free text (not a journal line).
+    pub fn redact(&self, text: JsValue) -> Result<JsValue, JsValue> {
+        let input = text_arg(&text, "redact(text): text")?;
+        Ok(match self.inner.redact(&input) {
+            std::borrow::Cow::Borrowed(_) => text,
+            std::borrow::Cow::Owned(out) => JsValue::from_str(&out),
+        })
+    }
+
+    /// Redacts a whole journal (text or the file's bytes): records as
+    /// `redactLine` does, other lines as free text.
+    #[wasm_bindgen(
+        js_name = redactJournal,
+        unchecked_return_type = "{ text: string; lines: number; changed: number; notRecords: number; rules: Record<string, number> }"
+    )]
+    pub fn redact_journal(&self, journal: JsValue) -> Result<JsValue, JsValue> {
+        let text = if journal.is_instance_of::<js_sys::Uint8Array>() {
+            String::from_utf8(js_sys::Uint8Array::from(journal).to_vec())
+                .map_err(|_| error("redactJournal(journal): the bytes are not UTF-8"))?
+        } else {
+            text_arg(&journal, "redactJournal(journal): journal (a string or a Uint8Array)")?
+        };
+        let out = self.inner.redact_journal(&text);
+        drop(text);
+        let result = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&result, &"text".into(), &JsValue::from_str(&out.text));
+        let _ = js_sys::Reflect::set(&result, &"lines".into(), &JsValue::from_f64(out.lines as f64));
+        let _ = js_sys::Reflect::set(&result, &"changed".into(), &JsValue::from_f64(out.changed as f64));
+        let _ =
+            js_sys::Reflect::set(&result, &"notRecords".into(), &JsValue::from_f64(out.not_records as f64));
+        let rules = js_sys::Object::new();
+        for (rule, count) in &out.rules {
+            let _ = js_sys::Reflect::set(&rules, &JsValue::from_str(rule), &JsValue::from_f64(*count as f64));
+        }
+        let _ = js_sys::Reflect::set(&result, &"rules".into(), &rules);
+        Ok(result.into())
+    }
+}
+
+impl Drop for Redactor {
+    fn drop(&mut self) {
+        let id = self.id;
+        let _ = REDACTORS.try_with(|r| r.borrow_mut().retain(|(k, _)| *k != id));
+    }
+}
+
+/// The Redactor a Journal's options name, or None for the default one
+/// (which the Journal builds at its first write, if it ever writes).
+pub(super) fn redactor_of(options: &JsValue) -> Result<Option<Rc<CoreRedactor>>, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    if !options.is_object() {
+        return Err(error(format!(
+            "new Journal(options): options must be an object, got {}",
+            type_name(options)
+        )));
+    }
+    let redactor = js_sys::Reflect::get(options, &"redactor".into()).unwrap_or(JsValue::UNDEFINED);
+    if redactor.is_undefined() || redactor.is_null() {
+        return Ok(None);
+    }
+    let id = js_sys::Reflect::get(&redactor, &"__redactorId".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .ok_or_else(|| error("new Journal(options): options.redactor must be a Redactor"))?;
+    REDACTORS
+        .with(|r| r.borrow().iter().find(|(k, _)| f64::from(*k) == id).map(|(_, v)| v.clone()))
+        .map(Some)
+        .ok_or_else(|| error("new Journal(options): options.redactor was freed"))
+}
