@@ -43,7 +43,7 @@ pub struct Block {
 
 /// The fields of a block that its shape is judged by, each kept raw so a
 /// value of the wrong JSON type is seen, not a parse failure.
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 pub(crate) struct BlockHead<'a> {
     #[serde(rename = "type", borrow)]
     pub(crate) kind: Option<&'a RawValue>,
@@ -73,7 +73,15 @@ pub(crate) struct BlockHead<'a> {
 
 /// A raw value as a string, when it is one.
 pub(crate) fn string(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
-    serde_json::from_str::<Cow<str>>(raw?.get()).ok()
+    let text = raw?.get();
+    // Most strings have no escape: borrowed (serde's Cow<str> always copies).
+    // A valid JSON string with no backslash holds no quote either.
+    if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        if crate::bytes::find_byte(inner.as_bytes(), b'\\').is_none() {
+            return Some(Cow::Borrowed(inner));
+        }
+    }
+    serde_json::from_str::<Cow<str>>(text).ok()
 }
 
 fn is(raw: Option<&RawValue>, first: u8) -> bool {

@@ -16,11 +16,12 @@
 
 mod detail;
 pub mod diff;
+mod heads;
 
 pub use detail::{Image, Outcome, Part};
 
 use crate::record::RecordKind;
-use crate::resume::message::{string, BlockHead};
+use crate::resume::message::string;
 use crate::state::{HistoryItem, SessionState, Turn};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -227,6 +228,26 @@ pub struct Transcript {
     settled: bool,
     /// History items before this one had their message forgotten (`forget_messages`).
     forgotten: usize,
+    /// A settle moved entries: indices handed out before it may be stale.
+    reordered: bool,
+}
+
+/// What `settle` decides of an entry, for a reader that took the entry
+/// before the journal was read to the end (`patch_json`): the fields it
+/// sets, each written only when present, as the entry writes them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Settled<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fate: Option<Fate>,
+    #[serde(skip_serializing_if = "<[ToolRef]>::is_empty")]
+    tools: &'a [ToolRef],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thinking_fate: Option<ThinkingFate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dropped_why: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    under_calls: bool,
 }
 
 impl Transcript {
@@ -315,6 +336,34 @@ impl Transcript {
         let to = to.min(self.entries.len());
         let from = from.min(to);
         serde_json::to_string(&self.entries[from..to]).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// What `settle` decided of entries `from..to`, as a JSON array of
+    /// objects with the fields `fate`, `tools`, `thinkingFate`, `droppedWhy`
+    /// and `underCalls` that are present. A reader that took the entries
+    /// while the journal was read (`index_json` before `settle`) sets each
+    /// of these fields from the patch, or removes it when the patch lacks it
+    /// (a settle while reading, for the first screen, may have set it), and
+    /// has what `index_json` gives now. None when a settle moved entries
+    /// since the transcript began (another agent's reader can): the reader
+    /// then takes the entries again.
+    pub fn patch_json(&self, from: usize, to: usize) -> Option<String> {
+        if self.reordered || !self.settled {
+            return None;
+        }
+        let to = to.min(self.entries.len());
+        let from = from.min(to);
+        let settled: Vec<Settled> = self.entries[from..to]
+            .iter()
+            .map(|e| Settled {
+                fate: e.fate,
+                tools: &e.tools,
+                thinking_fate: e.thinking_fate,
+                dropped_why: e.dropped_why.as_deref(),
+                under_calls: e.under_calls,
+            })
+            .collect();
+        serde_json::to_string(&settled).ok()
     }
 
     /// One entry whole, as JSON (None past the end). `lines`: journal lines
@@ -426,6 +475,7 @@ impl Transcript {
         if order == self.sources {
             return;
         }
+        self.reordered = true;
         let mut at_history = vec![None; history.len()];
         let mut at_warning = vec![None; state.warnings.len()];
         for (i, s) in self.sources.iter().enumerate() {
@@ -628,15 +678,6 @@ pub(crate) fn cut(text: &str, limit: usize) -> &str {
     }
 }
 
-/// A message's two fields, borrowed (one pass over its text).
-#[derive(serde::Deserialize)]
-struct Head<'a> {
-    #[serde(borrow)]
-    role: Option<&'a RawValue>,
-    #[serde(borrow)]
-    content: Option<&'a RawValue>,
-}
-
 /// The first `PREVIEW` characters or so of a JSON string, decoding only
 /// its start: a 50 KB tool result need not be decoded for a preview.
 pub(crate) fn preview_of(raw: Option<&RawValue>) -> Option<String> {
@@ -663,7 +704,7 @@ pub(crate) fn preview_of(raw: Option<&RawValue>) -> Option<String> {
 
 /// Fills an entry's preview, block list, tools and counts from its message.
 fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
-    let Ok(head) = serde_json::from_str::<Head>(json) else {
+    let Ok(head) = serde_json::from_str::<heads::Head>(json) else {
         e.preview = "a message that could not be read".into();
         return;
     };
@@ -671,21 +712,14 @@ fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
         Some("assistant") => Some("assistant"),
         _ => Some("user"),
     };
-    let Some(content) = head.content else { return };
-    if crate::record::raw_kind(content) == b'"' {
-        e.blocks.push("text");
-        e.preview = preview_of(Some(content)).unwrap_or_default();
-        return;
-    }
-    // Blocks straight from the array; one that is not an object (null, a
-    // number) makes that fail, and the array is then read item by item.
-    let blocks: Vec<BlockHead> = match serde_json::from_str::<Vec<BlockHead>>(content.get()) {
-        Ok(blocks) => blocks,
-        Err(_) => serde_json::from_str::<Vec<&RawValue>>(content.get())
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|raw| serde_json::from_str::<BlockHead>(raw.get()).ok())
-            .collect(),
+    let blocks = match head.content {
+        Some(heads::Content::Text(text)) => {
+            e.blocks.push("text");
+            e.preview = cut(&text, PREVIEW).to_owned();
+            return;
+        }
+        Some(heads::Content::Blocks(blocks)) => blocks,
+        Some(heads::Content::Other) | None => return,
     };
     let mut first_text = true;
     for b in blocks {
@@ -694,7 +728,7 @@ fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
         if !e.blocks.contains(&name) {
             e.blocks.push(name);
         }
-        let piece: String = match name {
+        match name {
             "text" => {
                 // A prompt's later text blocks are notes or attachments: the
                 // whole text says which (its end marks a note).
@@ -706,37 +740,35 @@ fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
                 let role = if kind == RecordKind::User { text_role(&text, first_text) } else { "prompt" };
                 first_text = false;
                 match role {
-                    "note" => {
-                        e.notes += 1;
-                        continue;
-                    }
-                    "attachment" => {
-                        e.attachments += 1;
-                        continue;
-                    }
-                    _ => cut(&text, PREVIEW).to_owned(),
+                    "note" => e.notes += 1,
+                    "attachment" => e.attachments += 1,
+                    _ => add_piece(&mut e.preview, &[cut(&text, PREVIEW)]),
                 }
             }
             "thinking" | "redacted_thinking" => {
                 e.thinking += 1;
-                preview_of(b.thinking).unwrap_or_default()
+                add_piece(&mut e.preview, &[&preview_of(b.thinking).unwrap_or_default()]);
             }
             "tool_use" | "server_tool_use" => {
                 let tool_name = string(b.name).map(|n| n.into_owned());
+                let input = b.input.map_or("{}", RawValue::get);
+                add_piece(
+                    &mut e.preview,
+                    &[tool_name.as_deref().unwrap_or("?"), "(", cut(input, PREVIEW), ")"],
+                );
                 e.tools.push(ToolRef {
                     id: string(b.id).unwrap_or_default().into_owned(),
-                    name: tool_name.clone(),
+                    name: tool_name,
                     is_use: true,
                     error: false,
                     interrupted: false,
                     pair: None,
                     child: None,
                 });
-                let input = b.input.map_or("{}", RawValue::get);
-                format!("{}({})", tool_name.as_deref().unwrap_or("?"), cut(input, PREVIEW))
             }
             "tool_result" => {
                 let text = detail::result_text(b.content, PREVIEW + INTERRUPTED.len());
+                add_piece(&mut e.preview, &[cut(&text, PREVIEW)]);
                 e.tools.push(ToolRef {
                     id: string(b.tool_use_id).unwrap_or_default().into_owned(),
                     name: None,
@@ -746,15 +778,8 @@ fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
                     pair: None,
                     child: None,
                 });
-                cut(&text, PREVIEW).to_owned()
             }
-            _ => format!("[{kind_name}]"),
-        };
-        if e.preview.chars().count() < PREVIEW {
-            if !e.preview.is_empty() {
-                e.preview.push_str(" · ");
-            }
-            e.preview.push_str(&piece);
+            _ => add_piece(&mut e.preview, &["[", &kind_name, "]"]),
         }
     }
     let cut_at = cut(&e.preview, PREVIEW).len();
@@ -763,6 +788,18 @@ fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
     e.preview.shrink_to_fit();
     e.blocks.shrink_to_fit();
     e.tools.shrink_to_fit();
+}
+
+/// Adds a block's piece (given in parts) to a preview not yet long enough.
+fn add_piece(preview: &mut String, parts: &[&str]) {
+    if preview.chars().count() < PREVIEW {
+        if !preview.is_empty() {
+            preview.push_str(" · ");
+        }
+        for part in parts {
+            preview.push_str(part);
+        }
+    }
 }
 
 /// What a text block of a prompt is: the prompt (the first), a note, or an attachment.

@@ -143,3 +143,59 @@ fn a_history_that_forgot_its_messages_reads_them_again_from_their_lines() {
         assert!(lean.entry_json(j.state(), i).expect("an entry").contains("line was not given"));
     }
 }
+
+/// Entries as a reader takes them while a journal is read (unsettled), with
+/// the patch applied at the end, are the entries of a whole build.
+#[test]
+fn entries_taken_while_reading_and_patched_are_the_whole_builds() {
+    use serde_json::{Map, Value};
+    for name in ["viewer-sample.jsonl", "reading-sample.jsonl", "demo-session.jsonl"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web-demo/samples").join(name);
+        let text = std::fs::read_to_string(path).expect("a sample");
+        let (_, full) = transcript_of(&text);
+        for chunk_size in [700, 5000] {
+            let mut j = Journal::new(Redactor::default()).with_history();
+            let mut t = Transcript::default();
+            let mut taken: Vec<Value> = Vec::new();
+            for (k, chunk) in text.as_bytes().chunks(chunk_size).enumerate() {
+                j.feed_bytes(chunk);
+                t.extend(j.state());
+                // The first screen (and any entry drawn while reading)
+                // settles what there is so far: the patch must also undo
+                // what such a settle said.
+                if k == 1 || chunk_size == 700 {
+                    t.settle(j.state());
+                }
+                let from = taken.len();
+                let Value::Array(more) = serde_json::from_str(&t.index_json(from, t.len())).unwrap() else {
+                    panic!("an array")
+                };
+                taken.extend(more);
+                t.forget_messages(j.history_mut());
+            }
+            j.finish();
+            t.extend(j.state());
+            let Value::Array(more) = serde_json::from_str(&t.index_json(taken.len(), t.len())).unwrap()
+            else {
+                panic!("an array")
+            };
+            taken.extend(more);
+            t.settle(j.state());
+            let patch: Vec<Map<String, Value>> =
+                serde_json::from_str(&t.patch_json(0, t.len()).expect("a patch")).unwrap();
+            assert_eq!(patch.len(), taken.len());
+            for (entry, mut fields) in taken.iter_mut().zip(patch) {
+                let Value::Object(entry) = entry else { panic!("an object") };
+                for k in ["fate", "tools", "thinkingFate", "droppedWhy", "underCalls"] {
+                    match fields.remove(k) {
+                        Some(v) => drop(entry.insert(k.into(), v)),
+                        None => drop(entry.remove(k)),
+                    }
+                }
+                assert!(fields.is_empty(), "only the settled fields: {fields:?}");
+            }
+            let whole: Value = serde_json::from_str(&full.index_json(0, full.len())).unwrap();
+            assert_eq!(Value::Array(taken), whole, "{name}, chunks of {chunk_size}");
+        }
+    }
+}
