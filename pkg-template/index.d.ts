@@ -678,6 +678,10 @@ export class Journal {
   transcript(from?: number, to?: number): TranscriptEntry[];
   /** `transcript(from, to)` as JSON text (a worker hands a page one string, not a clone of many objects). */
   transcriptJson(from?: number, to?: number): string;
+  /** The entries read so far, `from..to`, as JSON text, before fates, tool pairs and thinking are settled: for a page that shows entries while the journal is still being read. */
+  transcriptDraftJson(from?: number, to?: number): string;
+  /** What settling decided of entries `from..to`: a JSON array of `TranscriptPatch`, to apply to entries taken with `transcriptDraftJson`; null when settling moved entries, which must then be taken again with `transcriptJson`. */
+  transcriptPatchJson(from?: number, to?: number): string | null;
   /** One entry whole, its message as typed parts; null past the end. `lines`: [line number, text] of the lines `transcriptLinesFor(index)` names (a `lean` journal). */
   transcriptEntry(index: number, lines?: [number, string][]): TranscriptEntryDetail | null;
   /** The journal lines `transcriptEntry(index, lines)` needs: the entry's own and its calls' results', when a `lean` history forgot them (empty otherwise). */
@@ -754,6 +758,15 @@ export interface TranscriptEntry {
   underCalls?: true;
   /** Subagent reports of a tool_results record. */
   subagents?: { child: string | null; tokens: number; costUsd: number | null }[];
+}
+
+/** What settling decided of an entry taken before the journal was read to the end (`transcriptPatchJson`): set each field the patch has on the entry, and remove each it lacks. */
+export interface TranscriptPatch {
+  fate?: Fate;
+  tools?: TranscriptTool[];
+  thinkingFate?: ThinkingFate;
+  droppedWhy?: string;
+  underCalls?: true;
 }
 
 /** A file edit: lines `+` added, `-` removed, ` ` kept around them, `@` a patch's hunk header. */

@@ -161,6 +161,29 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
             "TranscriptTool lacks `{k}`"
         );
     }
+    // The patch a reader sets on entries it took while the journal was read.
+    let patch = declaration(&d, "export interface TranscriptPatch {");
+    let mut journal = garuda_session::journal::Journal::new(Default::default()).with_history();
+    journal.feed(concat!(
+        r#"{"type":"assistant","response":{"content":[{"type":"thinking","thinking":"t","signature":"s"},"#,
+        r#"{"type":"tool_use","id":"a","name":"n","input":{}}],"usage":{}}}"#,
+        "\n",
+        r#"{"type":"tool_results","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"}]}}"#,
+        "\n",
+        r#"{"type":"model","model":"other"}"#,
+        "\n",
+    ));
+    journal.finish();
+    let transcript = garuda_session::transcript::Transcript::new(journal.state());
+    let written: Vec<serde_json::Map<String, serde_json::Value>> =
+        serde_json::from_str(&transcript.patch_json(0, 3).expect("a patch")).expect("JSON");
+    let mut seen: Vec<&String> = written.iter().flat_map(|p| p.keys()).collect();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 5, "every field of the patch in the sample: {seen:?}");
+    for k in seen {
+        assert!(patch.contains(&format!("  {k}?:")), "TranscriptPatch lacks `{k}`");
+    }
     for (value, name) in [
         (serde_json::to_value(Fate::Compacted), "Fate"),
         (serde_json::to_value(ThinkingFate::NotSent), "ThinkingFate"),

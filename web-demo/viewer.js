@@ -312,6 +312,7 @@ main.w.addEventListener("message", ({ data }) => {
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
+    if (data.patch) settle(view.incoming, JSON.parse(data.patch));
     view.entries = view.incoming;
     view.incoming = [];
     view.stats = data.stats;
@@ -373,6 +374,24 @@ main.w.addEventListener("message", ({ data }) => {
 $("follow").addEventListener("change", (e) => {
   if (!e.target.checked) send({ type: "stop-follow" });
 });
+
+/**
+ * Entries that came while the journal was read carry no fates, pairs or
+ * thinking yet (or what a settle for the first screen said): the worker
+ * sends what settling decided (TranscriptPatch), and a field the patch
+ * lacks is removed, as the core omits it.
+ */
+const SETTLED = ["fate", "tools", "thinkingFate", "droppedWhy", "underCalls"];
+function settle(entries, patch) {
+  for (let i = 0; i < patch.length && i < entries.length; i++) {
+    const e = entries[i];
+    const p = patch[i];
+    for (const k of SETTLED) {
+      if (p[k] !== undefined) e[k] = p[k];
+      else if (e[k] !== undefined) delete e[k];
+    }
+  }
+}
 
 /** The entries of some journal lines (entries come in line order: found by halves). */
 function entriesAtLines(lines) {

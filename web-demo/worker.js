@@ -171,6 +171,13 @@ async function open(source, load) {
   let meta;
   // Chunks read before the core is ready wait here.
   const early = [];
+  // Entries the page has, unsettled: it parses them while the rest is read.
+  let drafted = 0;
+  const draft = () => {
+    const length = journal.transcriptLength;
+    if (length > drafted) post({ type: "entries", load, from: drafted, json: journal.transcriptDraftJson(drafted, length) });
+    drafted = length;
+  };
   const take = (bytes, done, total) => {
     journal.feed(bytes);
     lines.add(bytes);
@@ -181,6 +188,7 @@ async function open(source, load) {
       marks.first = performance.now();
       post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, chunk: marks.chunk + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
     }
+    draft();
     post({ type: "progress", load, done, total });
   };
   const started = ready.then(() => {
@@ -218,9 +226,16 @@ async function open(source, load) {
   marks.read = performance.now();
   current = { journal, load, source, follow, foreign, end, lines };
   const total = journal.transcriptLength;
+  // The page has the entries, unsettled: what settling decided is all it
+  // still needs. Another agent's session read again whole, or one whose
+  // settling moved entries, is sent whole.
+  const replaced = follow && foreign;
+  if (!replaced) draft();
+  const patch = replaced ? null : journal.transcriptPatchJson(0, total);
   marks.indexed = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
-  postEntries(journal, load, "ready", { marks, follow });
+  if (patch !== null) post({ type: "ready", load, total, patch, stats: stats(journal), marks, follow });
+  else postEntries(journal, load, "ready", { marks, follow });
   if (follow) setTimeout(() => poll(load), 1000);
   return total;
 }

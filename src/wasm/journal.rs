@@ -212,16 +212,28 @@ impl Journal {
     /// one string (a copy), not as objects (a structured clone of each).
     #[wasm_bindgen(js_name = transcriptJson)]
     pub fn transcript_json(&mut self, from: JsValue, to: JsValue) -> Result<String, JsValue> {
-        let bound = |v: &JsValue, name: &str, default: usize| match v.as_f64() {
-            Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n as usize),
-            None if v.is_undefined() => Ok(default),
-            _ => Err(coded(
-                "ERR_INVALID_ARG",
-                format!("transcriptJson(from, to): {name} must be a whole number, 0 or more"),
-            )),
-        };
-        let (from, to) = (bound(&from, "from", 0)?, bound(&to, "to", usize::MAX)?);
+        let (from, to) = range_of(&from, &to, "transcriptJson")?;
         Ok(self.built_transcript().index_json(from, to))
+    }
+
+    /// The entries read so far, `from..to`, as JSON text, before what needs
+    /// the whole journal (fates, tool pairs, thinking on resume) is settled:
+    /// a worker hands them to its page while the journal is still being
+    /// read, and `transcriptPatchJson` settles them at the end.
+    #[wasm_bindgen(js_name = transcriptDraftJson)]
+    pub fn transcript_draft_json(&mut self, from: JsValue, to: JsValue) -> Result<String, JsValue> {
+        let (from, to) = range_of(&from, &to, "transcriptDraftJson")?;
+        Ok(self.extended_transcript().index_json(from, to))
+    }
+
+    /// What settling decided of entries `from..to` (fate, tools,
+    /// thinkingFate, droppedWhy, underCalls; null and false where absent),
+    /// to set on entries taken with `transcriptDraftJson`; null when
+    /// settling moved entries, and they must be taken again.
+    #[wasm_bindgen(js_name = transcriptPatchJson)]
+    pub fn transcript_patch_json(&mut self, from: JsValue, to: JsValue) -> Result<Option<String>, JsValue> {
+        let (from, to) = range_of(&from, &to, "transcriptPatchJson")?;
+        Ok(self.built_transcript().patch_json(from, to))
     }
 
     /// The journal lines `transcriptEntry(index, lines)` needs (`lean: true`):
@@ -495,4 +507,17 @@ pub fn import_session(
         out.push('\n');
     }
     Ok(out)
+}
+
+/// `from` and `to` of a transcript range: whole numbers, 0 and all by default.
+fn range_of(from: &JsValue, to: &JsValue, what: &str) -> Result<(usize, usize), JsValue> {
+    let bound = |v: &JsValue, name: &str, default: usize| match v.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n as usize),
+        None if v.is_undefined() => Ok(default),
+        _ => Err(coded(
+            "ERR_INVALID_ARG",
+            format!("{what}(from, to): {name} must be a whole number, 0 or more"),
+        )),
+    };
+    Ok((bound(from, "from", 0)?, bound(to, "to", usize::MAX)?))
 }

@@ -293,6 +293,31 @@ test("a 100 MB journal: time to first render, and the page answers while it load
   p.onlyOwnFiles();
 });
 
+test("entries shown while a journal is read, settled when it is read, are the core's whole transcript", async () => {
+  // Read in 4 MB chunks, the page takes the entries unsettled and applies
+  // what settling decided at the end (fates, pairs, thinking): the result
+  // must be what the core gives for the whole journal at once.
+  const { journalFile } = await import(path.join(root, "bench/data.mjs"));
+  const file = journalFile(10);
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-settle-"));
+  symlinkSync(file, path.join(dir, "ten.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(`${origin}/viewer/?file=/files/ten.jsonl`));
+  await p.waitForSelector("body[data-loaded='ten']", { timeout: 60000 });
+  const shown = await p.evaluate(() => JSON.stringify(window.viewer.entries));
+  const { Journal } = createRequire(import.meta.url)(path.join(root, "pkg/node/garuda_session.js"));
+  const journal = new Journal({ history: true });
+  journal.feed(readFileSync(file));
+  journal.finish();
+  const whole = journal.transcript();
+  const entries = JSON.parse(shown);
+  assert.ok(whole.length > 1000 && entries.length === whole.length, `${entries.length} entries shown, ${whole.length} in the core`);
+  assert.ok(whole.some((e) => e.fate === "compacted") && whole.some((e) => e.underCalls) && whole.some((e) => e.thinkingFate), "the journal has fates, pairs and thinking to settle");
+  for (let i = 0; i < whole.length; i++) assert.deepEqual(entries[i], whole[i], `entry ${i}`);
+  assert.deepEqual(p.errors, []);
+});
+
 test("a Claude Code projects folder: projects as headings, subagents nested, a session read by the core's reader", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "garuda-claude-projects-"));
   const formats = path.join(root, "tests/formats");
