@@ -646,7 +646,10 @@ function serve(args) {
       if (!o.noRedact && !garuda) return sendRedacted(res, p, TYPES[".jsonl"], start, size, headers);
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": TYPES[".jsonl"], "content-length": String(size - start), ...headers });
       if (req.method === "HEAD" || size === start) return res.end();
-      fs.createReadStream(p, { start, end: size - 1 }).pipe(res);
+      // 1 MB reads: the default 64 KB made streaming a 100 MB journal cost
+      // the server about a quarter of a second of CPU, taken from the
+      // browser reading it on the same machine.
+      fs.createReadStream(p, { start, end: size - 1, highWaterMark: 1 << 20 }).pipe(res);
     };
     try {
       if (url.pathname === "/") return send(302, "text/plain", "", { location: "/viewer/?dir=/files/index.json" });
