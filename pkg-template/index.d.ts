@@ -684,6 +684,8 @@ export class Journal {
   transcriptPatchJson(from?: number, to?: number): string | null;
   /** One entry whole, its message as typed parts; null past the end. `lines`: [line number, text] of the lines `transcriptLinesFor(index)` names (a `lean` journal). */
   transcriptEntry(index: number, lines?: [number, string][]): TranscriptEntryDetail | null;
+  /** `[start, end)`: the bytes of line `line` (1-based, without its newline) in what was fed, to read it again from the file; kept by a Journal made with `lean: true`, undefined otherwise or for a line not fed. */
+  lineRange(line: number): [number, number] | undefined;
   /** The journal lines `transcriptEntry(index, lines)` needs: the entry's own and its calls' results', when a `lean` history forgot them (empty otherwise). */
   transcriptLinesFor(index: number): Float64Array;
   /** The entries whose text holds `query` (ASCII case ignored). */

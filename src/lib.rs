@@ -22,6 +22,7 @@ mod bytes;
 pub mod formats;
 pub mod journal;
 mod json;
+pub mod lines;
 pub mod listing;
 pub mod prices;
 pub mod record;

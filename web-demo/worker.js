@@ -54,42 +54,14 @@ function readSource(source, onBytes) {
 let loading = 0;
 class Superseded extends Error {}
 
-/**
- * Where each line of the journal starts, as its bytes pass: a Garuda
- * journal's history forgets its messages once their entries are built
- * (`lean`), and the worker reads the lines again when an entry is drawn.
- */
-class LineStarts {
-  constructor() {
-    this.starts = new Float64Array(1 << 16);
-    this.count = 1; // line 1 starts at 0
-    this.size = 0;
-  }
-  add(bytes) {
-    for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) {
-      if (this.count === this.starts.length) {
-        const grown = new Float64Array(this.starts.length * 2);
-        grown.set(this.starts);
-        this.starts = grown;
-      }
-      this.starts[this.count++] = this.size + i + 1;
-    }
-    this.size += bytes.length;
-  }
-  /** [start, end) of line n (1-based), without its newline. */
-  range(n) {
-    const start = this.starts[n - 1] ?? this.size;
-    const end = n < this.count ? this.starts[n] - 1 : this.size;
-    return [start, Math.max(start, end)];
-  }
-}
-
 /** The text of some lines of the source on screen, as [line, text] pairs. */
 async function readLines(c, numbers) {
   const decoder = new TextDecoder();
   return Promise.all(
     numbers.map(async (n) => {
-      const [a, b] = c.lines.range(n);
+      // Where the line is in the file: the core noted each line's start as
+      // the bytes passed (a lean journal).
+      const [a, b] = c.journal.lineRange(n) ?? [0, 0];
       let bytes;
       if (c.source.file) bytes = new Uint8Array(await c.source.file.slice(a, b).arrayBuffer());
       else {
@@ -166,7 +138,6 @@ async function open(source, load) {
   current = null;
   const marks = { start: performance.now() };
   let journal = null;
-  const lines = new LineStarts();
   let first = false;
   let meta;
   // Chunks read before the core is ready wait here.
@@ -180,7 +151,6 @@ async function open(source, load) {
   };
   const take = (bytes, done, total) => {
     journal.feed(bytes);
-    lines.add(bytes);
     // Entries are built as chunks arrive (transcriptLength extends the
     // core's transcript), and the first screen is sent as soon as there is one.
     if (journal.transcriptLength > 0 && !first) {
@@ -224,7 +194,7 @@ async function open(source, load) {
     if (loading !== load) return journal.free();
   } else if (!follow) journal.finish();
   marks.read = performance.now();
-  current = { journal, load, source, follow, foreign, end, lines };
+  current = { journal, load, source, follow, foreign, end };
   const total = journal.transcriptLength;
   // The page has the entries, unsettled: what settling decided is all it
   // still needs. Another agent's session read again whole, or one whose
@@ -275,7 +245,6 @@ async function poll(load) {
         c.end = again.end;
       } else if (bytes.length) {
         c.journal.feed(bytes);
-        c.lines.add(bytes);
       }
       if (gone) {
         if (!c.foreign) c.journal.finish();

@@ -14,6 +14,8 @@ pub struct Journal {
     /// `lean: true`: a Garuda journal's history forgets each message once
     /// the transcript has its entry; the host hands its lines back.
     lean: bool,
+    /// With `lean`: where each fed line starts, to read it again.
+    line_starts: Option<crate::lines::LineStarts>,
 }
 
 #[wasm_bindgen]
@@ -61,7 +63,8 @@ impl Journal {
                 }
             }
         }
-        Ok(Journal { inner, transcript: Default::default(), lean })
+        let line_starts = lean.then(Default::default);
+        Ok(Journal { inner, transcript: Default::default(), lean, line_starts })
     }
 
     /// Takes a record (an object, or its JSON text), redacts it, applies it,
@@ -100,9 +103,13 @@ impl Journal {
     /// the file): any chunking, no redaction.
     pub fn feed(&mut self, chunk: JsValue) -> Result<(), JsValue> {
         if let Some(text) = chunk.dyn_ref::<js_sys::JsString>() {
-            feed_js_string(&mut self.inner, text);
+            feed_js_string(&mut self.inner, text, self.line_starts.as_mut());
         } else if chunk.is_instance_of::<js_sys::Uint8Array>() {
-            self.inner.feed_bytes(&js_sys::Uint8Array::from(chunk).to_vec());
+            let bytes = js_sys::Uint8Array::from(chunk).to_vec();
+            if let Some(starts) = &mut self.line_starts {
+                starts.add(&bytes);
+            }
+            self.inner.feed_bytes(&bytes);
         } else {
             return Err(error(format!(
                 "feed(chunk): chunk must be a string or a Uint8Array, got {}",
@@ -234,6 +241,26 @@ impl Journal {
     pub fn transcript_patch_json(&mut self, from: JsValue, to: JsValue) -> Result<Option<String>, JsValue> {
         let (from, to) = range_of(&from, &to, "transcriptPatchJson")?;
         Ok(self.built_transcript().patch_json(from, to))
+    }
+
+    /// `[start, end)`: the bytes of line `line` (1-based, without its
+    /// newline) in what was fed, for reading it again; a Journal made with
+    /// `lean: true` keeps them. Undefined otherwise, or for a line not fed.
+    #[wasm_bindgen(js_name = lineRange, unchecked_return_type = "[number, number] | undefined")]
+    pub fn line_range(&self, line: JsValue) -> Result<JsValue, JsValue> {
+        let n = match line.as_f64() {
+            Some(n) if n >= 1.0 && n.fract() == 0.0 => n as u64,
+            _ => {
+                return Err(coded(
+                    "ERR_INVALID_ARG",
+                    "lineRange(line): line must be a whole number, 1 or more",
+                ))
+            }
+        };
+        Ok(match self.line_starts.as_ref().and_then(|s| s.range(n)) {
+            Some((a, b)) => js_sys::Array::of2(&(a as f64).into(), &(b as f64).into()).into(),
+            None => JsValue::UNDEFINED,
+        })
     }
 
     /// The journal lines `transcriptEntry(index, lines)` needs (`lean: true`):
@@ -403,7 +430,7 @@ pub(super) fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, 
 fn replay_with(journal: &JsValue, what: &str, options: &ReadOptions) -> Result<SessionState, JsValue> {
     if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
         let mut replay = options.journal();
-        feed_js_string(&mut replay, text);
+        feed_js_string(&mut replay, text, None);
         replay.finish();
         return Ok(replay.into_state());
     }
@@ -476,7 +503,7 @@ pub fn import_session(
     };
     let mut j = read.journal().keeping_translation();
     if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
-        feed_js_string(&mut j, text);
+        feed_js_string(&mut j, text, None);
     } else if journal.is_instance_of::<js_sys::Uint8Array>() {
         j.feed_bytes(&js_sys::Uint8Array::from(journal).to_vec());
     } else {

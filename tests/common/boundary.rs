@@ -365,3 +365,34 @@ fn other_agents_sessions_are_read_forced_and_imported() {
         "ERR_UNKNOWN_FORMAT"
     );
 }
+
+/// A lean journal notes where each line starts as bytes or text are fed
+/// (its reader reads a line again from the file), in UTF-8 bytes.
+#[wasm_bindgen_test]
+fn a_lean_journal_gives_each_lines_byte_range() {
+    let options = Object::new();
+    Reflect::set(&options, &"history".into(), &true.into()).unwrap();
+    Reflect::set(&options, &"lean".into(), &true.into()).unwrap();
+    let range = |j: &wasm::Journal, n: f64| json(&j.line_range(n.into()).expect("a line number"));
+    let bytes = JOURNAL.as_bytes();
+    let lines: Vec<&str> = JOURNAL.split('\n').collect();
+    let mut from_bytes = wasm::Journal::new(options.clone().into()).unwrap();
+    // Split inside the second line's multi-byte characters.
+    from_bytes.feed(Uint8Array::from(&bytes[..130]).into()).unwrap();
+    from_bytes.feed(Uint8Array::from(&bytes[130..]).into()).unwrap();
+    let mut from_text = wasm::Journal::new(options.into()).unwrap();
+    from_text.feed(JOURNAL.into()).unwrap();
+    let mut at = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let want = format!("[{at},{}]", at + line.len());
+        assert_eq!(range(&from_bytes, (i + 1) as f64), want, "line {}", i + 1);
+        assert_eq!(range(&from_text, (i + 1) as f64), want, "line {}", i + 1);
+        at += line.len() + 1;
+    }
+    assert_eq!(range(&from_bytes, (lines.len() + 1) as f64), "");
+    assert_eq!(code_of(from_bytes.line_range(0.into())), "ERR_INVALID_ARG");
+    // Without `lean`, nothing is kept.
+    let mut plain = wasm::Journal::new(JsValue::UNDEFINED).unwrap();
+    plain.feed(JOURNAL.into()).unwrap();
+    assert!(plain.line_range(1.into()).unwrap().is_undefined());
+}
