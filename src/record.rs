@@ -342,7 +342,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for MessageParts<'a> {
                 f.write_str("a message object")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut fields = Vec::with_capacity(2);
+                // role, content, and room for a field or two more (a
+                // message usually has two; growing from two cost a copy).
+                let mut fields = Vec::with_capacity(4);
                 while let Some(Key(key)) = map.next_key()? {
                     let value: &'a RawValue = map.next_value()?;
                     fields.push((key, value));
@@ -372,7 +374,9 @@ impl<'a> MessageParts<'a> {
             None => return Err(format!("`{what}` has no `role`")),
         }
         match self.get("content") {
-            Some(content) => check_content(content, &format!("`{what}.content`"))?,
+            // The field's name is only formatted for an error.
+            Some(content) => check_content(content, "")
+                .map_err(|_| format!("`{what}.content` must be a string or an array of content blocks"))?,
             None => return Err(format!("`{what}` has no `content`")),
         }
         Ok(self.to_json())
@@ -417,17 +421,25 @@ impl<'a> MessageParts<'a> {
 
     /// The object as compact JSON text, its fields in their order.
     pub(crate) fn to_json(&self) -> String {
-        // Exact capacity: the text becomes a `Box<str>` without a copy.
-        let keys: Vec<String> = self.fields.iter().map(|(k, _)| crate::json::str_literal(k)).collect();
-        let size =
-            self.fields.iter().zip(&keys).map(|((_, v), k)| k.len() + v.get().len() + 2).sum::<usize>() + 1;
+        // Exact capacity: the text becomes a `Box<str>` without a copy. A key
+        // with nothing to escape (every key, in practice) is written as it
+        // is, without a string of its own.
+        let plain = |k: &str| k.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
+        let key_len = |k: &str| if plain(k) { k.len() + 2 } else { crate::json::str_literal(k).len() };
+        let size = self.fields.iter().map(|(k, v)| key_len(k) + v.get().len() + 2).sum::<usize>() + 1;
         let mut out = String::with_capacity(size);
         out.push('{');
-        for (i, ((_, value), key)) in self.fields.iter().zip(&keys).enumerate() {
+        for (i, (key, value)) in self.fields.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            out.push_str(key);
+            if plain(key) {
+                out.push('"');
+                out.push_str(key);
+                out.push('"');
+            } else {
+                crate::json::push_str_literal(&mut out, key);
+            }
             out.push(':');
             out.push_str(value.get());
         }

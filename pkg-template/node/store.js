@@ -106,8 +106,18 @@ class JournalBase {
   /** Redacts and applies a record in the core; returns the line to keep. */
   apply(record) {
     this.usable("write: ");
+    // A record object becomes its JSON here: the core's own call out to
+    // JSON.stringify cost almost a microsecond more per record.
+    let text = record;
+    if (typeof record === "object" && record !== null && !Array.isArray(record)) {
+      try {
+        text = JSON.stringify(record);
+      } catch (e) {
+        throw fail("ERR_BAD_RECORD", `write: the record could not be turned into JSON (${e.message})`);
+      }
+    }
     try {
-      return this.journal.write(record);
+      return this.journal.write(text);
     } catch (e) {
       throw fail(/maximum line size/.test(e.message) ? "ERR_LINE_TOO_LONG" : "ERR_BAD_RECORD", `write: ${e.message}`);
     }

@@ -194,7 +194,8 @@ impl Triggers {
 
     /// Every hit in `text`, in order of position.
     pub fn scan(&self, text: &[u8]) -> Vec<Hit> {
-        let mut hits = Vec::new();
+        // Prose names a token or a key every few lines: one allocation, not three.
+        let mut hits = Vec::with_capacity(16);
         let mut at = 0;
         while let Some(pos) = self.next_pair(text, at) {
             at = pos + 1;

@@ -83,20 +83,22 @@ impl Journal {
                 type_name(&record)
             )));
         };
-        let text =
-            js_text(&line).ok_or_else(|| error("write(record): record could not be turned into JSON"))?;
-        match self.inner.write(&text).map_err(|e| {
-            let code = if e.to_string().contains("maximum line size") {
-                "ERR_LINE_TOO_LONG"
-            } else {
-                "ERR_BAD_RECORD"
-            };
-            coded(code, format!("write(record): {e}"))
-        })? {
+        let inner = &mut self.inner;
+        let written = with_js_text(&line, |text| match inner.write(text) {
             // Unchanged: hand back the caller's own string, no copy.
-            std::borrow::Cow::Borrowed(_) => Ok(line),
-            std::borrow::Cow::Owned(out) => Ok(JsValue::from_str(&out)),
-        }
+            Ok(std::borrow::Cow::Borrowed(_)) => Ok(None),
+            Ok(std::borrow::Cow::Owned(out)) => Ok(Some(JsValue::from_str(&out))),
+            Err(e) => {
+                let code = if e.to_string().contains("maximum line size") {
+                    "ERR_LINE_TOO_LONG"
+                } else {
+                    "ERR_BAD_RECORD"
+                };
+                Err(coded(code, format!("write(record): {e}")))
+            }
+        })
+        .ok_or_else(|| error("write(record): record could not be turned into JSON"))??;
+        Ok(written.unwrap_or(line))
     }
 
     /// Feeds journal text read from disk (a string, or bytes as read from

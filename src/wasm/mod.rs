@@ -162,6 +162,39 @@ fn js_text(value: &JsValue) -> Option<String> {
     String::from_utf8(buf).ok()
 }
 
+thread_local! {
+    /// The buffer `with_js_text` encodes records into, kept between calls:
+    /// allocating and zeroing three bytes per unit for every `write` was a
+    /// tenth of a 1 KB record's cost.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Records up to this size (in UTF-16 units) are encoded into `SCRATCH`;
+/// longer ones get a buffer of their own, so the kept one stays small.
+const SCRATCH_UNITS: usize = 64 * 1024;
+
+/// Calls `f` with a JS string as Rust text, without copying it into a
+/// `String` of its own: what `write` needs for each record.
+fn with_js_text<R>(value: &JsValue, f: impl FnOnce(&str) -> R) -> Option<R> {
+    let text = value.dyn_ref::<js_sys::JsString>()?;
+    let len = text.length() as usize;
+    if len < 256 || len > SCRATCH_UNITS {
+        return js_text(value).map(|s| f(&s));
+    }
+    SCRATCH.with(|cell| {
+        // Taken out while in use: a call made inside `f` (there is none
+        // today) would find it empty and only allocate.
+        let mut buf = std::mem::take(&mut *cell.borrow_mut());
+        if buf.len() < 3 * len {
+            buf.resize(3 * len, 0);
+        }
+        let written = encode_into(text, &mut buf[..3 * len]);
+        let out = std::str::from_utf8(&buf[..written]).ok().map(f);
+        *cell.borrow_mut() = buf;
+        out
+    })
+}
+
 fn text_arg(v: &JsValue, what: &str) -> Result<String, JsValue> {
     js_text(v).ok_or_else(|| error(format!("{what} must be a string, got {}", type_name(v))))
 }
