@@ -5,6 +5,7 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
+const util = require("node:util");
 const http = require("node:http");
 const session = require("../node/garuda_session.js");
 const { FileSessionStore, lockHeld } = require("../node/store.js");
@@ -169,21 +170,29 @@ async function stateOf(o, formatOption = "format") {
   return withRedis(o, (store) => store.replay(o._[0]));
 }
 
+/**
+ * A command's arguments, read by node:util's parseArgs from a table of its
+ * options: `{ "--json": "json!", "-o": "out" }` (a `!` marks a flag; the
+ * rest take a value). Mistakes are usage errors, said in one line.
+ */
 function parseArgs(args, spec) {
-  const out = { _: [] };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const name = spec[a];
-    if (name === undefined) {
-      if (a.startsWith("-")) throw new UsageError(`unknown option ${a}`);
-      out._.push(a);
-    } else if (name.endsWith("!")) {
-      out[name.slice(0, -1)] = true;
-    } else {
-      if (i + 1 >= args.length) throw new UsageError(`${a} needs a value`);
-      out[name] = args[++i];
-    }
+  const options = {};
+  const names = {};
+  for (const [flag, name] of Object.entries(spec)) {
+    const long = flag.startsWith("--") ? flag.slice(2) : name.replace(/!$/, "");
+    options[long] = { type: name.endsWith("!") ? "boolean" : "string", ...(flag.startsWith("--") ? {} : { short: flag.slice(1) }) };
+    names[long] = name.replace(/!$/, "");
   }
+  let parsed;
+  try {
+    parsed = util.parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    // Node's wording, cut to what was wrong ("Unknown option '--x'. To
+    // specify a positional argument...").
+    throw new UsageError(e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? e.message.split(". ")[0] : e.message.split("\n")[0]);
+  }
+  const out = { _: parsed.positionals };
+  for (const [long, value] of Object.entries(parsed.values)) out[names[long]] = value;
   return out;
 }
 
