@@ -678,8 +678,8 @@ export class Journal {
   transcript(from?: number, to?: number): TranscriptEntry[];
   /** `transcript(from, to)` as JSON text (a worker hands a page one string, not a clone of many objects). */
   transcriptJson(from?: number, to?: number): string;
-  /** The entries read so far, `from..to`, as JSON text, before fates, tool pairs and thinking are settled: for a page that shows entries while the journal is still being read. */
-  transcriptDraftJson(from?: number, to?: number): string;
+  /** The entries read so far, `from..to`, as UTF-8 JSON bytes (to transfer to a page), before fates, tool pairs and thinking are settled: for a page that shows entries while the journal is still being read. */
+  transcriptDraftJson(from?: number, to?: number): Uint8Array;
   /** What settling decided of entries `from..to`: a JSON array of `TranscriptPatch`, to apply to entries taken with `transcriptDraftJson`; null when settling moved entries, which must then be taken again with `transcriptJson`. */
   transcriptPatchJson(from?: number, to?: number): string | null;
   /** One entry whole, its message as typed parts; null past the end. `lines`: [line number, text] of the lines `transcriptLinesFor(index)` names (a `lean` journal). */

@@ -293,6 +293,7 @@ function goTo(index) {
 
 // ---- Worker messages -------------------------------------------------------------
 
+const utf8 = new TextDecoder();
 main.w.addEventListener("message", ({ data }) => {
   if (data.load !== undefined && data.load !== view.load && data.type !== "rendered") return;
   if (data.type === "first") {
@@ -308,7 +309,9 @@ main.w.addEventListener("message", ({ data }) => {
     $("status").textContent = `Loading… ${(data.done / 1e6).toFixed(1)} MB`;
   } else if (data.type === "entries") {
     if (data.from === 0) view.incoming = [];
-    for (const e of JSON.parse(data.json)) view.incoming.push(e);
+    // Entries read so far come as UTF-8 bytes (decoded here, off the worker).
+    const json = data.bytes ? utf8.decode(data.bytes) : data.json;
+    for (const e of JSON.parse(json)) view.incoming.push(e);
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;

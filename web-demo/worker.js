@@ -146,7 +146,10 @@ async function open(source, load) {
   let drafted = 0;
   const draft = () => {
     const length = journal.transcriptLength;
-    if (length > drafted) post({ type: "entries", load, from: drafted, json: journal.transcriptDraftJson(drafted, length) });
+    if (length > drafted) {
+      const bytes = journal.transcriptDraftJson(drafted, length);
+      self.postMessage({ type: "entries", load, from: drafted, bytes }, [bytes.buffer]);
+    }
     drafted = length;
   };
   const take = (bytes, done, total) => {
