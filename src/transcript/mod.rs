@@ -672,6 +672,15 @@ fn block_name(kind: &str) -> &'static str {
 
 /// Cuts a text to about `limit` characters, at a character boundary.
 pub(crate) fn cut(text: &str, limit: usize) -> &str {
+    // Counting characters one by one was 5% of building a 100 MB journal's
+    // transcript: no more bytes than the limit is no more characters, and
+    // an ASCII start ends at the limit's byte.
+    if text.len() <= limit {
+        return text;
+    }
+    if text.as_bytes()[..limit].is_ascii() {
+        return &text[..limit];
+    }
     match text.char_indices().nth(limit) {
         Some((at, _)) => &text[..at],
         None => text,

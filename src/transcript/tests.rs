@@ -199,3 +199,16 @@ fn entries_taken_while_reading_and_patched_are_the_whole_builds() {
         }
     }
 }
+
+#[test]
+fn cut_keeps_whole_characters_up_to_the_limit() {
+    fn slow(text: &str, limit: usize) -> &str {
+        text.char_indices().nth(limit).map_or(text, |(at, _)| &text[..at])
+    }
+    for text in ["", "abc", "héllo wörld", "😀😀😀abc", "abcdefgh😀", "plain ascii text that runs long"]
+    {
+        for limit in 0..12 {
+            assert_eq!(cut(text, limit), slow(text, limit), "{text:?} at {limit}");
+        }
+    }
+}
