@@ -194,8 +194,7 @@ impl Triggers {
 
     /// Every hit in `text`, in order of position.
     pub fn scan(&self, text: &[u8]) -> Vec<Hit> {
-        // Prose names a token or a key every few lines: one allocation, not three.
-        let mut hits = Vec::with_capacity(16);
+        let mut hits = Vec::new();
         let mut at = 0;
         while let Some(pos) = self.next_pair(text, at) {
             at = pos + 1;
@@ -210,6 +209,12 @@ impl Triggers {
             let (_, first, end) = self.buckets[found];
             for lit in &self.literals[first..end] {
                 if lit.matches(&text[pos..]) {
+                    // Prose names a token or a key every few lines: room for
+                    // several at the first, one allocation rather than three;
+                    // a text with no hit allocates nothing.
+                    if hits.is_empty() {
+                        hits.reserve(16);
+                    }
                     hits.push(Hit { pos, len: lit.bytes.len(), trigger: lit.trigger });
                 }
             }
