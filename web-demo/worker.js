@@ -144,8 +144,7 @@ async function open(source, load) {
   const early = [];
   // Entries the page has, unsettled: it parses them while the rest is read.
   let drafted = 0;
-  const draft = () => {
-    const length = journal.transcriptLength;
+  const draft = (length = journal.transcriptLength) => {
     if (length > drafted) {
       const bytes = journal.transcriptDraftJson(drafted, length);
       self.postMessage({ type: "entries", load, from: drafted, bytes }, [bytes.buffer]);
@@ -156,12 +155,13 @@ async function open(source, load) {
     journal.feed(bytes);
     // Entries are built as chunks arrive (transcriptLength extends the
     // core's transcript), and the first screen is sent as soon as there is one.
-    if (journal.transcriptLength > 0 && !first) {
+    const length = journal.transcriptLength;
+    if (length > 0 && !first) {
       first = true;
       marks.first = performance.now();
       post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, chunk: marks.chunk + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
     }
-    draft();
+    draft(length);
     post({ type: "progress", load, done, total });
   };
   const started = ready.then(() => {
