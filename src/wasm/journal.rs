@@ -252,14 +252,8 @@ impl Journal {
     /// `lean: true` keeps them. Undefined otherwise, or for a line not fed.
     #[wasm_bindgen(js_name = lineRange, unchecked_return_type = "[number, number] | undefined")]
     pub fn line_range(&self, line: JsValue) -> Result<JsValue, JsValue> {
-        let n = match line.as_f64() {
-            Some(n) if n >= 1.0 && n.fract() == 0.0 => n as u64,
-            _ => {
-                return Err(coded(
-                    "ERR_INVALID_ARG",
-                    "lineRange(line): line must be a whole number, 1 or more",
-                ))
-            }
+        let Some(n) = whole(&line, 1.0) else {
+            return Err(coded("ERR_INVALID_ARG", "lineRange(line): line must be a whole number, 1 or more"));
         };
         Ok(match self.line_starts.as_ref().and_then(|s| s.range(n)) {
             Some((a, b)) => js_sys::Array::of2(&(a as f64).into(), &(b as f64).into()).into(),
@@ -271,14 +265,14 @@ impl Journal {
     /// the entry's own and its calls' results', when the history forgot them.
     #[wasm_bindgen(js_name = transcriptLinesFor)]
     pub fn transcript_lines_for(&mut self, index: JsValue) -> Result<Vec<f64>, JsValue> {
-        let Some(i) = index.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
+        let Some(i) = whole(&index, 0.0) else {
             return Err(coded(
                 "ERR_INVALID_ARG",
                 "transcriptLinesFor(index): index must be a whole number, 0 or more",
             ));
         };
         self.built_transcript();
-        Ok(self.transcript.lines_for(self.inner.state(), i as usize).into_iter().map(|l| l as f64).collect())
+        Ok(self.transcript.lines_for(self.inner.state(), index_of(i)).into_iter().map(|l| l as f64).collect())
     }
 
     /// One transcript entry whole (its message as typed parts), or null.
@@ -290,7 +284,7 @@ impl Journal {
         index: JsValue,
         #[wasm_bindgen(unchecked_param_type = "[number, string][] | undefined")] lines: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let Some(i) = index.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
+        let Some(i) = whole(&index, 0.0) else {
             return Err(coded(
                 "ERR_INVALID_ARG",
                 "transcriptEntry(index): index must be a whole number, 0 or more",
@@ -307,14 +301,14 @@ impl Journal {
             let array = lines.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;
             for pair in array.iter() {
                 let pair = pair.dyn_ref::<js_sys::Array>().ok_or_else(bad)?;
-                let line = pair.get(0).as_f64().filter(|n| *n >= 1.0 && n.fract() == 0.0).ok_or_else(bad)?;
+                let line = whole(&pair.get(0), 1.0).ok_or_else(bad)?;
                 let text = pair.get(1).as_string().ok_or_else(bad)?;
-                given.push((line as u64, text));
+                given.push((line, text));
             }
         }
         let given: Vec<(u64, &str)> = given.iter().map(|(l, t)| (*l, t.as_str())).collect();
         self.built_transcript();
-        match self.transcript.entry_json_with(self.inner.state(), i as usize, &given) {
+        match self.transcript.entry_json_with(self.inner.state(), index_of(i), &given) {
             Some(json) => parse_json(&json),
             None => Ok(JsValue::NULL),
         }
@@ -542,13 +536,23 @@ pub fn import_session(
 
 /// `from` and `to` of a transcript range: whole numbers, 0 and all by default.
 fn range_of(from: &JsValue, to: &JsValue, what: &str) -> Result<(usize, usize), JsValue> {
-    let bound = |v: &JsValue, name: &str, default: usize| match v.as_f64() {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 => Ok(n as usize),
+    let bound = |v: &JsValue, name: &str, default: usize| match whole(v, 0.0) {
+        Some(n) => Ok(index_of(n)),
         None if v.is_undefined() => Ok(default),
-        _ => Err(coded(
+        None => Err(coded(
             "ERR_INVALID_ARG",
             format!("{what}(from, to): {name} must be a whole number, 0 or more"),
         )),
     };
     Ok((bound(from, "from", 0)?, bound(to, "to", usize::MAX)?))
+}
+
+/// A JS number that is a whole number, `min` or more (an index, a line number).
+fn whole(v: &JsValue, min: f64) -> Option<u64> {
+    v.as_f64().filter(|n| *n >= min && n.fract() == 0.0).map(|n| n as u64)
+}
+
+/// An index past what wasm32 can address is past every end, not a wrap.
+fn index_of(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }
