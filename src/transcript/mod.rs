@@ -16,15 +16,15 @@
 
 mod detail;
 pub mod diff;
-mod heads;
+mod summary;
 
 pub use detail::{Image, Outcome, Part};
 
 use crate::record::RecordKind;
-use crate::resume::message::string;
 use crate::state::{HistoryItem, SessionState, Turn};
 use serde::Serialize;
-use serde_json::value::RawValue;
+use summary::summarise;
+pub(crate) use summary::{cut, note_text, preview_of, text_role};
 
 /// What became of a message: still sent to the model, summarised away by a
 /// later compaction, or taken out by undo.
@@ -212,9 +212,6 @@ fn is_zero(n: &u32) -> bool {
 pub const PREVIEW: usize = 160;
 /// The content of a synthetic result for a call cut off by a crash (spec §6).
 pub const INTERRUPTED: &str = "[Interrupted before result was recorded]";
-/// A prompt's notes are text blocks `<garuda_note>…</garuda_note>` (spec §2).
-const NOTE_OPEN: &str = "<garuda_note>";
-const NOTE_CLOSE: &str = "</garuda_note>";
 
 /// The transcript of a state, built once and kept while the state does not
 /// change (the viewer asks for entries and searches many times).
@@ -653,178 +650,6 @@ fn take_turn(e: &mut Entry, kind: RecordKind, turn: &Turn) {
         .iter()
         .map(|(child, tokens, cost)| Subagent { child: child.clone(), tokens: *tokens, cost_usd: *cost })
         .collect();
-}
-
-/// Block type names the index lists (a known set: `'static`).
-fn block_name(kind: &str) -> &'static str {
-    match kind {
-        "text" => "text",
-        "thinking" => "thinking",
-        "redacted_thinking" => "redacted_thinking",
-        "tool_use" => "tool_use",
-        "tool_result" => "tool_result",
-        "image" => "image",
-        "document" => "document",
-        "server_tool_use" => "server_tool_use",
-        _ => "other",
-    }
-}
-
-/// Cuts a text to about `limit` characters, at a character boundary.
-pub(crate) fn cut(text: &str, limit: usize) -> &str {
-    // Counting characters one by one was 5% of building a 100 MB journal's
-    // transcript: no more bytes than the limit is no more characters, and
-    // an ASCII start ends at the limit's byte.
-    if text.len() <= limit {
-        return text;
-    }
-    if text.as_bytes()[..limit].is_ascii() {
-        return &text[..limit];
-    }
-    match text.char_indices().nth(limit) {
-        Some((at, _)) => &text[..at],
-        None => text,
-    }
-}
-
-/// The first `PREVIEW` characters or so of a JSON string, decoding only
-/// its start: a 50 KB tool result need not be decoded for a preview.
-pub(crate) fn preview_of(raw: Option<&RawValue>) -> Option<String> {
-    let text = raw?.get();
-    // Bytes enough for PREVIEW characters even if every one is escaped.
-    let room = PREVIEW * 12;
-    if text.len() <= room {
-        return string(raw).map(|s| cut(&s, PREVIEW).to_owned());
-    }
-    let mut at = room;
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    // Cut before any escape the cut split: back off until the prefix,
-    // closed, is a whole string.
-    for back in 0..8 {
-        let Some(head) = text.get(..at.saturating_sub(back)) else { continue };
-        if let Ok(s) = serde_json::from_str::<std::borrow::Cow<str>>(&format!("{head}\"")) {
-            return Some(cut(&s, PREVIEW).to_owned());
-        }
-    }
-    string(raw).map(|s| cut(&s, PREVIEW).to_owned())
-}
-
-/// Fills an entry's preview, block list, tools and counts from its message.
-fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
-    let Ok(head) = serde_json::from_str::<heads::Head>(json) else {
-        e.preview = "a message that could not be read".into();
-        return;
-    };
-    e.role = match string(head.role).as_deref() {
-        Some("assistant") => Some("assistant"),
-        _ => Some("user"),
-    };
-    let blocks = match head.content {
-        Some(heads::Content::Text(text)) => {
-            e.blocks.push("text");
-            e.preview = cut(&text, PREVIEW).to_owned();
-            return;
-        }
-        Some(heads::Content::Blocks(blocks)) => blocks,
-        Some(heads::Content::Other) | None => return,
-    };
-    let mut first_text = true;
-    for b in blocks {
-        let Some(kind_name) = string(b.kind) else { continue };
-        let name = block_name(&kind_name);
-        if !e.blocks.contains(&name) {
-            e.blocks.push(name);
-        }
-        match name {
-            "text" => {
-                // A prompt's later text blocks are notes or attachments: the
-                // whole text says which (its end marks a note).
-                let text = if kind == RecordKind::User && !first_text {
-                    string(b.text).unwrap_or_default()
-                } else {
-                    preview_of(b.text).unwrap_or_default().into()
-                };
-                let role = if kind == RecordKind::User { text_role(&text, first_text) } else { "prompt" };
-                first_text = false;
-                match role {
-                    "note" => e.notes += 1,
-                    "attachment" => e.attachments += 1,
-                    _ => add_piece(&mut e.preview, &[cut(&text, PREVIEW)]),
-                }
-            }
-            "thinking" | "redacted_thinking" => {
-                e.thinking += 1;
-                add_piece(&mut e.preview, &[&preview_of(b.thinking).unwrap_or_default()]);
-            }
-            "tool_use" | "server_tool_use" => {
-                let tool_name = string(b.name).map(|n| n.into_owned());
-                let input = b.input.map_or("{}", RawValue::get);
-                add_piece(
-                    &mut e.preview,
-                    &[tool_name.as_deref().unwrap_or("?"), "(", cut(input, PREVIEW), ")"],
-                );
-                e.tools.push(ToolRef {
-                    id: string(b.id).unwrap_or_default().into_owned(),
-                    name: tool_name,
-                    is_use: true,
-                    error: false,
-                    interrupted: false,
-                    pair: None,
-                    child: None,
-                });
-            }
-            "tool_result" => {
-                let text = detail::result_text(b.content, PREVIEW + INTERRUPTED.len());
-                add_piece(&mut e.preview, &[cut(&text, PREVIEW)]);
-                e.tools.push(ToolRef {
-                    id: string(b.tool_use_id).unwrap_or_default().into_owned(),
-                    name: None,
-                    is_use: false,
-                    error: b.is_error.is_some_and(|r| r.get() == "true"),
-                    interrupted: text == INTERRUPTED,
-                    pair: None,
-                    child: None,
-                });
-            }
-            _ => add_piece(&mut e.preview, &["[", &kind_name, "]"]),
-        }
-    }
-    let cut_at = cut(&e.preview, PREVIEW).len();
-    e.preview.truncate(cut_at);
-    // Kept for every entry of a long session: no spare capacity.
-    e.preview.shrink_to_fit();
-    e.blocks.shrink_to_fit();
-    e.tools.shrink_to_fit();
-}
-
-/// Adds a block's piece (given in parts) to a preview not yet long enough.
-fn add_piece(preview: &mut String, parts: &[&str]) {
-    if preview.chars().count() < PREVIEW {
-        if !preview.is_empty() {
-            preview.push_str(" · ");
-        }
-        for part in parts {
-            preview.push_str(part);
-        }
-    }
-}
-
-/// What a text block of a prompt is: the prompt (the first), a note, or an attachment.
-pub(crate) fn text_role(text: &str, first: bool) -> &'static str {
-    if first {
-        "prompt"
-    } else if text.starts_with(NOTE_OPEN) && text.ends_with(NOTE_CLOSE) {
-        "note"
-    } else {
-        "attachment"
-    }
-}
-
-/// The text inside a note's markers.
-pub(crate) fn note_text(text: &str) -> &str {
-    text.strip_prefix(NOTE_OPEN).and_then(|t| t.strip_suffix(NOTE_CLOSE)).unwrap_or(text)
 }
 
 #[cfg(test)]
