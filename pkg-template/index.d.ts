@@ -885,7 +885,8 @@ export type MessageProblemKind =
   | "empty-text"
   | "thinking-unsigned"
   | "thinking-missing"
-  | "bad-block";
+  | "bad-block"
+  | "thinking-redacted";
 
 /** A rule of the Messages API that a history breaks (the API would answer 400). */
 export interface MessageProblem {
