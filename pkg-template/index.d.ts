@@ -672,6 +672,23 @@ export class Journal {
   figures(): JournalFigures;
   /** What resume would change in this conversation (the report of repairForResume). */
   resumeReport(): RepairReport;
+  /** The number of messages and of warnings: plain numbers, no JSON. */
+  readonly messageCount: number;
+  readonly warningCount: number;
+  /** The messages from index `from` on, as written (unredacted in a `modelView` journal), with their origins. */
+  messagesFrom(from: number): { messages: Message[]; messageOrigins: MessageOrigin[] };
+  /** The messages the model gets, from `from` on: what came before the latest start, resume or model record repaired by the seed's rules (thinking after a redaction, before a model switch, after a repair), what came after as written. `session.messages` is this. */
+  viewFrom(from: number): Message[];
+  /** The number of messages `viewFrom(0)` gives. */
+  readonly viewCount: number;
+  /** Changes whenever the view changed other than by one message appended at its end (resume, model switch, compaction, undo, redo). */
+  readonly viewGeneration: number;
+  /** What the view's repair changed in the messages before the latest start, resume or model record. */
+  viewReport(): RepairReport;
+  /** Tool calls of the view's last assistant message that nothing answers yet (kept as records are written). */
+  readonly openToolCalls: number;
+  /** The synthetic `tool_results` record (timed `now`) answering the open tool calls, or null: O(1) when nothing is open. */
+  closeOpenToolCalls(now: string): ToolResultsRecord | null;
   /** Transcript entries so far (a Journal made with `history: true`; without it only warnings are entries). Built as the journal reads. */
   readonly transcriptLength: number;
   /** Transcript entries `from..to` (all by default): what a reader lists. */
@@ -696,7 +713,7 @@ export class Journal {
 /** Figures read every turn, in O(1) of the conversation (`Journal.figures()`). */
 export type JournalFigures = Pick<
   SessionState,
-  "usage" | "unreportedTokens" | "childDebits" | "costUsd" | "costIncomplete" | "contextTokens" | "steps" | "prompts" | "model" | "title" | "thinking" | "ended" | "sessionId" | "firstPrompt" | "tornTail" | "usageByDay"
+  "usage" | "unreportedTokens" | "childDebits" | "costUsd" | "costIncomplete" | "contextTokens" | "steps" | "prompts" | "model" | "title" | "thinking" | "ended" | "sessionId" | "firstPrompt" | "tornTail" | "usageByDay" | "root" | "version" | "executor" | "isolation" | "limits"
 > & {
   messageCount: number;
   epoch: number;

@@ -149,7 +149,8 @@ describe("the session layer", () => {
     const before = [JSON.stringify(s.messages), JSON.stringify(s.figures()), (await store.read(s.id)).length];
     assert.throws(() => agent.addAssistantResponse(s, response([]), "three", 0), (e) => e.code === "ERR_BAD_RECORD" && /`step`/.test(e.message));
     assert.throws(() => agent.addUnreported(s, "many"), (e) => e.code === "ERR_BAD_RECORD" && /`tokens`/.test(e.message));
-    assert.throws(() => agent.redo(s), (e) => e.code === "ERR_BAD_RECORD" && /empty redo/.test(e.message));
+    assert.throws(() => agent.redo(s), (e) => e.code === "ERR_NOTHING_TO_REDO");
+    assert.throws(() => agent.undo(s), (e) => e.code === "ERR_NOTHING_TO_UNDO");
     assert.deepEqual([JSON.stringify(s.messages), JSON.stringify(s.figures()), (await store.read(s.id)).length], before);
   });
 
