@@ -162,6 +162,11 @@ class JournalBase {
     return this.journal.viewReport();
   }
 
+  get openToolCalls() {
+    this.usable();
+    return this.journal.openToolCalls;
+  }
+
   closeOpenToolCalls(now) {
     this.usable();
     return this.journal.closeOpenToolCalls(now);
