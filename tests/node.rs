@@ -3,3 +3,6 @@
 
 #[path = "common/boundary.rs"]
 mod boundary;
+
+#[path = "common/view_boundary.rs"]
+mod view_boundary;
