@@ -2,7 +2,7 @@
 //! answers 400, checked before a request is sent (spec §6 rule 5).
 
 use super::message::{Block, Kind, Msg, Role};
-use std::collections::HashSet;
+use super::ids::Ids;
 
 /// Which rule of the Messages API a history breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
     // calls of the assistant message before it, and whether a message of
     // the run already held other content. Kept as the loop goes, so the
     // check is linear (it looked back over the run at every message).
-    let mut asked: HashSet<&str> = HashSet::new();
+    let mut asked: Ids<&str> = Ids::default();
     let mut seen_other = false;
     let mut in_run = false;
     for (i, m) in messages.iter().enumerate() {
@@ -140,13 +140,13 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                 // The API joins consecutive user messages into one turn: a
                 // partial result message and the one closeOpenToolCalls
                 // wrote after it answer the call together.
-                let answered: HashSet<&str> = messages[i + 1..]
+                let answered: Ids<&str> = messages[i + 1..]
                     .iter()
                     .take_while(|next| next.role == Role::User)
                     .flat_map(|next| next.tool_result_ids())
                     .collect();
                 for id in uses {
-                    if !answered.contains(&id) {
+                    if !answered.contains(id) {
                         out.push(problem(
                             i,
                             ProblemKind::ToolUseUnanswered,
@@ -164,7 +164,7 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                     seen_other = false;
                     asked = match i.checked_sub(1).and_then(|p| messages.get(p)) {
                         Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().collect(),
-                        _ => HashSet::new(),
+                        _ => Ids::default(),
                     };
                 }
                 for b in &m.blocks {
@@ -173,7 +173,7 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                         continue;
                     }
                     let id = b.id.as_deref().unwrap_or("");
-                    if !asked.contains(&id) {
+                    if !asked.contains(id) {
                         out.push(problem(
                             i,
                             ProblemKind::ToolResultOrphan,

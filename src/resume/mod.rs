@@ -20,6 +20,7 @@
 //!    not start with thinking is written out as text (it cannot be signed).
 
 mod check;
+mod ids;
 pub(crate) mod message;
 pub mod view;
 
@@ -544,12 +545,13 @@ fn answer_open_calls(msgs: &mut Vec<Msg>, report: &mut RepairReport) {
             fixed.push(m);
             continue;
         }
-        let answered: HashSet<String> = match rest.peek() {
-            Some(next) if next.role == Role::User => next.tool_result_ids().map(str::to_owned).collect(),
-            _ => HashSet::new(),
+        let open: Vec<String> = {
+            let answered: ids::Ids<&str> = match rest.peek() {
+                Some(next) if next.role == Role::User => next.tool_result_ids().collect(),
+                _ => ids::Ids::default(),
+            };
+            m.tool_use_ids().filter(|id| !answered.contains(id)).map(str::to_owned).collect()
         };
-        let open: Vec<String> =
-            m.tool_use_ids().filter(|id| !answered.contains(*id)).map(str::to_owned).collect();
         fixed.push(m);
         if open.is_empty() {
             continue;
@@ -576,12 +578,13 @@ fn fix_results(msgs: &mut [Msg], report: &mut RepairReport) {
         if msgs[i].role != Role::User {
             continue;
         }
-        let asked: HashSet<String> = match i.checked_sub(1).map(|p| &msgs[p]) {
-            Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().map(str::to_owned).collect(),
-            _ => HashSet::new(),
+        let (before, here) = msgs.split_at_mut(i);
+        let asked: ids::Ids<&str> = match before.last() {
+            Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().collect(),
+            _ => ids::Ids::default(),
         };
-        let m = &mut msgs[i];
-        let mut answered: HashSet<String> = HashSet::new();
+        let m = &mut here[0];
+        let mut answered: ids::Ids<String> = ids::Ids::default();
         for b in m.blocks.iter_mut().filter(|b| b.kind == Kind::ToolResult) {
             let id = b.id.clone().unwrap_or_default();
             // An answer to no call here (after a compaction, a lost line), or
