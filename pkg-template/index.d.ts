@@ -889,6 +889,8 @@ export interface RepairReport {
   messagesDroppedAtReplay: number;
   /** Rules the result still breaks: always empty unless there is a bug. */
   remaining: MessageProblem[];
+  /** Messages left out whole, being no message the API takes (an unknown role, no content): index in state.messages, journal line, why. Counted in messagesRemoved too. */
+  notMessages: { message: number; line: number; problem: string }[];
 }
 
 export type MessageProblemKind =

@@ -271,6 +271,24 @@ impl Block {
     }
 }
 
+/// Why `Msg::parse` took a message for none (for the repair report).
+pub fn why_not(json: &str) -> &'static str {
+    let Ok(parts) = serde_json::from_str::<MessageParts>(json) else { return "not a JSON object" };
+    match parts.get("role").map(|r| r.get()) {
+        None => "a message needs a `role`",
+        Some(r#""user""# | r#""assistant""#) => match parts.get("content").map(|c| raw_kind_of(c)) {
+            None => "a message needs `content`",
+            Some(b'"' | b'[') => "its content could not be read",
+            Some(_) => "a message's content must be a string or an array of blocks",
+        },
+        Some(_) => "a role the API does not take (only user and assistant)",
+    }
+}
+
+fn raw_kind_of(raw: &RawValue) -> u8 {
+    crate::record::raw_kind(raw)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     User,

@@ -150,6 +150,10 @@ pub struct RepairReport {
     pub messages_dropped_at_replay: usize,
     /// Rules the result still breaks: empty unless resume has a bug.
     pub remaining: Vec<Problem>,
+    /// Messages left out whole because they are no message the API takes
+    /// (an unknown role, no content): (index in the state, journal line,
+    /// why). Also counted in `messages_removed`.
+    pub not_messages: Vec<(usize, u64, &'static str)>,
 }
 
 impl RepairReport {
@@ -184,8 +188,15 @@ impl RepairReport {
             })
             .collect();
         let count = |fix| self.bad_blocks.iter().filter(|b| b.fix == fix).count();
+        let not_messages: Vec<String> = self
+            .not_messages
+            .iter()
+            .map(|(message, line, why)| {
+                format!(r#"{{"message":{message},"line":{line},"problem":{}}}"#, str_literal(why))
+            })
+            .collect();
         format!(
-            r#"{{"thinkingDropped":{{{}}},"dropped":[{}],"toolCallsAnswered":[{}],"messagesRemoved":{},"messagesMerged":{},"orphanResultsToText":{},"resultsMovedFirst":{},"blankTextRemoved":{},"toolUseIdsRenamed":{},"leadingNoteAdded":{},"toolLoopToText":{},"blocksDropped":{},"blocksMended":{},"badBlocks":[{}],"messagesDroppedAtReplay":{},"remaining":[{}]}}"#,
+            r#"{{"thinkingDropped":{{{}}},"dropped":[{}],"toolCallsAnswered":[{}],"messagesRemoved":{},"messagesMerged":{},"orphanResultsToText":{},"resultsMovedFirst":{},"blankTextRemoved":{},"toolUseIdsRenamed":{},"leadingNoteAdded":{},"toolLoopToText":{},"blocksDropped":{},"blocksMended":{},"badBlocks":[{}],"messagesDroppedAtReplay":{},"remaining":[{}],"notMessages":[{}]}}"#,
             counts.join(","),
             dropped.join(","),
             answered.join(","),
@@ -201,7 +212,8 @@ impl RepairReport {
             count(BlockFix::Mended),
             bad.join(","),
             self.messages_dropped_at_replay,
-            remaining.join(",")
+            remaining.join(","),
+            not_messages.join(",")
         )
     }
 }
@@ -247,6 +259,7 @@ pub fn resume_messages(
                 // Not a user or assistant message with content: nothing the
                 // API could take. Reported, and later thinking is unbound.
                 report.messages_removed += 1;
+                report.not_messages.push((i, m.origin.line, message::why_not(&m.json)));
                 if let Some(next) = msgs.last_mut() {
                     next.repaired = true;
                 }

@@ -241,6 +241,7 @@ test("a message of an unknown role goes with a report entry; a block of an unkno
   );
   const { messages, report } = core.repairForResume(state, {});
   assert.equal(report.messagesRemoved, 1, "the system message is counted");
+  assert.deepEqual(report.notMessages, [{ message: 1, line: 2, problem: "a role the API does not take (only user and assistant)" }]);
   assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"]);
   assert.deepEqual(messages[1].content[1], { type: "hologram", data: 1 }, "newer API blocks survive older code");
 });
