@@ -838,10 +838,12 @@ export interface ImportOptions extends ReadOptions {
 export function importSession(journal: string | Uint8Array, options?: ImportOptions): string;
 /** Replays a journal (Garuda's, or a Claude Code, Codex, pi or Gemini CLI session: detected, or given as `format`). */
 export function rebuildState(journal: JournalInput, options?: ReadOptions): SessionState;
+/** What formatCost and budgetNote read: a state, or a journal's or session's `figures()`. */
+export type CostFigures = Pick<SessionState, "costUsd"> & Partial<Pick<SessionState, "costIncomplete" | "usage" | "unreportedTokens" | "childDebits">>;
 /** "unknown", "≥ $X (incomplete)" or "$X". */
-export function formatCost(state: SessionState): string;
+export function formatCost(state: CostFigures): string;
 /** Null when the budget equals reported usage; else one line naming reported, unreported and pending tokens. */
-export function budgetNote(state: SessionState): string | null;
+export function budgetNote(state: CostFigures): string | null;
 export function summariseSession(id: string, updated: string | Date, journal: JournalInput): SessionRow;
 /** Letters, digits, "-" and "_" only, and not empty. */
 export function validateSessionId(id: string): boolean;
