@@ -97,6 +97,7 @@ class Session {
    */
   get messages() {
     if (!this.#synced) this.#sync();
+    else usable(this);
     return this.#messages;
   }
 
@@ -152,7 +153,7 @@ class Session {
 
   /** The figures, fetched once per change (O(1) of the conversation). */
   get #fig() {
-    if (this.#figures === undefined) usable(this);
+    usable(this);
     this.#figures ??= this.journal.figures();
     return this.#figures;
   }
@@ -288,10 +289,11 @@ async function resumeSession(store, id, options = {}) {
     // The resume record carries the session's metadata on (root, version,
     // model, executor, isolation, limits), as the seed's records share it;
     // what the options give wins.
-    const before = journal.figures();
+    const carried = journal.figures();
+    for (const [k, v] of Object.entries(options)) if (v !== undefined) carried[k] = v;
     const s = new Session(target, options.root, journal);
     storeOf.set(s, store);
-    s.write({ ...metadata({ ...before, ...options }, "resume"), sessionId: target });
+    s.write({ ...metadata(carried, "resume"), sessionId: target });
     return s;
   } catch (e) {
     journal.close?.();

@@ -87,6 +87,26 @@ impl ModelView {
     /// A message appended at the end: its tool calls open, or its results
     /// answer open ones.
     fn note_appended(&mut self, json: &str) {
+        // Most messages call nothing, or answer nothing open: no parse for
+        // them (a live write would pay for one per record).
+        let calls = json.contains(r#""tool_use""#);
+        if !calls && self.open.is_empty() {
+            return;
+        }
+        if !calls && !json.contains(r#""tool_result""#) {
+            // Answers nothing: only a response (which has no calls) changes
+            // what is open.
+            #[derive(serde::Deserialize)]
+            struct RoleOnly<'a> {
+                #[serde(borrow)]
+                role: Option<&'a serde_json::value::RawValue>,
+            }
+            let role = serde_json::from_str::<RoleOnly>(json).ok().and_then(|r| r.role);
+            if role.is_some_and(|r| r.get() == r#""assistant""#) {
+                self.open.clear();
+            }
+            return;
+        }
         let Some(m) = Msg::parse(json, Default::default(), None) else { return };
         match m.role {
             Role::Assistant => self.open = calls_of(&m),

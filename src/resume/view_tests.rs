@@ -223,3 +223,19 @@ fn a_replayed_journal_gives_the_view_a_live_one_has() {
     assert_eq!(thinking_at(&view(&mut replayed)), thinking_at(&view(&mut live)));
     assert_eq!(view(&mut replayed).len(), view(&mut live).len());
 }
+
+/// The cheap paths of the tracking (no parse for most messages) agree with
+/// a walk of the messages: a response without calls closes nothing but
+/// leaves nothing open; a quoted "tool_result" in a prompt answers nothing.
+#[test]
+fn open_calls_tracked_cheaply_agree_with_a_walk() {
+    let mut j = opened("");
+    write_all(&mut j, &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, Some("t1"))]);
+    write_all(&mut j, &[user(r#"I wrote "tool_result" and "tool_use" in text"#)]);
+    assert_eq!(j.model_view().0.open_calls().len(), 1, "text answers nothing");
+    let record = close_open_tool_calls(j.state(), "now");
+    assert!(record.is_some(), "the walk agrees: t1 is open");
+    write_all(&mut j, &[answer(2, None)]);
+    assert!(j.model_view().0.open_calls().is_empty(), "the last response has no calls");
+    assert_eq!(close_open_tool_calls(j.state(), "now"), None, "the walk agrees");
+}

@@ -179,10 +179,13 @@ for (const [name, make] of Object.entries(stores)) {
     test("every call on a closed session throws ERR_JOURNAL_CLOSED", () => {
       const s = agent.startSession(make(), { model: "m1" });
       agent.addUserMessage(s, "one");
+      assert.equal(s.model, "m1"); // the figures cached before the close
       s.journal.close();
       const calls = {
         figures: () => s.figures(),
         usage: () => s.usage,
+        messages: () => s.messages,
+        model: () => s.model,
         messagesFrom: () => s.journal.messagesFrom(0),
         state: () => s.journal.state(),
         addUserMessage: () => agent.addUserMessage(s, "x"),
