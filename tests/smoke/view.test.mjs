@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import { DtsStore } from "./support/dts-store.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const require = createRequire(import.meta.url);
@@ -24,6 +25,8 @@ const redactor = new core.Redactor({ env: { MY_API_TOKEN: SECRET } });
 const stores = {
   FileSessionStore: () => new FileSessionStore(path.join(fs.mkdtempSync(path.join(tmpdir(), "garuda-view-")), "sessions"), { redactor }),
   MemorySessionStore: () => new MemorySessionStore({ redactor }),
+  // Written from the .d.ts only (issue 20): the layer needs nothing undeclared.
+  "a store written from the declarations only": () => new DtsStore(core, { redactor }),
 };
 
 /** Indices of the messages that hold a thinking block. */
