@@ -134,20 +134,39 @@ impl ModelView {
             resume_messages(&state.messages[..self.covered], state.model.as_deref(), state.epoch, &options);
         let mut report = resumed.report;
         let mut prefix = resumed.messages;
-        // Calls left open at the end stay open here: the host's
-        // closeOpenToolCalls answers them with a record, so the journal
-        // holds the answer too (answered here as well, they would be
-        // answered twice).
-        if let [.., call, last] = prefix.as_slice() {
-            let interrupted = last.source.is_none()
-                && last.role == Role::User
-                && call.role == Role::Assistant
-                && last.blocks.iter().all(|b| b.kind == Kind::ToolResult && b.json.contains(INTERRUPTED));
-            if interrupted {
-                let ids: Vec<String> = last.tool_result_ids().map(str::to_owned).collect();
-                report.tool_calls_answered.retain(|id| !ids.contains(id));
-                prefix.pop();
+        // Calls of the last response that the journal leaves unanswered
+        // stay open here: the host's closeOpenToolCalls answers them with
+        // a record, so the journal holds the answer too (answered here as
+        // well, they would be answered twice).
+        let unanswered: Vec<String> = open_calls(state.messages[..self.covered].iter().map(|m| &*m.json))
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        if let Some(a) = prefix.iter().rposition(|m| m.role == Role::Assistant).filter(|_| !unanswered.is_empty()) {
+            let mut reopened: Vec<String> = Vec::new();
+            for m in &mut prefix[a + 1..] {
+                let before = m.blocks.len();
+                m.blocks.retain(|b| {
+                    let made = b.at.is_none()
+                        && b.kind == Kind::ToolResult
+                        && b.json.contains(INTERRUPTED)
+                        && b.id.as_ref().is_some_and(|id| unanswered.contains(id));
+                    if made {
+                        reopened.extend(b.id.clone());
+                    }
+                    !made
+                });
+                m.changed |= m.blocks.len() != before;
             }
+            let mut i = a + 1;
+            while i < prefix.len() {
+                if prefix[i].source.is_none() && prefix[i].blocks.is_empty() {
+                    prefix.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            report.tool_calls_answered.retain(|id| !reopened.contains(id));
         }
         self.prefix = prefix.iter().map(Msg::to_json).collect();
         self.report = report;

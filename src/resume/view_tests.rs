@@ -239,3 +239,25 @@ fn open_calls_tracked_cheaply_agree_with_a_walk() {
     assert!(j.model_view().0.open_calls().is_empty(), "the last response has no calls");
     assert_eq!(close_open_tool_calls(j.state(), "now"), None, "the walk agrees");
 }
+
+/// A crash after some of the results: the view leaves the rest open (the
+/// repair would have answered them inside the partial message), and the
+/// record closeOpenToolCalls writes makes a history the API takes.
+#[test]
+fn after_partial_results_the_rest_stay_open_for_the_record() {
+    let mut j = opened("");
+    let two = r#"{"type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"p","signature":"s"},{"type":"tool_use","id":"t1","name":"a","input":{}},{"type":"tool_use","id":"t2","name":"b","input":{}}],"usage":{}}}"#;
+    let disk = write_all(&mut j, &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), two.into(), results("t1", "done")]);
+    let mut j = opened(&disk);
+    write_all(&mut j, &[r#"{"type":"resume","model":"m1"}"#.into()]);
+    assert_eq!(j.model_view().0.open_calls(), &[("t2".to_owned(), "b".to_owned())]);
+    assert!(j.model_view().0.report().tool_calls_answered.is_empty());
+    let messages = view(&mut j);
+    assert_eq!(messages.len(), 3);
+    assert_eq!(messages[2]["content"].as_array().map(Vec::len), Some(1), "only t1's own result");
+    let record = close_open_tool_calls(j.state(), "now").expect("t2");
+    write_all(&mut j, &[record, user("carry on")]);
+    let texts: Vec<String> = view(&mut j).iter().map(Value::to_string).collect();
+    assert!(super::super::check_messages(&texts, false).is_empty(), "{texts:?}");
+    assert_eq!(texts.len(), 5);
+}
