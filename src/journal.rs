@@ -52,6 +52,8 @@ pub struct Journal {
     translated: Option<Vec<(u64, String)>>,
     /// Readers may keep only requests' usage (a usage report's replay).
     usage_only: bool,
+    /// A child run inside the file to read alone (`with_run`).
+    run: Option<String>,
     prices: Rc<Prices>,
 }
 
@@ -71,6 +73,7 @@ impl Default for Journal {
             translated: None,
             usage_only: false,
             prices: Prices::built_in(),
+            run: None,
         }
     }
 }
@@ -153,6 +156,14 @@ impl Journal {
 
     /// Keeps the records that a reader of another format hands back, for
     /// `take_translated` (import writes them as a Garuda journal).
+    /// Reads one child run inside another agent's file: the Claude Code
+    /// sidechain that the Task call `tool_use_id` started (its
+    /// `childSessionId` is `sidechain-<tool_use_id>`).
+    pub fn with_run(mut self, tool_use_id: &str) -> Journal {
+        self.run = Some(tool_use_id.to_owned());
+        self
+    }
+
     pub fn keeping_translation(mut self) -> Journal {
         self.translated = Some(Vec::new());
         self
@@ -343,7 +354,10 @@ impl Journal {
         let format = self.forced.or_else(|| Format::detect(line));
         if let Some(format) = format {
             self.state.format = Some(format);
-            self.reader = Reader::new(format, Rc::clone(&self.prices), self.usage_only);
+            self.reader = match &self.run {
+                Some(id) => Reader::child_run(format, Rc::clone(&self.prices), id),
+                None => Reader::new(format, Rc::clone(&self.prices), self.usage_only),
+            };
         }
     }
 

@@ -13,6 +13,7 @@
 
 #![forbid(unsafe_code)]
 
+mod chain;
 mod claude;
 mod codex;
 mod gemini;
@@ -152,6 +153,15 @@ impl Reader {
         }
     }
 
+    /// A reader of one child run inside a file (a Claude Code sidechain,
+    /// named by the Task call that started it); other formats keep none.
+    pub fn child_run(format: Format, prices: Rc<Prices>, tool_use_id: &str) -> Option<Reader> {
+        match format {
+            Format::ClaudeCode => Some(Reader::ClaudeCode(claude::Reader::run(prices, tool_use_id))),
+            other => Reader::new(other, prices, false),
+        }
+    }
+
     /// One line of the file (without its newline).
     pub fn line(&mut self, number: u64, line: &str, out: &mut Out, notices: &mut Vec<Notice>) {
         match self {
@@ -175,3 +185,5 @@ impl Reader {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod claude_tests;

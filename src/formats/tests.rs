@@ -5,14 +5,18 @@ use crate::formats::Format;
 use crate::journal::Journal;
 use crate::state::{SessionState, WarningKind};
 
-fn read(text: &str) -> SessionState {
+pub fn read(text: &str) -> SessionState {
     let mut j = Journal::default();
     j.feed(text);
     j.finish();
     j.into_state()
 }
 
-fn fixture(name: &str) -> String {
+/// Every fixture of tests/formats/, each read by its format's reader.
+pub const FIXTURES: [&str; 6] =
+    ["claude-code.jsonl", "claude-code-chain.jsonl", "codex.jsonl", "pi.jsonl", "gemini.json", "gemini.jsonl"];
+
+pub fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/formats").join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -132,7 +136,7 @@ fn gemini_reads_the_document_and_the_jsonl_with_patches() {
 
 #[test]
 fn chunking_never_changes_what_a_reader_gives() {
-    for name in ["claude-code.jsonl", "codex.jsonl", "pi.jsonl", "gemini.json", "gemini.jsonl"] {
+    for name in FIXTURES {
         let text = fixture(name);
         let whole = read(&text);
         for step in [1, 7, 100] {
@@ -150,7 +154,7 @@ fn chunking_never_changes_what_a_reader_gives() {
 /// passes checkMessages (unsigned thoughts of other models are dropped).
 #[test]
 fn every_reader_gives_a_history_that_resumes_to_one_the_api_accepts() {
-    for name in ["claude-code.jsonl", "codex.jsonl", "pi.jsonl", "gemini.json", "gemini.jsonl"] {
+    for name in FIXTURES {
         let s = read(&fixture(name));
         let resumed = crate::resume::resume(&s, &crate::resume::ResumeOptions::default());
         assert_eq!(crate::resume::check_messages(&resumed.messages_json(), false), vec![], "{name}");
