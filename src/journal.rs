@@ -385,6 +385,11 @@ impl Journal {
                     self.state.accounts.cost_usd = None;
                     (line, WarningKind::UsageUnknown, m)
                 }
+                Notice::Joined(line, n) => (
+                    line,
+                    WarningKind::BadJson,
+                    format!("{n} JSON objects on one line (a write that lost its newline): each was read"),
+                ),
             };
             self.state.warnings.push(Warning { line, kind, message });
         }

@@ -127,6 +127,9 @@ pub enum Notice {
     OtherBranches(u64, usize),
     /// The session's usage was never recorded: its cost is unknown.
     UsageUnknown(u64, String),
+    /// A line holding this many JSON objects (a write that lost its
+    /// newline): each was read.
+    Joined(u64, usize),
 }
 
 /// One reader per foreign format.

@@ -13,8 +13,8 @@ pub fn read(text: &str) -> SessionState {
 }
 
 /// Every fixture of tests/formats/, each read by its format's reader.
-pub const FIXTURES: [&str; 6] =
-    ["claude-code.jsonl", "claude-code-chain.jsonl", "codex.jsonl", "pi.jsonl", "gemini.json", "gemini.jsonl"];
+pub const FIXTURES: [&str; 7] =
+    ["claude-code.jsonl", "claude-code-chain.jsonl", "codex.jsonl", "pi.jsonl", "pi-v1.jsonl", "gemini.json", "gemini.jsonl"];
 
 pub fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/formats").join(name);
@@ -195,4 +195,22 @@ fn odd_times_never_panic() {
         assert_eq!(s.ledger.len(), 1, "{t}");
         assert_eq!(s.ledger[0].0 .0, "", "{t}");
     }
+}
+
+/// pi v1: `firstKeptEntryIndex` counts the header as entry 0, and a line of
+/// two objects gives both, with a warning.
+#[test]
+fn pi_v1_indices_are_header_relative_and_joined_objects_are_both_read() {
+    let s = read(&fixture("pi-v1.jsonl"));
+    assert_eq!(s.format, Some(Format::Pi));
+    let first = s.messages.get(1).map(|m| &*m.json).unwrap_or("");
+    assert!(first.contains(r#""type":"tool_use""#) && first.contains("call_1"), "the kept call comes first: {first}");
+    let text: Vec<&str> = s.messages.iter().map(|m| &*m.json).collect();
+    assert!(text.iter().any(|m| m.contains(r#""tool_use_id":"call_1""#)), "its result stays a result");
+    assert!(text.iter().any(|m| m.contains("Now run it")) && text.iter().any(|m| m.contains("It printed hi.")));
+    assert_eq!((s.prompts, s.steps), (2, 3));
+    let joined: Vec<_> = s.warnings.iter().filter(|w| w.message.contains("2 JSON objects on one line")).collect();
+    assert_eq!(joined.len(), 1, "{:?}", s.warnings);
+    assert_eq!(joined[0].line, 7);
+    assert!(!s.torn_tail);
 }
