@@ -3,7 +3,8 @@
 
 use crate::formats::Format;
 use crate::journal::Journal;
-use crate::state::{SessionState, WarningKind};
+use crate::record::RecordKind;
+use crate::state::{HistoryItem, SessionState, WarningKind};
 
 pub fn read(text: &str) -> SessionState {
     let mut j = Journal::default();
@@ -13,8 +14,8 @@ pub fn read(text: &str) -> SessionState {
 }
 
 /// Every fixture of tests/formats/, each read by its format's reader.
-pub const FIXTURES: [&str; 7] =
-    ["claude-code.jsonl", "claude-code-chain.jsonl", "codex.jsonl", "pi.jsonl", "pi-v1.jsonl", "gemini.json", "gemini.jsonl"];
+pub const FIXTURES: [&str; 8] =
+    ["claude-code.jsonl", "claude-code-chain.jsonl", "codex.jsonl", "codex-totals.jsonl", "pi.jsonl", "pi-v1.jsonl", "gemini.json", "gemini.jsonl"];
 
 pub fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/formats").join(name);
@@ -213,4 +214,38 @@ fn pi_v1_indices_are_header_relative_and_joined_objects_are_both_read() {
     assert_eq!(joined.len(), 1, "{:?}", s.warnings);
     assert_eq!(joined[0].line, 7);
     assert!(!s.torn_tail);
+}
+
+/// Codex: each request's usage on its own day (23:58 on 01-10 is not 01-11,
+/// when the next prompt came), totals-only counts by their growth, and each
+/// record at the time of the line it cites.
+#[test]
+fn codex_usage_at_its_own_time_and_totals_only_counts_by_difference() {
+    let mut j = Journal::default().with_history();
+    j.feed(&fixture("codex-totals.jsonl"));
+    j.finish();
+    let s = j.into_state();
+    let u = s.accounts.usage;
+    // 1000 (600 cached) + 40, then +1500 (1200 cached) + 30, then 500 with 600 cached (input 0) + 10.
+    assert_eq!((u.input_tokens, u.cache_read_tokens, u.output_tokens), (400 + 300, 600 + 1200 + 600, 80));
+    assert!(s.accounts.cost_usd.is_some_and(|c| c > 0.0), "priced, not $0: {:?}", s.accounts.cost_usd);
+    let day = |d: &str| {
+        s.ledger.iter().filter(|((day, _), _)| day == d).map(|(_, e)| e.usage.output_tokens).sum::<u64>()
+    };
+    assert_eq!((day("2026-01-10"), day("2026-01-11")), (70, 10), "{:?}", s.ledger);
+    let times: Vec<(RecordKind, String)> = s
+        .history
+        .iter()
+        .flatten()
+        .filter_map(|h| match h {
+            HistoryItem::Message { kind, turn: Some(t), .. } => Some((*kind, t.t.as_deref()?.to_owned())),
+            _ => None,
+        })
+        .collect();
+    let of = |k: RecordKind| times.iter().filter(|(kind, _)| *kind == k).map(|(_, t)| t.as_str()).collect::<Vec<_>>();
+    assert_eq!(
+        of(RecordKind::Assistant),
+        ["2026-01-10T23:58:00.000Z", "2026-01-10T23:58:30.000Z", "2026-01-11T09:00:05.000Z"]
+    );
+    assert_eq!(of(RecordKind::ToolResults), ["2026-01-10T23:58:02.000Z"]);
 }
