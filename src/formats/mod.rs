@@ -84,6 +84,10 @@ impl Format {
         if has("sessionId") && (has("projectHash") || has("messages") || has("startTime")) {
             return Some(Format::Gemini);
         }
+        // Gemini CLI's older saves: `{history: [{role, parts}]}`.
+        if probe.get("history").and_then(|h| h.as_array()).is_some_and(|h| h.iter().all(|c| c.get("parts").is_some())) {
+            return Some(Format::Gemini);
+        }
         if has("uuid")
             || has("sessionId")
             || has("leafUuid")

@@ -14,8 +14,8 @@ pub fn read(text: &str) -> SessionState {
 }
 
 /// Every fixture of tests/formats/, each read by its format's reader.
-pub const FIXTURES: [&str; 8] =
-    ["claude-code.jsonl", "claude-code-chain.jsonl", "codex.jsonl", "codex-totals.jsonl", "pi.jsonl", "pi-v1.jsonl", "gemini.json", "gemini.jsonl"];
+pub const FIXTURES: [&str; 10] =
+    ["claude-code.jsonl", "claude-code-chain.jsonl", "codex.jsonl", "codex-totals.jsonl", "pi.jsonl", "pi-v1.jsonl", "gemini.json", "gemini-oneline.json", "gemini-history.json", "gemini.jsonl"];
 
 pub fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/formats").join(name);
@@ -248,4 +248,27 @@ fn codex_usage_at_its_own_time_and_totals_only_counts_by_difference() {
         ["2026-01-10T23:58:00.000Z", "2026-01-10T23:58:30.000Z", "2026-01-11T09:00:05.000Z"]
     );
     assert_eq!(of(RecordKind::ToolResults), ["2026-01-10T23:58:02.000Z"]);
+}
+
+/// Gemini CLI: the document on one line reads as the pretty one; the
+/// `history`/`parts` shape is a conversation with unknown usage; a shape
+/// that gives no message is a warning with an unknown cost, never $0.
+#[test]
+fn gemini_one_line_history_shape_and_nothing_read_is_said() {
+    let pretty = read(&fixture("gemini.json"));
+    let one_line = read(&fixture("gemini-oneline.json"));
+    assert_eq!(one_line.messages, pretty.messages);
+    assert_eq!((one_line.prompts, one_line.accounts.usage), (pretty.prompts, pretty.accounts.usage));
+    let h = read(&fixture("gemini-history.json"));
+    assert_eq!(h.format, Some(Format::Gemini));
+    assert_eq!((h.prompts, h.steps), (1, 2));
+    let text: Vec<&str> = h.messages.iter().map(|m| &*m.json).collect();
+    assert!(text.iter().any(|m| m.contains(r#""tool_use_id":"read_file-1""#)), "the response answers its call: {text:?}");
+    assert_eq!(h.accounts.cost_usd, None, "no token counts: unknown, not $0");
+    assert!(h.warnings.iter().any(|w| w.kind == WarningKind::UsageUnknown));
+    let odd = read("{\"sessionId\":\"g\",\"startTime\":\"2026-01-01T00:00:00Z\",\"turns\":[{\"content\":\"hello\"}]}\n");
+    assert_eq!(odd.format, Some(Format::Gemini));
+    assert!(odd.messages.is_empty());
+    assert_eq!(odd.accounts.cost_usd, None);
+    assert!(odd.warnings.iter().any(|w| w.kind == WarningKind::UsageUnknown), "{:?}", odd.warnings);
 }
