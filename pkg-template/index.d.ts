@@ -665,6 +665,8 @@ export class Journal {
   /** The format read so far: null until a line says one. */
   readonly format: SessionFormat | null;
   /** Lines read or written so far. */
+  /** After `finish` of a `usageOnly` read of a Claude Code session: one line per request, `<message.id> <requestId>\t<time>\t<model>\t<input>\t<output>\t<cache read>\t<cache write>\t<cost>` (cost empty when unknown); empty for other formats. */
+  readonly requests: string;
   readonly lineCount: number;
   state(): SessionState;
   messages(): Message[];

@@ -164,6 +164,12 @@ impl Journal {
         self
     }
 
+    /// After `finish` of a usage-only read (`for_usage`): each Claude Code
+    /// request's key and what it added (`formats::Reader::requests`).
+    pub fn requests(&self) -> &str {
+        self.reader.as_ref().map_or("", |r| r.requests())
+    }
+
     pub fn keeping_translation(mut self) -> Journal {
         self.translated = Some(Vec::new());
         self

@@ -202,6 +202,9 @@ pub struct Reader {
     lines: u64,
     /// Usage reports need the responses' usage only: no messages, no paths.
     usage_only: Option<UsageOnly>,
+    /// After a usage-only read: one line per keyed request, for the report
+    /// to count a request once across files (see `requests`).
+    requests: String,
 }
 
 /// A response being put together: its blocks (in usage-only mode, its time),
@@ -292,7 +295,8 @@ impl Reader {
         let Some(u) = self.usage_only.take() else { return };
         out.push((1, rec::start(u.session_id.as_deref(), None, None, None, None)));
         // In no particular order: the totals and the ledger are sums.
-        for (t, tokens, model) in u.responses.into_values().chain(u.unkeyed) {
+        let keyed = u.responses.into_iter().map(|(k, v)| (Some(k), v));
+        for (key, (t, tokens, model)) in keyed.chain(u.unkeyed.into_iter().map(|v| (None, v))) {
             let real = model.as_deref().filter(|m| *m != "<synthetic>");
             let cost = if tokens == Tokens::default() {
                 Some(0.0)
@@ -301,7 +305,45 @@ impl Reader {
             };
             let t = Some(t.as_str()).filter(|t| !t.is_empty());
             out.push((self.lines.max(1), rec::side_usage("response", &tokens, cost, real, t)));
+            if let Some((id, request)) = key {
+                self.request_line(&id, request.as_deref(), t, real, &tokens, cost);
+            }
         }
+    }
+
+    /// `<message.id> <requestId>\t<time>\t<model>\t<input>\t<output>\t<cache read>\t<cache write>\t<cost>`:
+    /// what a request added to the ledger, under the key ccusage counts a
+    /// request once by. Tabs and newlines cannot be in ids, times or models
+    /// Claude Code writes; a line that has one is left out (it counts, as
+    /// before, in its own file).
+    fn request_line(
+        &mut self,
+        id: &str,
+        request: Option<&str>,
+        t: Option<&str>,
+        model: Option<&str>,
+        u: &Tokens,
+        cost: Option<f64>,
+    ) {
+        let (t, model, request) = (t.unwrap_or(""), model.unwrap_or(""), request.unwrap_or(""));
+        if [id, request, t, model].iter().any(|f| f.contains(['\t', '\n', '\r'])) {
+            return;
+        }
+        use std::fmt::Write;
+        let cost = cost.and_then(serde_json::Number::from_f64).map(|c| c.to_string()).unwrap_or_default();
+        let _ = writeln!(
+            self.requests,
+            "{id} {request}\t{t}\t{model}\t{}\t{}\t{}\t{}\t{cost}",
+            u.input,
+            u.output,
+            u.cache_read,
+            u.cache_write_5m + u.cache_write_1h
+        );
+    }
+
+    /// The requests of a usage-only read (`request_line`), after `finish`.
+    pub fn requests(&self) -> &str {
+        &self.requests
     }
 
     pub fn new(prices: Rc<Prices>) -> Reader {
@@ -318,6 +360,7 @@ impl Reader {
             tasks: Vec::new(),
             run: None,
             lines: 0,
+            requests: String::new(),
         }
     }
 

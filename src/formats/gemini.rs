@@ -68,6 +68,11 @@ impl Reader {
                         e.line() as u64 + first_line - 1,
                         format!("not a Gemini CLI session document: {e}"),
                     ));
+                    // Nothing of it was read: what it cost is not known.
+                    notices.push(Notice::UsageUnknown(
+                        *first_line,
+                        "the Gemini CLI session document could not be read: its usage and cost are unknown".into(),
+                    ));
                     return;
                 }
             }

@@ -179,6 +179,16 @@ impl Reader {
         }
     }
 
+    /// After a usage-only read of a Claude Code file: one line per request
+    /// with its key, for a report over many files to count each once.
+    /// Empty for other formats (their files do not copy requests).
+    pub fn requests(&self) -> &str {
+        match self {
+            Reader::ClaudeCode(r) => r.requests(),
+            _ => "",
+        }
+    }
+
     /// The end of the file: what was kept for it.
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         match self {

@@ -148,6 +148,14 @@ impl Journal {
         self.inner.state().format.map_or(JsValue::NULL, |f| JsValue::from_str(f.as_str()))
     }
 
+    /// After `finish` of a `usageOnly` read of a Claude Code session: one
+    /// line per request, `<message.id> <requestId>\t<time>\t<model>\t<input>\t<output>\t<cache read>\t<cache write>\t<cost>`,
+    /// for a report over many files to count a copied request once.
+    #[wasm_bindgen(getter)]
+    pub fn requests(&self) -> String {
+        self.inner.requests().to_owned()
+    }
+
     #[wasm_bindgen(getter, js_name = lineCount)]
     pub fn line_count(&self) -> f64 {
         self.inner.line_count() as f64
