@@ -638,6 +638,8 @@ export interface ReadOptions {
   history?: boolean;
   /** Entries over the built-in price table (models not in either have an unknown cost). */
   prices?: { models: Record<string, ModelPrice> };
+  /** Read one child run inside the file: the Claude Code sidechain that this Task call (its tool_use id) started, named `sidechain-<id>` by the call's result. */
+  run?: string;
 }
 
 export interface JournalOptions extends ReadOptions {

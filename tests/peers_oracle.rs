@@ -295,3 +295,60 @@ fn replay_the_usage_report_and_the_transcript_agree() {
         assert_eq!(prompts, state.prompts as usize, "{name}: the transcript's prompts are the replay's");
     }
 }
+
+/// Claude Code 1.x wrote a Task's subagent inline (`isSidechain` lines in
+/// the main file). Each such run (a sidechain line whose parent is no
+/// sidechain line) whose first prompt is a Task call's `prompt` is that
+/// call's child run: the call's result names `sidechain-<id>`, and the run
+/// read alone starts with that prompt.
+#[test]
+fn every_inline_sidechain_run_nests_under_its_task_call() {
+    let mut runs = 0;
+    for (name, path) in files() {
+        let bytes = std::fs::read(&path).expect("readable");
+        let lines = objects(&String::from_utf8_lossy(&bytes));
+        if lines.iter().all(|l| !flag(l, "isSidechain")) || lines.iter().filter(|l| s(l, "uuid").is_some()).all(|l| flag(l, "isSidechain")) {
+            continue; // no inline run, or a subagent's own file
+        }
+        let side: HashSet<&str> = lines.iter().filter(|l| flag(l, "isSidechain")).filter_map(|l| s(l, "uuid")).collect();
+        let tasks: HashMap<String, String> = lines
+            .iter()
+            .filter(|l| s(l, "type") == Some("assistant") && !flag(l, "isSidechain"))
+            .filter_map(|l| l.pointer("/message/content").and_then(Value::as_array))
+            .flatten()
+            .filter(|b| s(b, "type") == Some("tool_use") && matches!(s(b, "name"), Some("Task" | "Agent")))
+            .filter_map(|b| Some((b.pointer("/input/prompt")?.as_str()?.trim().to_owned(), s(b, "id")?.to_owned())))
+            .collect();
+        let state = read(&bytes, true);
+        let linked: HashSet<String> = state
+            .history
+            .iter()
+            .flatten()
+            .filter_map(|h| match h {
+                garuda_session::state::HistoryItem::Message { turn: Some(t), .. } => Some(t.children.clone()),
+                _ => None,
+            })
+            .flatten()
+            .map(|(_, child)| child)
+            .collect();
+        for root in lines.iter().filter(|l| flag(l, "isSidechain") && !s(l, "parentUuid").is_some_and(|p| side.contains(p))) {
+            let text = match root.pointer("/message/content") {
+                Some(Value::String(t)) => t.trim().to_owned(),
+                _ => continue,
+            };
+            let Some(id) = tasks.get(&text) else { continue };
+            assert!(linked.contains(&format!("sidechain-{id}")), "{name}: the Task call {id} names its run");
+            let mut j = Journal::default().with_run(id);
+            j.feed_bytes(&bytes);
+            j.finish();
+            let run = j.into_state();
+            assert!(run.prompts >= 1 && run.steps >= 1, "{name}: the run of {id} read alone");
+            let first = run.messages.first().map(|m| m.json.to_string()).unwrap_or_default();
+            let head: String = text.chars().take(30).collect();
+            let escaped = serde_json::to_string(&head).unwrap();
+            assert!(first.contains(&escaped[1..escaped.len() - 1]), "{name}: the run of {id} starts with its prompt");
+            runs += 1;
+        }
+    }
+    println!("{runs} inline runs nested under their Task calls");
+}

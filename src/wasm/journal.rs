@@ -360,6 +360,8 @@ struct ReadOptions {
     /// Keep the whole history (`state.history`).
     history: bool,
     prices: Option<std::rc::Rc<crate::prices::Prices>>,
+    /// One child run inside the file (a Claude Code sidechain's Task call).
+    run: Option<String>,
 }
 
 impl ReadOptions {
@@ -395,6 +397,12 @@ impl ReadOptions {
                 )))
             }
         };
+        let run = js_sys::Reflect::get(options, &"run".into()).unwrap_or(JsValue::UNDEFINED);
+        if !run.is_undefined() {
+            out.run = Some(run.as_string().filter(|r| !r.is_empty()).ok_or_else(|| {
+                error(format!("{what}.run must be a tool call's id (a string), got {}", type_name(&run)))
+            })?);
+        }
         let prices = js_sys::Reflect::get(options, &"prices".into()).unwrap_or(JsValue::UNDEFINED);
         if !prices.is_undefined() {
             let text = if prices.is_string() {
@@ -418,6 +426,9 @@ impl ReadOptions {
         }
         if self.history {
             journal = journal.with_history();
+        }
+        if let Some(id) = &self.run {
+            journal = journal.with_run(id);
         }
         journal
     }
