@@ -44,7 +44,10 @@ impl Reader {
         // (line, message)
         let mut messages: Vec<(u64, Value)> = Vec::new();
         let mut header = Value::Null;
-        let one_document = first.trim() == "{" || lines.len() == 1;
+        // A one-line document holds its messages; a one-line JSONL file (a
+        // lone header or message) does not.
+        let one_document = first.trim() == "{"
+            || (lines.len() == 1 && (first.contains("\"messages\"") || first.contains("\"history\"")));
         if one_document {
             let text: String = lines.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>().join("\n");
             match serde_json::from_str::<Value>(&text) {

@@ -266,6 +266,10 @@ fn gemini_one_line_history_shape_and_nothing_read_is_said() {
     assert!(text.iter().any(|m| m.contains(r#""tool_use_id":"read_file-1""#)), "the response answers its call: {text:?}");
     assert_eq!(h.accounts.cost_usd, None, "no token counts: unknown, not $0");
     assert!(h.warnings.iter().any(|w| w.kind == WarningKind::UsageUnknown));
+    // A JSONL file of its header alone: an empty session, not a document that failed.
+    let lone = read("{\"sessionId\":\"g\",\"projectHash\":\"h\",\"startTime\":\"2026-04-01T10:00:00.000Z\"}\n");
+    assert_eq!(lone.format, Some(Format::Gemini));
+    assert!(lone.warnings.is_empty() && lone.accounts.cost_usd == Some(0.0), "{:?}", lone.warnings);
     let odd = read("{\"sessionId\":\"g\",\"startTime\":\"2026-01-01T00:00:00Z\",\"turns\":[{\"content\":\"hello\"}]}\n");
     assert_eq!(odd.format, Some(Format::Gemini));
     assert!(odd.messages.is_empty());
