@@ -638,6 +638,8 @@ export interface ReadOptions {
   history?: boolean;
   /** Entries over the built-in price table (models not in either have an unknown cost). */
   prices?: { models: Record<string, ModelPrice> };
+  /** Read one child run inside the file: the Claude Code sidechain that this Task call (its tool_use id) started, named `sidechain-<id>` by the call's result. */
+  run?: string;
 }
 
 export interface JournalOptions extends ReadOptions {
@@ -665,6 +667,8 @@ export class Journal {
   /** The format read so far: null until a line says one. */
   readonly format: SessionFormat | null;
   /** Lines read or written so far. */
+  /** After `finish` of a `usageOnly` read of a Claude Code session: one line per request, `<message.id> <requestId>\t<time>\t<model>\t<input>\t<output>\t<cache read>\t<cache write>\t<cost>` (cost empty when unknown); empty for other formats. */
+  readonly requests: string;
   readonly lineCount: number;
   state(): SessionState;
   messages(): Message[];

@@ -52,6 +52,8 @@ pub struct Journal {
     translated: Option<Vec<(u64, String)>>,
     /// Readers may keep only requests' usage (a usage report's replay).
     usage_only: bool,
+    /// A child run inside the file to read alone (`with_run`).
+    run: Option<String>,
     prices: Rc<Prices>,
     /// The conversation as the model gets it (see `resume::view`).
     view: crate::resume::view::ModelView,
@@ -74,6 +76,7 @@ impl Default for Journal {
             usage_only: false,
             prices: Prices::built_in(),
             view: Default::default(),
+            run: None,
         }
     }
 }
@@ -156,6 +159,20 @@ impl Journal {
 
     /// Keeps the records that a reader of another format hands back, for
     /// `take_translated` (import writes them as a Garuda journal).
+    /// Reads one child run inside another agent's file: the Claude Code
+    /// sidechain that the Task call `tool_use_id` started (its
+    /// `childSessionId` is `sidechain-<tool_use_id>`).
+    pub fn with_run(mut self, tool_use_id: &str) -> Journal {
+        self.run = Some(tool_use_id.to_owned());
+        self
+    }
+
+    /// After `finish` of a usage-only read (`for_usage`): each Claude Code
+    /// request's key and what it added (`formats::Reader::requests`).
+    pub fn requests(&self) -> &str {
+        self.reader.as_ref().map_or("", |r| r.requests())
+    }
+
     pub fn keeping_translation(mut self) -> Journal {
         self.translated = Some(Vec::new());
         self
@@ -353,7 +370,10 @@ impl Journal {
         let format = self.forced.or_else(|| Format::detect(line));
         if let Some(format) = format {
             self.state.format = Some(format);
-            self.reader = Reader::new(format, Rc::clone(&self.prices), self.usage_only);
+            self.reader = match &self.run {
+                Some(id) => Reader::child_run(format, Rc::clone(&self.prices), id),
+                None => Reader::new(format, Rc::clone(&self.prices), self.usage_only),
+            };
         }
     }
 
@@ -382,6 +402,11 @@ impl Journal {
                     self.state.accounts.cost_usd = None;
                     (line, WarningKind::UsageUnknown, m)
                 }
+                Notice::Joined(line, n) => (
+                    line,
+                    WarningKind::BadJson,
+                    format!("{n} JSON objects on one line (a write that lost its newline): each was read"),
+                ),
             };
             self.state.warnings.push(Warning { line, kind, message });
         }

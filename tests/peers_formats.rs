@@ -121,3 +121,18 @@ fn pi_recorded_costs_win() {
     assert!((cost - 30.330198).abs() < 1e-3, "{cost}: the sum of the costs pi recorded");
     assert!(s.messages.iter().any(|m| m.json.contains("tool_use")));
 }
+
+#[test]
+fn claude_code_chains_through_system_lines_and_parallel_results_rejoin() {
+    // One linear chain of 3 prompts, linked through system/turn_duration lines.
+    let Some(s) = peer("claude-code/codemie-code/session-9eda1058.jsonl") else { return };
+    assert_eq!(s.prompts, 3);
+    assert!(!s.warnings.iter().any(|w| w.kind == WarningKind::OtherBranch), "{:?}", s.warnings);
+    // A subagent's file of parallel calls: each result a child of its own call.
+    let Some(s) = peer("claude-code/codemie-code/incremental-subagents/turn-2/subagents/agent-a485154.jsonl") else {
+        return;
+    };
+    let history = resume(&s, &ResumeOptions::default()).messages_json().join("\n");
+    assert_eq!(history.matches(r#""type":"tool_result""#).count(), 20, "all 20 results");
+    assert!(!history.contains(garuda_session::transcript::INTERRUPTED));
+}

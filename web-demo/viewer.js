@@ -156,7 +156,7 @@ function sessionsChanged() {
   else if (top.length > 1) setMode("index");
 }
 
-const sourceOf = (s) => (s.file ? { file: s.file } : { url: s.url });
+const sourceOf = (s) => ({ ...(s.file ? { file: s.file } : { url: s.url }), ...(s.run ? { run: s.run } : {}) });
 
 function openByName(name, entry = null) {
   for (const [k, s] of view.sessions) {
@@ -200,12 +200,14 @@ function openSession(name, source, entry = null) {
   writeLink();
 }
 
-/** A subagent's run for a tool call: a child named `…-<toolUseId>`, or the run the call names. */
+/** A subagent's run for a tool call: a child named `…-<toolUseId>`, or the run the call names, or (`sidechain-<id>`) the run inside the open session's own file. */
 function childFor(toolUseId, named) {
   for (const s of view.sessions.values()) {
     const c = s.children.find((c) => c.name.endsWith(`-${toolUseId}`) || (named && (c.name === named || c.name === `agent-${named}`)));
     if (c) return c;
   }
+  const here = view.sessions.get(view.active);
+  if (named?.startsWith("sidechain-") && here && (here.file || here.url)) return { ...here, name: `${view.active} ${named}`, children: [], run: named.slice("sidechain-".length) };
   return null;
 }
 

@@ -166,7 +166,8 @@ async function open(source, load) {
   };
   const started = ready.then(() => {
     if (loading !== load) return;
-    journal = new Journal({ history: true, lean: true });
+    // `run`: a child run inside the file (a Claude Code sidechain).
+    journal = new Journal({ history: true, lean: true, ...(source.run ? { run: source.run } : {}) });
     for (const chunk of early.splice(0)) take(...chunk);
   });
   try {
@@ -276,7 +277,7 @@ async function render(indices) {
 /** A subagent's run, read whole and rendered, to nest under the call that started it. */
 async function renderChild(source, limit = 400) {
   const { entryHtml } = await loadRenderer();
-  const journal = new Journal({ history: true });
+  const journal = new Journal({ history: true, ...(source.run ? { run: source.run } : {}) });
   try {
     await readSource(source, (bytes) => journal.feed(bytes));
     journal.finish();

@@ -742,7 +742,7 @@ async function usageCommand(args) {
       if (state.error) throw new Error(`${f.file}: ${state.error}`);
       if (f.named) known(state, f.file);
       if (state.format === null) return; // a folder's other files
-      states.push({ id: path.basename(f.file).replace(/\.jsonl?$/, ""), file: f.file, state });
+      states.push({ id: path.basename(f.file).replace(/\.jsonl?$/, ""), file: f.file, state, parent: f.parent });
     });
   }
   const r = usageReport.report(states, { by, since: o.since, until: o.until });

@@ -21,7 +21,7 @@ function defaultFolders() {
   ].filter((d) => fs.existsSync(d));
 }
 
-/** Session files under a path (folders.cjs walks any agent's layout): every session and child run, each counted on its own. */
+/** Session files under a path (folders.cjs walks any agent's layout): every session and child run; a child run names its session's file (`parent`), whose row counts it. */
 function sessionFiles(p) {
   let st;
   try {
@@ -30,7 +30,7 @@ function sessionFiles(p) {
     return [];
   }
   if (st.isFile()) return [{ file: p, size: st.size, named: true }];
-  return walkSessions(p).flatMap((s) => [s, ...s.children]).map(({ file, size }) => ({ file, size, named: false }));
+  return walkSessions(p).flatMap((s) => [{ file: s.file, size: s.size, named: false }, ...s.children.map((c) => ({ file: c.file, size: c.size, named: false, parent: s.file }))]);
 }
 
 const ZERO = () => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costIncomplete: false, known: false, unknown: false });
@@ -66,33 +66,94 @@ function figures(acc) {
 }
 
 /**
+ * A Claude Code request copied into several files (a continued session
+ * starts with the lines of the one it continues) counts once, as ccusage
+ * counts it: by `message.id` and `requestId`, in the file whose first
+ * request is the oldest (the original, not the copy). The copies' figures
+ * are taken out of their files' ledgers. `requests` is the core's list
+ * (`Journal.requests`): one line per request.
+ */
+function countRequestsOnce(states) {
+  const firsts = states
+    .map((s, i) => {
+      const lines = s.state.requests ? s.state.requests.split("\n").filter(Boolean) : [];
+      const times = lines.map((l) => l.split("\t")[1]).filter(Boolean).sort();
+      return { i, lines, first: times[0] ?? "" };
+    })
+    .filter((x) => x.lines.length > 0)
+    .sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.i - b.i));
+  const seen = new Set();
+  const out = states.slice();
+  for (const { i, lines } of firsts) {
+    let ledger = null;
+    for (const line of lines) {
+      const [key, t, model, input, output, cacheRead, cacheWrite, cost] = line.split("\t");
+      if (!seen.has(key)) {
+        seen.add(key);
+        continue;
+      }
+      // A copy: its day and model entry gives back what it added.
+      if (ledger === null) {
+        ledger = out[i].state.usageByDay.map((e) => ({ ...e, usage: { ...e.usage } }));
+        out[i] = { ...out[i], state: { ...out[i].state, usageByDay: ledger } };
+      }
+      const day = t && /^\d{4}-\d{2}-\d{2}/.test(t) ? t.slice(0, 10) : "";
+      const e = ledger.find((x) => x.day === day && (x.model ?? "") === model);
+      if (!e) continue;
+      e.usage.inputTokens -= Number(input);
+      e.usage.outputTokens -= Number(output);
+      e.usage.cacheReadTokens -= Number(cacheRead);
+      e.usage.cacheWriteTokens -= Number(cacheWrite);
+      if (e.costUsd !== null && cost !== "") e.costUsd -= Number(cost);
+      e.requests -= 1;
+    }
+  }
+  return out;
+}
+
+/**
  * The report: `{ sessions, totals }` and, with `by` day|month|model, the
- * matching grouping. `states` are `{ id, format, file, state }`.
+ * matching grouping. `states` are `{ id, format, file, state, parent? }`;
+ * a child run (`parent`: its session's file) counts in its session's row
+ * when that session is in the report, else in a row of its own.
  */
 function report(states, { by = "session", since, until } = {}) {
   const inRange = (day) => (!since || (day !== "" && day >= since)) && (!until || (day !== "" && day <= until));
   const sessions = [];
   const totals = ZERO();
   const groups = new Map();
-  for (const { id, file, state } of states) {
+  states = countRequestsOnce(states);
+  const files = new Set(states.map((s) => s.file));
+  const children = new Map();
+  for (const s of states) {
+    if (s.parent && files.has(s.parent)) {
+      if (!children.has(s.parent)) children.set(s.parent, []);
+      children.get(s.parent).push(s.state);
+    }
+  }
+  for (const { id, file, state, parent } of states) {
+    if (parent && files.has(parent)) continue; // counted in its session's row
     const acc = ZERO();
     const models = new Set();
     let any = false;
-    for (const e of state.usageByDay) {
-      if (!inRange(e.day)) continue;
-      any = true;
-      add(acc, e.usage, e.costUsd);
-      if (e.model) models.add(e.model);
-      if (by !== "session") {
-        const key = by === "day" ? e.day || "unknown" : by === "month" ? (e.day ? e.day.slice(0, 7) : "unknown") : e.model || "unknown";
-        if (!groups.has(key)) groups.set(key, ZERO());
-        add(groups.get(key), e.usage, e.costUsd, state.costIncomplete);
+    const runs = [state, ...(children.get(file) ?? [])];
+    for (const r of runs) {
+      for (const e of r.usageByDay) {
+        if (!inRange(e.day)) continue;
+        any = true;
+        add(acc, e.usage, e.costUsd);
+        if (e.model) models.add(e.model);
+        if (by !== "session") {
+          const key = by === "day" ? e.day || "unknown" : by === "month" ? (e.day ? e.day.slice(0, 7) : "unknown") : e.model || "unknown";
+          if (!groups.has(key)) groups.set(key, ZERO());
+          add(groups.get(key), e.usage, e.costUsd, r.costIncomplete);
+        }
       }
     }
     if (!any && (since || until)) continue;
     // Usage a reader could not know (a rollout without token counts) makes the cost unknown.
-    if (state.costUsd === null && !acc.unknown) acc.unknown = true;
-    if (state.costIncomplete) acc.costIncomplete = true;
+    if (runs.some((r) => r.costUsd === null) && !acc.unknown) acc.unknown = true;
+    if (runs.some((r) => r.costIncomplete)) acc.costIncomplete = true;
     const row = { id, format: state.format, file, models: [...models].sort(), ...figures(acc) };
     sessions.push(row);
     add(totals, row, row.costUsd, row.costIncomplete);
@@ -140,8 +201,9 @@ function usageOf(session, file, options, buf) {
   }
   journal.finish();
   const { format, usageByDay, costUsd, costIncomplete } = journal.state();
+  const requests = format === "claude-code" ? journal.requests : "";
   journal.free();
-  return { format, usageByDay, costUsd, costIncomplete };
+  return { format, usageByDay, costUsd, costIncomplete, requests };
 }
 
 module.exports = { defaultFolders, sessionFiles, report, table, usageOf };

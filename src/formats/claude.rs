@@ -5,12 +5,19 @@
 //!   the same `message.id`; only the last carries the real output tokens.
 //!   Lines are merged by `message.id` plus `requestId` (Bedrock writes no
 //!   `requestId`), the blocks joined in order, the largest usage kept;
-//! - the conversation is the active path: from the last leaf back through
-//!   `parentUuid` (across a compaction through `logicalParentUuid`). Lines
-//!   on other branches (a rewind, an edited prompt) are left out, and said;
+//! - the conversation is the active path, the chain Claude Code rebuilds on
+//!   resume (see `chain.rs` for each rule and where it comes from): from the
+//!   last leaf back through `parentUuid` (across a compaction through
+//!   `logicalParentUuid`) over every line with a `uuid`, whatever its type;
+//!   the parallel calls of one response rejoin with their results. Lines on
+//!   other branches (a rewind, an edited prompt) are left out, and said;
 //! - sidechains (`isSidechain`: a Task subagent's lines inside the file) are
-//!   a child run: their usage counts, as side usage, not their messages. A
-//!   file that is all sidechain (`agent-<id>.jsonl`) is the child run itself;
+//!   a child run: their usage counts, as side usage, not their messages; a
+//!   run whose first prompt is a Task call's `prompt` is that call's child
+//!   run (`sidechain-<toolUseId>`, read alone with `Reader::run`). A file
+//!   that is all sidechain (`agent-<id>.jsonl`) is the child run itself;
+//! - a prompt typed while the agent worked (`attachment` of type
+//!   `queued_command`) is a prompt, where Claude Code put it;
 //! - `system/compact_boundary` plus the `isCompactSummary` message is a
 //!   compaction;
 //! - titles: `custom-title`, then `ai-title`, then a `summary` whose
@@ -19,6 +26,7 @@
 //! - `isMeta` lines and command wrappers go to the model but are not prompts;
 //! - `cache_creation` splits 5-minute and 1-hour cache writes, priced apart.
 
+use super::chain;
 use super::records as rec;
 use super::{Notice, Out};
 use crate::prices::{Prices, Tokens};
@@ -56,10 +64,27 @@ struct Line<'a> {
     ai_title: Option<String>,
     title: Option<String>,
     compact_metadata: Option<CompactMetadata>,
+    /// CC 2.x context lines; a `queued_command` is a prompt typed while the
+    /// agent worked.
+    #[serde(borrow)]
+    attachment: Option<Attachment<'a>>,
     /// What the tool returned, as Claude Code shows it: a Task's names its
     /// subagent (`agentId`), which links the call to the child run's file.
     #[serde(borrow)]
     tool_use_result: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Attachment<'a> {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    /// A string, or content blocks (text and images).
+    #[serde(borrow)]
+    prompt: Option<&'a RawValue>,
+    command_mode: Option<String>,
+    #[serde(default)]
+    is_meta: bool,
 }
 
 #[derive(Deserialize)]
@@ -128,6 +153,8 @@ enum Kept {
         agent: Option<String>,
         prompt: bool,
         compact_summary: bool,
+        /// All of its content is tool results.
+        results: bool,
     },
     /// One streamed piece of a response: its blocks (a JSON array) and usage.
     Assistant {
@@ -138,6 +165,11 @@ enum Kept {
     },
     CompactBoundary {
         pre_tokens: u64,
+    },
+    /// A line with no message (`system`, `progress`, most `attachment`s):
+    /// only its place in the tree.
+    Link {
+        progress: bool,
     },
 }
 
@@ -162,11 +194,17 @@ pub struct Reader {
     ai_title: Option<String>,
     /// `summary` lines: (leafUuid, summary).
     summaries: Vec<(String, String)>,
-    /// The last line that belongs to the conversation (its uuid): the leaf.
-    leaf: Option<String>,
+    /// Task calls of the main conversation: (tool_use id, prompt), to find
+    /// the sidechain run each started.
+    tasks: Vec<(String, String)>,
+    /// Read one sidechain run alone: the Task call's tool_use id.
+    run: Option<String>,
     lines: u64,
     /// Usage reports need the responses' usage only: no messages, no paths.
     usage_only: Option<UsageOnly>,
+    /// After a usage-only read: one line per keyed request, for the report
+    /// to count a request once across files (see `requests`).
+    requests: String,
 }
 
 /// A response being put together: its blocks (in usage-only mode, its time),
@@ -257,7 +295,8 @@ impl Reader {
         let Some(u) = self.usage_only.take() else { return };
         out.push((1, rec::start(u.session_id.as_deref(), None, None, None, None)));
         // In no particular order: the totals and the ledger are sums.
-        for (t, tokens, model) in u.responses.into_values().chain(u.unkeyed) {
+        let keyed = u.responses.into_iter().map(|(k, v)| (Some(k), v));
+        for (key, (t, tokens, model)) in keyed.chain(u.unkeyed.into_iter().map(|v| (None, v))) {
             let real = model.as_deref().filter(|m| *m != "<synthetic>");
             let cost = if tokens == Tokens::default() {
                 Some(0.0)
@@ -266,7 +305,45 @@ impl Reader {
             };
             let t = Some(t.as_str()).filter(|t| !t.is_empty());
             out.push((self.lines.max(1), rec::side_usage("response", &tokens, cost, real, t)));
+            if let Some((id, request)) = key {
+                self.request_line(&id, request.as_deref(), t, real, &tokens, cost);
+            }
         }
+    }
+
+    /// `<message.id> <requestId>\t<time>\t<model>\t<input>\t<output>\t<cache read>\t<cache write>\t<cost>`:
+    /// what a request added to the ledger, under the key ccusage counts a
+    /// request once by. Tabs and newlines cannot be in ids, times or models
+    /// Claude Code writes; a line that has one is left out (it counts, as
+    /// before, in its own file).
+    fn request_line(
+        &mut self,
+        id: &str,
+        request: Option<&str>,
+        t: Option<&str>,
+        model: Option<&str>,
+        u: &Tokens,
+        cost: Option<f64>,
+    ) {
+        let (t, model, request) = (t.unwrap_or(""), model.unwrap_or(""), request.unwrap_or(""));
+        if [id, request, t, model].iter().any(|f| f.contains(['\t', '\n', '\r'])) {
+            return;
+        }
+        use std::fmt::Write;
+        let cost = cost.and_then(serde_json::Number::from_f64).map(|c| c.to_string()).unwrap_or_default();
+        let _ = writeln!(
+            self.requests,
+            "{id} {request}\t{t}\t{model}\t{}\t{}\t{}\t{}\t{cost}",
+            u.input,
+            u.output,
+            u.cache_read,
+            u.cache_write_5m + u.cache_write_1h
+        );
+    }
+
+    /// The requests of a usage-only read (`request_line`), after `finish`.
+    pub fn requests(&self) -> &str {
+        &self.requests
     }
 
     pub fn new(prices: Rc<Prices>) -> Reader {
@@ -280,8 +357,10 @@ impl Reader {
             custom_title: None,
             ai_title: None,
             summaries: Vec::new(),
-            leaf: None,
+            tasks: Vec::new(),
+            run: None,
             lines: 0,
+            requests: String::new(),
         }
     }
 
@@ -326,26 +405,44 @@ impl Reader {
             "system" if l.subtype.as_deref() == Some("compact_boundary") => Kept::CompactBoundary {
                 pre_tokens: l.compact_metadata.and_then(|m| m.pre_tokens).unwrap_or(0),
             },
+            "attachment" => match l.attachment.as_ref().filter(|a| a.kind.as_deref() == Some("queued_command")) {
+                // Claude Code hands a queued prompt to the model as the user's
+                // message; a queued bash command or a meta one is not typed text.
+                Some(Attachment { prompt: Some(p), command_mode, is_meta, .. }) => Kept::User {
+                    content: p.get().into(),
+                    agent: None,
+                    prompt: !is_meta && command_mode.as_deref().is_none_or(|m| m == "prompt"),
+                    compact_summary: false,
+                    results: false,
+                },
+                _ => Kept::Link { progress: false },
+            },
             "user" => {
                 let Some(m) = &l.message else { return };
                 let Some(content) = m.content else { return };
                 let raw = content.get();
-                let prompt = !l.is_meta && !l.is_compact_summary && is_prompt(raw);
+                // One parse of the blocks says both.
+                let blocks = content_blocks(raw);
+                let results = blocks.as_deref().is_some_and(all_tool_results);
+                let prompt = !l.is_meta && !l.is_compact_summary && !results && is_prompt(raw, blocks.as_deref());
                 // Cheap test first: most results are not a subagent's.
                 let agent = l
                     .tool_use_result
                     .filter(|r| find(r.get().as_bytes(), b"\"agentId\"").is_some())
                     .and_then(|r| serde_json::from_str::<serde_json::Value>(r.get()).ok())
                     .and_then(|v| v.get("agentId").and_then(|a| a.as_str()).map(|a| format!("agent-{a}")));
-                Kept::User { content: raw.into(), agent, prompt, compact_summary: l.is_compact_summary }
+                Kept::User { content: raw.into(), agent, prompt, compact_summary: l.is_compact_summary, results }
             }
             "assistant" => {
                 let Some(m) = &l.message else { return };
-                let blocks = match m.content {
+                let blocks: Box<str> = match m.content {
                     Some(c) if c.get().trim_start().starts_with('[') => c.get().into(),
                     Some(c) => format!(r#"[{{"type":"text","text":{}}}]"#, c.get()).into(),
                     None => "[]".into(),
                 };
+                if !l.is_sidechain {
+                    self.note_tasks(&blocks);
+                }
                 let key = m.id.clone().map(|id| (id, l.request_id.clone()));
                 Kept::Assistant {
                     key,
@@ -354,11 +451,10 @@ impl Reader {
                     model: m.model.clone(),
                 }
             }
+            // Every other line with a uuid is a link of the chain (chain.rs).
+            _ if l.uuid.is_some() => Kept::Link { progress: kind == "progress" },
             _ => return,
         };
-        if !l.is_sidechain && l.uuid.is_some() {
-            self.leaf = l.uuid.clone();
-        }
         self.entries.push(Entry {
             line: number,
             uuid: l.uuid,
@@ -369,31 +465,104 @@ impl Reader {
         });
     }
 
-    /// The uuids on the active path: from the leaf back through the parents.
-    fn active_path(&self, child_run: bool) -> Option<HashSet<&str>> {
-        let leaf = if child_run {
-            self.entries.iter().rev().find_map(|e| e.uuid.as_deref())?
-        } else {
-            self.leaf.as_deref()?
-        };
-        Some(super::branch(
-            self.entries.iter().filter_map(|e| Some((e.uuid.as_deref()?, e.parent.as_deref()))),
-            leaf,
-        ))
+    /// A reader of one sidechain run of a main file: the child run the Task
+    /// call `tool_use_id` started, as if it were its own file.
+    pub fn run(prices: Rc<Prices>, tool_use_id: &str) -> Reader {
+        Reader { run: Some(tool_use_id.to_owned()), ..Reader::new(prices) }
+    }
+
+    /// Task calls (their id and prompt), to find the sidechain run of each.
+    /// Most responses name no Task: they are passed over unparsed.
+    fn note_tasks(&mut self, blocks: &str) {
+        let b = blocks.as_bytes();
+        if find(b, b"\"tool_use\"").is_none()
+            || (find(b, b"\"Task\"").is_none() && find(b, b"\"Agent\"").is_none())
+        {
+            return;
+        }
+        for block in content_blocks(blocks).unwrap_or_default() {
+            let name = block.get("name").and_then(|n| n.as_str());
+            if block.get("type").and_then(|t| t.as_str()) != Some("tool_use") || !matches!(name, Some("Task" | "Agent")) {
+                continue;
+            }
+            let id = block.get("id").and_then(|v| v.as_str());
+            let prompt = block.get("input").and_then(|i| i.get("prompt")).and_then(|v| v.as_str());
+            if let (Some(id), Some(prompt)) = (id, prompt) {
+                self.tasks.push((id.to_owned(), prompt.to_owned()));
+            }
+        }
+    }
+
+    /// The tree's view of each entry (chain.rs).
+    fn nodes(&self) -> Vec<chain::Node<'_>> {
+        self.entries
+            .iter()
+            .map(|e| chain::Node {
+                uuid: e.uuid.as_deref(),
+                parent: e.parent.as_deref(),
+                sidechain: e.sidechain,
+                progress: matches!(e.kept, Kept::Link { progress: true }),
+                response: match &e.kept {
+                    Kept::Assistant { key: Some((id, _)), .. } => Some(id.as_str()),
+                    _ => None,
+                },
+                tool_results: matches!(e.kept, Kept::User { results: true, .. }),
+            })
+            .collect()
+    }
+
+    /// The sidechain runs that a Task call started: tool_use id → the
+    /// entries' index of the run's first line. A run is a Task's when its
+    /// first line is a prompt equal to the call's `prompt` (chain.rs).
+    fn task_runs(&self, roots: &[Option<usize>]) -> HashMap<String, usize> {
+        let mut runs = HashMap::new();
+        if self.tasks.is_empty() {
+            return runs;
+        }
+        let by_prompt: HashMap<&str, &str> = self.tasks.iter().map(|(id, p)| (p.as_str(), id.as_str())).collect();
+        for (i, root) in roots.iter().enumerate() {
+            if *root != Some(i) {
+                continue;
+            }
+            if let Kept::User { content, results: false, .. } = &self.entries[i].kept {
+                let text = plain_text(content);
+                if let Some(id) = by_prompt.get(text.trim()) {
+                    runs.entry((*id).to_owned()).or_insert(i);
+                }
+            }
+        }
+        runs
     }
 
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         if self.usage_only.is_some() {
             return self.usage_finish(out);
         }
+        if let Some(id) = self.run.take() {
+            // One sidechain run alone: its lines are the file.
+            let nodes = self.nodes();
+            let roots = chain::run_roots(&nodes);
+            let root = self.task_runs(&roots).get(&id).copied();
+            let keep: Vec<bool> = roots.iter().map(|r| root.is_some() && *r == root).collect();
+            let mut i = 0;
+            self.entries.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+        }
         // A subagent's own file: every line is a sidechain, and it is the run.
         let child_run = self.entries.iter().all(|e| e.sidechain) && !self.entries.is_empty();
-        let path = self.active_path(child_run);
-        let on_path = |e: &Entry| match (&path, &e.uuid) {
-            (Some(p), Some(u)) => p.contains(u.as_str()),
-            (None, _) => true,
-            (_, None) => true,
+        let nodes = self.nodes();
+        let path = chain::active(&nodes, child_run);
+        // Each Task call's inline run, named as a child run (chain.rs).
+        let children: HashMap<String, String> = if child_run {
+            HashMap::new()
+        } else {
+            let roots = chain::run_roots(&nodes);
+            self.task_runs(&roots).into_keys().map(|id| (id.clone(), format!("sidechain-{id}"))).collect()
         };
+        drop(nodes);
+        let on_path = |i: usize| path.as_ref().is_none_or(|p| p[i]);
         let main = |e: &Entry| child_run || !e.sidechain;
 
         // Merge streamed pieces: blocks joined in file order, the largest usage kept.
@@ -437,20 +606,25 @@ impl Reader {
         let mut step = 0;
         let mut pre_tokens = 0;
         let mut off_path = 0usize;
-        for e in &self.entries {
+        for (i, e) in self.entries.iter().enumerate() {
             let t = e.t.as_deref();
             // Off the active path: not the conversation, but its requests were
             // made and paid for, so their usage counts (as side usage).
-            let off = main(e) && !on_path(e);
+            let off = main(e) && !on_path(i);
             if off {
-                off_path += 1;
+                // Links (hook output, progress) fork off the chain as a matter
+                // of course: only messages make another branch.
+                if matches!(e.kept, Kept::User { .. } | Kept::Assistant { .. }) {
+                    off_path += 1;
+                }
                 if !matches!(e.kept, Kept::Assistant { .. }) {
                     continue;
                 }
             }
             match &e.kept {
+                Kept::Link { .. } => {}
                 Kept::CompactBoundary { pre_tokens: p } => pre_tokens = *p,
-                Kept::User { content, agent, prompt, compact_summary } if main(e) => {
+                Kept::User { content, agent, prompt, compact_summary, results } if main(e) => {
                     let message = if content.trim_start().starts_with('[') {
                         rec::message("user", content)
                     } else {
@@ -458,21 +632,12 @@ impl Reader {
                     };
                     if *compact_summary {
                         out.push((e.line, rec::compaction(pre_tokens, 0, &format!("[{message}]"), t)));
-                    } else if is_tool_results(content) {
+                    } else if *results {
                         let record = rec::tool_results(&message, t);
-                        // The Task call this result answers, linked to its subagent's run.
-                        let call = agent.as_ref().and_then(|child| {
-                            let id =
-                                content_blocks(content)?.first()?.get("tool_use_id")?.as_str()?.to_owned();
-                            Some(format!(
-                                r#""calls":[{{"toolUseId":{},"name":"Task","childSessionId":{}}}]"#,
-                                rec::string(&id),
-                                rec::string(child)
-                            ))
-                        });
+                        let calls = child_calls(content, agent.as_deref(), &children);
                         out.push((
                             e.line,
-                            match call {
+                            match calls {
                                 Some(c) => record.replacen(r#""calls":[]"#, &c, 1),
                                 None => record,
                             },
@@ -517,7 +682,9 @@ impl Reader {
             notices.push(Notice::OtherBranches(self.lines, off_path));
         }
         let summary_title = path.as_ref().and_then(|p| {
-            self.summaries.iter().rev().find(|(leaf, _)| p.contains(leaf.as_str())).map(|(_, s)| s.clone())
+            let on: HashSet<&str> =
+                self.entries.iter().zip(p).filter(|(_, on)| **on).filter_map(|(e, _)| e.uuid.as_deref()).collect();
+            self.summaries.iter().rev().find(|(leaf, _)| on.contains(leaf.as_str())).map(|(_, s)| s.clone())
         });
         if let Some(title) = self.custom_title.clone().or(self.ai_title.clone()).or(summary_title) {
             out.push((self.lines.max(1), rec::title(&title)));
@@ -535,29 +702,55 @@ fn content_blocks(content: &str) -> Option<Vec<serde_json::Value>> {
     }
 }
 
-/// Whether a user line's content is all tool results.
-fn is_tool_results(content: &str) -> bool {
-    content.trim_start().starts_with('[')
-        && content_blocks(content).is_some_and(|b| {
-            !b.is_empty() && b.iter().all(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_result"))
-        })
+/// The `calls` of a tool results record whose results answer a Task call
+/// with a child run: the subagent its result names (`agent`, the first
+/// result's call), or the inline run the call started (`children`).
+fn child_calls(content: &str, agent: Option<&str>, children: &HashMap<String, String>) -> Option<String> {
+    if agent.is_none() && (children.is_empty() || !children.keys().any(|id| content.contains(id.as_str()))) {
+        return None;
+    }
+    let blocks = content_blocks(content)?;
+    let mut calls = Vec::new();
+    for (k, b) in blocks.iter().enumerate() {
+        let Some(id) = b.get("tool_use_id").and_then(|v| v.as_str()) else { continue };
+        let child = if k == 0 { agent } else { None }.or_else(|| children.get(id).map(String::as_str));
+        if let Some(child) = child {
+            calls.push(format!(
+                r#"{{"toolUseId":{},"name":"Task","childSessionId":{}}}"#,
+                rec::string(id),
+                rec::string(child)
+            ));
+        }
+    }
+    (!calls.is_empty()).then(|| format!(r#""calls":[{}]"#, calls.join(",")))
 }
 
-/// Whether a user line is a prompt someone typed: not a tool result, not a
-/// command's wrapper (`<command-name>`, `<local-command-stdout>`), not an
-/// interruption note.
-fn is_prompt(content: &str) -> bool {
-    if is_tool_results(content) {
-        return false;
-    }
-    let text: String = match content_blocks(content) {
+/// Whether a user line's blocks are all tool results.
+fn all_tool_results(blocks: &[serde_json::Value]) -> bool {
+    !blocks.is_empty() && blocks.iter().all(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_result"))
+}
+
+/// A user line's text: its string, or its text blocks joined by newlines.
+fn text_of(content: &str, blocks: Option<&[serde_json::Value]>) -> String {
+    match blocks {
         Some(blocks) => blocks
             .iter()
             .filter_map(|b| b.get("text").and_then(|t| t.as_str()))
             .collect::<Vec<_>>()
             .join("\n"),
         None => serde_json::from_str::<String>(content).unwrap_or_default(),
-    };
+    }
+}
+
+fn plain_text(content: &str) -> String {
+    text_of(content, content_blocks(content).as_deref())
+}
+
+/// Whether a user line is a prompt someone typed: not a command's wrapper
+/// (`<command-name>`, `<local-command-stdout>`), not an interruption note.
+/// (Tool results are told apart before.)
+fn is_prompt(content: &str, blocks: Option<&[serde_json::Value]>) -> bool {
+    let text = text_of(content, blocks);
     let t = text.trim_start();
     !(t.starts_with("<command-")
         || t.starts_with("<local-command-")

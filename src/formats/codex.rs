@@ -12,7 +12,14 @@
 //! - encrypted reasoning is ciphertext: kept as a `redacted_thinking` block
 //!   (the Redactor never touches it); its summary is readable;
 //! - a rollout with no `token_count` at all has unknown usage: its cost is
-//!   unknown, never zero.
+//!   unknown, never zero;
+//! - a request's usage is its own, at its own time: Codex writes a request's
+//!   `token_count` right after its output items, so the response is closed
+//!   there with that usage (not held for the next user message, which may be
+//!   the next day); a `token_count` without `last_token_usage` (older CLIs)
+//!   counts the growth of `total_token_usage`, as ccusage derives it;
+//! - each record carries the time of the line it cites (a response's first
+//!   item, a result's), not of the line that closed it.
 
 use super::records::{self as rec, string};
 use super::{Notice, Out};
@@ -31,7 +38,7 @@ struct Line<'a> {
     payload: Option<&'a RawValue>,
 }
 
-#[derive(Default, Clone, Copy, PartialEq)]
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
 struct TokenUsage {
     input_tokens: u64,
     cached_input_tokens: u64,
@@ -49,6 +56,16 @@ impl TokenUsage {
             total_tokens: n("total_tokens"),
         }
     }
+    /// What these totals grew by since `before` (field by field).
+    fn since(&self, before: &TokenUsage) -> TokenUsage {
+        TokenUsage {
+            input_tokens: self.input_tokens.saturating_sub(before.input_tokens),
+            cached_input_tokens: self.cached_input_tokens.saturating_sub(before.cached_input_tokens),
+            output_tokens: self.output_tokens.saturating_sub(before.output_tokens),
+            total_tokens: self.total_tokens.saturating_sub(before.total_tokens),
+        }
+    }
+
     fn tokens(&self) -> Tokens {
         Tokens {
             input: self.input_tokens.saturating_sub(self.cached_input_tokens),
@@ -71,9 +88,13 @@ pub struct Reader {
     /// The response being assembled: its blocks.
     blocks: Vec<String>,
     blocks_line: u64,
+    blocks_t: Option<String>,
     /// Tool results waiting to be one user message.
     results: Vec<String>,
     results_line: u64,
+    results_t: Option<String>,
+    /// The last totals in full, for a count that gives only totals.
+    last_totals: TokenUsage,
     /// Usage of requests not yet given to a response.
     usage: Tokens,
     cost: Option<f64>,
@@ -97,8 +118,11 @@ impl Reader {
             saw_token_count: false,
             blocks: Vec::new(),
             blocks_line: 0,
+            blocks_t: None,
             results: Vec::new(),
             results_line: 0,
+            results_t: None,
+            last_totals: TokenUsage::default(),
             usage: Tokens::default(),
             cost: Some(0.0),
             usage_line: 0,
@@ -140,7 +164,7 @@ impl Reader {
         let cost = self.cost.replace(0.0);
         out.push((
             self.blocks_line,
-            rec::assistant(self.step, &content, &usage, cost, self.model.as_deref(), self.t.as_deref()),
+            rec::assistant(self.step, &content, &usage, cost, self.model.as_deref(), self.blocks_t.as_deref()),
         ));
         self.blocks.clear();
     }
@@ -150,7 +174,7 @@ impl Reader {
             return;
         }
         let message = rec::message("user", &rec::blocks(&self.results));
-        out.push((self.results_line, rec::tool_results(&message, self.t.as_deref())));
+        out.push((self.results_line, rec::tool_results(&message, self.results_t.as_deref())));
         self.results.clear();
     }
 
@@ -158,6 +182,7 @@ impl Reader {
         self.flush_results(out);
         if self.blocks.is_empty() {
             self.blocks_line = number;
+            self.blocks_t = self.t.clone();
         }
         self.blocks.push(block);
     }
@@ -166,6 +191,7 @@ impl Reader {
         self.flush_response(out);
         if self.results.is_empty() {
             self.results_line = number;
+            self.results_t = self.t.clone();
         }
         self.results.push(block);
     }
@@ -213,10 +239,15 @@ impl Reader {
                 let advanced = self.last_total.is_none_or(|k| key.0 > k.0);
                 let first = self.last_total.is_none();
                 self.last_total = Some(key);
+                let before = std::mem::replace(&mut self.last_totals, total);
                 if !advanced || (first && self.forked) {
                     return;
                 }
-                let last = TokenUsage::of(info.get("last_token_usage"));
+                let last = match info.get("last_token_usage").filter(|v| !v.is_null()) {
+                    Some(v) => TokenUsage::of(Some(v)),
+                    // Totals only: this request is what they grew by.
+                    None => total.since(&before),
+                };
                 let t = last.tokens();
                 let c = rec::priced(&self.prices, self.model.as_deref(), &t, None);
                 self.cost = match (self.cost, c) {
@@ -225,6 +256,12 @@ impl Reader {
                 };
                 add(&mut self.usage, &t);
                 self.usage_line = number;
+                // The request's output came before its count: close it here.
+                if self.blocks.is_empty() {
+                    self.flush_usage(out);
+                } else {
+                    self.flush_response(out);
+                }
             }
             // Some rollouts (Codex Desktop) record the prompt only as this event.
             Some("event_msg") if str_of(&payload, "type").as_deref() == Some("user_message") => {
@@ -376,19 +413,27 @@ impl Reader {
         }
     }
 
+    /// Usage counted with no response open (its output went to an earlier
+    /// one, or it had none): a request of its own, at the count's time.
+    fn flush_usage(&mut self, out: &mut Out) {
+        if self.usage == Tokens::default() {
+            return;
+        }
+        let usage = std::mem::take(&mut self.usage);
+        let cost = self.cost.replace(0.0);
+        out.push((
+            self.usage_line,
+            rec::side_usage("requests", &usage, cost, self.model.as_deref(), self.t.as_deref()),
+        ));
+    }
+
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         if !self.started {
             return;
         }
         self.flush_response(out);
         self.flush_results(out);
-        if self.usage != Tokens::default() {
-            out.push((
-                self.usage_line,
-                rec::side_usage("requests", &self.usage, self.cost, self.model.as_deref(), self.t.as_deref()),
-            ));
-            self.usage = Tokens::default();
-        }
+        self.flush_usage(out);
         if !self.saw_token_count && self.responses > 0 {
             notices.push(Notice::UsageUnknown(
                 self.lines.max(1),

@@ -3,7 +3,14 @@
 //! Two shapes: one JSON document rewritten in place (`{sessionId, …,
 //! messages: […]}`), and the newer JSONL (a header line, message lines, and
 //! `{"$set": {…}}` lines that patch the header; a message line with an id
-//! seen before replaces it). Both are read whole at the end.
+//! seen before replaces it). Both are read whole at the end. The document
+//! may be on one line (`jq -c` writes it so): a first line that holds a
+//! `messages` or `history` array is the document. Older saves (`/chat save`,
+//! checkpoints) hold `history`: Gemini API contents (`role` user or model,
+//! `parts` of `text`, `functionCall`, `functionResponse`), with no usage.
+//!
+//! A file that holds text but gives no message is said, and its cost is
+//! unknown: never a silent empty session at $0.
 //!
 //! What this reader gets right: tool calls carry their results inside them
 //! (here they become a `tool_use` and the `tool_result` that answers it);
@@ -37,9 +44,16 @@ impl Reader {
         // (line, message)
         let mut messages: Vec<(u64, Value)> = Vec::new();
         let mut header = Value::Null;
-        if first.trim() == "{" {
+        // A one-line document holds its messages; a one-line JSONL file (a
+        // lone header or message) does not.
+        let one_document = first.trim() == "{"
+            || (lines.len() == 1 && (first.contains("\"messages\"") || first.contains("\"history\"")));
+        if one_document {
             let text: String = lines.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>().join("\n");
             match serde_json::from_str::<Value>(&text) {
+                Ok(doc) if history_of(&doc).is_some() => {
+                    return self.history(*first_line, &doc, out, notices);
+                }
                 Ok(mut doc) => {
                     let list = doc.get_mut("messages").map(Value::take);
                     for (i, m) in list
@@ -56,6 +70,11 @@ impl Reader {
                     notices.push(Notice::BadLine(
                         e.line() as u64 + first_line - 1,
                         format!("not a Gemini CLI session document: {e}"),
+                    ));
+                    // Nothing of it was read: what it cost is not known.
+                    notices.push(Notice::UsageUnknown(
+                        *first_line,
+                        "the Gemini CLI session document could not be read: its usage and cost are unknown".into(),
                     ));
                     return;
                 }
@@ -95,6 +114,13 @@ impl Reader {
                     header = v;
                 }
             }
+        }
+        let holds_text = lines.iter().any(|(_, l)| l.contains("\"content\"") || l.contains("\"parts\""));
+        if messages.is_empty() && holds_text {
+            notices.push(Notice::UsageUnknown(
+                *first_line,
+                "no message was read from this Gemini CLI session (a shape this reader does not know): its usage and cost are unknown".into(),
+            ));
         }
         let hs = |k: &str| header.get(k).and_then(Value::as_str).map(str::to_owned);
         let first_model =
@@ -196,6 +222,80 @@ impl Reader {
             }
         }
     }
+
+    /// The `history` shape: Gemini API contents, one record per content.
+    /// Calls and responses pair by `id` when they have one, else in order
+    /// by name (the API answers calls in the order they were made).
+    fn history(&self, first_line: u64, doc: &Value, out: &mut Out, notices: &mut Vec<Notice>) {
+        let hs = |k: &str| doc.get(k).and_then(Value::as_str);
+        out.push((first_line, rec::start(hs("sessionId"), None, None, None, hs("startTime"))));
+        let contents = history_of(doc).unwrap_or(&[]);
+        let mut open: Vec<(String, String)> = Vec::new(); // (name, id) of calls not answered yet
+        let (mut step, mut calls) = (0u64, 0usize);
+        for c in contents {
+            let parts = c.get("parts").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+            let text = |p: &Value| p.get("text").and_then(Value::as_str).map(str::to_owned);
+            match c.get("role").and_then(Value::as_str) {
+                Some("model") => {
+                    let mut blocks = Vec::new();
+                    for p in parts {
+                        if let Some(f) = p.get("functionCall") {
+                            let name = f.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned();
+                            calls += 1;
+                            let id = f.get("id").and_then(Value::as_str).map_or_else(|| format!("{name}-{calls}"), str::to_owned);
+                            let input = match f.get("args") {
+                                Some(a @ Value::Object(_)) => a.to_string(),
+                                _ => "{}".to_owned(),
+                            };
+                            blocks.push(format!(r#"{{"type":"tool_use","id":{},"name":{},"input":{input}}}"#, string(&id), string(&name)));
+                            open.push((name, id));
+                        } else if let Some(t) = text(p) {
+                            let thought = p.get("thought").and_then(Value::as_bool) == Some(true);
+                            blocks.push(if thought {
+                                format!(r#"{{"type":"thinking","thinking":{},"signature":""}}"#, string(&t))
+                            } else {
+                                format!(r#"{{"type":"text","text":{}}}"#, string(&t))
+                            });
+                        }
+                    }
+                    step += 1;
+                    // No usage is saved in this shape: the cost is unknown (None).
+                    out.push((first_line, rec::assistant(step, &rec::blocks(&blocks), &Tokens::default(), None, None, None)));
+                }
+                _ => {
+                    let mut results = Vec::new();
+                    let mut said = Vec::new();
+                    for p in parts {
+                        if let Some(f) = p.get("functionResponse") {
+                            let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+                            let at = match f.get("id").and_then(Value::as_str) {
+                                Some(id) => open.iter().position(|(_, i)| i == id),
+                                None => open.iter().position(|(n, _)| n == name),
+                            };
+                            let id = at.map(|i| open.remove(i).1).unwrap_or_else(|| name.to_owned());
+                            let output = tool_output(Some(&Value::Array(vec![p.clone()])));
+                            results.push(format!(r#"{{"type":"tool_result","tool_use_id":{},"content":{}}}"#, string(&id), string(&output)));
+                        } else if let Some(t) = text(p) {
+                            said.push(t);
+                        }
+                    }
+                    if !results.is_empty() {
+                        out.push((first_line, rec::tool_results(&rec::message("user", &rec::blocks(&results)), None)));
+                    }
+                    if !said.is_empty() {
+                        let text = said.join("\n");
+                        let prompt = !text.trim_start().starts_with('/');
+                        out.push((first_line, rec::user(&rec::text_message("user", &text), prompt, None)));
+                    }
+                }
+            }
+        }
+        if step > 0 {
+            notices.push(Notice::UsageUnknown(first_line, "this Gemini CLI save keeps no token counts: its usage and cost are unknown".into()));
+        } else if contents.is_empty() {
+            notices.push(Notice::UsageUnknown(first_line, "no message was read from this Gemini CLI session: its usage and cost are unknown".into()));
+        }
+    }
 }
 
 /// A tool call's result: its functionResponse outputs, as text.
@@ -217,4 +317,15 @@ fn tool_output(result: Option<&Value>) -> String {
         Some(v) => v.to_string(),
         None => String::new(),
     }
+}
+
+/// The contents of the `history` shape: a document's `history`, or a
+/// top-level array of contents (a checkpoint).
+fn history_of(doc: &Value) -> Option<&[Value]> {
+    let list = match doc {
+        Value::Array(a) => a.as_slice(),
+        _ if doc.get("messages").is_some() => return None,
+        _ => doc.get("history")?.as_array()?.as_slice(),
+    };
+    list.iter().all(|c| c.get("parts").is_some() || c.get("role").is_some()).then_some(list)
 }

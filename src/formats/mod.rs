@@ -13,6 +13,7 @@
 
 #![forbid(unsafe_code)]
 
+mod chain;
 mod claude;
 mod codex;
 mod gemini;
@@ -83,6 +84,10 @@ impl Format {
         if has("sessionId") && (has("projectHash") || has("messages") || has("startTime")) {
             return Some(Format::Gemini);
         }
+        // Gemini CLI's older saves: `{history: [{role, parts}]}`.
+        if probe.get("history").and_then(|h| h.as_array()).is_some_and(|h| h.iter().all(|c| c.get("parts").is_some())) {
+            return Some(Format::Gemini);
+        }
         if has("uuid")
             || has("sessionId")
             || has("leafUuid")
@@ -126,6 +131,9 @@ pub enum Notice {
     OtherBranches(u64, usize),
     /// The session's usage was never recorded: its cost is unknown.
     UsageUnknown(u64, String),
+    /// A line holding this many JSON objects (a write that lost its
+    /// newline): each was read.
+    Joined(u64, usize),
 }
 
 /// One reader per foreign format.
@@ -152,6 +160,15 @@ impl Reader {
         }
     }
 
+    /// A reader of one child run inside a file (a Claude Code sidechain,
+    /// named by the Task call that started it); other formats keep none.
+    pub fn child_run(format: Format, prices: Rc<Prices>, tool_use_id: &str) -> Option<Reader> {
+        match format {
+            Format::ClaudeCode => Some(Reader::ClaudeCode(claude::Reader::run(prices, tool_use_id))),
+            other => Reader::new(other, prices, false),
+        }
+    }
+
     /// One line of the file (without its newline).
     pub fn line(&mut self, number: u64, line: &str, out: &mut Out, notices: &mut Vec<Notice>) {
         match self {
@@ -159,6 +176,16 @@ impl Reader {
             Reader::Codex(r) => r.line(number, line, out, notices),
             Reader::Pi(r) => r.line(number, line, out, notices),
             Reader::Gemini(r) => r.line(number, line),
+        }
+    }
+
+    /// After a usage-only read of a Claude Code file: one line per request
+    /// with its key, for a report over many files to count each once.
+    /// Empty for other formats (their files do not copy requests).
+    pub fn requests(&self) -> &str {
+        match self {
+            Reader::ClaudeCode(r) => r.requests(),
+            _ => "",
         }
     }
 
@@ -175,3 +202,5 @@ impl Reader {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod claude_tests;

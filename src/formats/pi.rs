@@ -8,7 +8,12 @@
 //! - `thinkingSignature` is the thinking block's signature (resume keeps a
 //!   signed block of the same model);
 //! - a compaction keeps its summary and the entries from `firstKeptEntryId`
-//!   (or `firstKeptEntryIndex`) on.
+//!   (or, in v1, `firstKeptEntryIndex`) on. pi's index counts the lines it
+//!   loaded, the session header being entry 0 (pi's `SessionManager` loads
+//!   the file as one array of entries, header first; pi-mono's
+//!   `before-compaction.jsonl` keeps from a tool call only when read so);
+//! - a line holding two JSON objects (a write that lost its newline) gives
+//!   both, with a warning: pi itself would skip the line, and lose both.
 
 use super::records::{self as rec, string};
 use super::{Notice, Out};
@@ -20,6 +25,8 @@ use std::rc::Rc;
 #[derive(Debug)]
 struct Entry {
     line: u64,
+    /// The entry's index as pi counts: the header is 0.
+    index: u64,
     id: Option<String>,
     parent: Option<String>,
     value: Value,
@@ -31,11 +38,13 @@ pub struct Reader {
     entries: Vec<Entry>,
     header: Option<Value>,
     header_line: u64,
+    /// Lines pi would load so far (the header included).
+    loaded: u64,
 }
 
 impl Reader {
     pub fn new(prices: Rc<Prices>) -> Reader {
-        Reader { prices, entries: Vec::new(), header: None, header_line: 1 }
+        Reader { prices, entries: Vec::new(), header: None, header_line: 1, loaded: 0 }
     }
 
     pub fn line(&mut self, number: u64, text: &str, _out: &mut Out, notices: &mut Vec<Notice>) {
@@ -44,15 +53,39 @@ impl Reader {
             Ok(_) => {
                 return notices.push(Notice::BadLine(number, "not a pi session line: not an object".into()))
             }
-            Err(e) => return notices.push(Notice::BadLine(number, format!("not a pi session line: {e}"))),
+            Err(e) => {
+                // Objects written back to back: each is read, and said.
+                let joined: Vec<Value> =
+                    serde_json::Deserializer::from_str(text).into_iter::<Value>().map_while(Result::ok).collect();
+                let whole = joined.len() > 1
+                    && joined.iter().all(Value::is_object)
+                    && serde_json::Deserializer::from_str(text).into_iter::<Value>().all(|v| v.is_ok());
+                if !whole {
+                    return notices.push(Notice::BadLine(number, format!("not a pi session line: {e}")));
+                }
+                notices.push(Notice::Joined(number, joined.len()));
+                // pi skips such a line: later indices do not count it.
+                for value in joined {
+                    self.entry(number, value, false);
+                }
+                return;
+            }
         };
+        self.entry(number, value, true);
+    }
+
+    fn entry(&mut self, number: u64, value: Value, loaded: bool) {
+        let index = self.loaded;
+        if loaded {
+            self.loaded += 1;
+        }
         if value.get("type").and_then(Value::as_str) == Some("session") && self.header.is_none() {
             self.header = Some(value);
             self.header_line = number;
             return;
         }
         let s = |k: &str| value.get(k).and_then(Value::as_str).map(str::to_owned);
-        self.entries.push(Entry { line: number, id: s("id"), parent: s("parentId"), value });
+        self.entries.push(Entry { line: number, index, id: s("id"), parent: s("parentId"), value });
     }
 
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
@@ -82,10 +115,10 @@ impl Reader {
             )
         });
         // The conversation so far, by entry (for a compaction's kept entries).
-        let mut conversation: Vec<(usize, Option<&str>, String)> = Vec::new();
+        let mut conversation: Vec<(u64, Option<&str>, String)> = Vec::new();
         let mut step = 0;
         let mut off_path = 0;
-        for (index, e) in self.entries.iter().enumerate() {
+        for e in &self.entries {
             if let (Some(path), Some(id)) = (&path, &e.id) {
                 if !path.contains(id.as_str()) {
                     off_path += 1;
@@ -116,7 +149,7 @@ impl Reader {
                         v.get("firstKeptEntryIndex").and_then(Value::as_u64),
                     ) {
                         (Some(id), _) => conversation.iter().position(|(_, cid, _)| *cid == Some(id)),
-                        (None, Some(i)) => conversation.iter().position(|(ci, _, _)| *ci as u64 >= i),
+                        (None, Some(i)) => conversation.iter().position(|(ci, _, _)| *ci >= i),
                         _ => None,
                     };
                     let mut messages = vec![rec::text_message(
@@ -135,7 +168,7 @@ impl Reader {
                         continue;
                     };
                     out.push((e.line, record));
-                    conversation.push((index, e.id.as_deref(), message));
+                    conversation.push((e.index, e.id.as_deref(), message));
                 }
                 _ => {}
             }

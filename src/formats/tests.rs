@@ -3,16 +3,21 @@
 
 use crate::formats::Format;
 use crate::journal::Journal;
-use crate::state::{SessionState, WarningKind};
+use crate::record::RecordKind;
+use crate::state::{HistoryItem, SessionState, WarningKind};
 
-fn read(text: &str) -> SessionState {
+pub fn read(text: &str) -> SessionState {
     let mut j = Journal::default();
     j.feed(text);
     j.finish();
     j.into_state()
 }
 
-fn fixture(name: &str) -> String {
+/// Every fixture of tests/formats/, each read by its format's reader.
+pub const FIXTURES: [&str; 10] =
+    ["claude-code.jsonl", "claude-code-chain.jsonl", "codex.jsonl", "codex-totals.jsonl", "pi.jsonl", "pi-v1.jsonl", "gemini.json", "gemini-oneline.json", "gemini-history.json", "gemini.jsonl"];
+
+pub fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/formats").join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -132,7 +137,7 @@ fn gemini_reads_the_document_and_the_jsonl_with_patches() {
 
 #[test]
 fn chunking_never_changes_what_a_reader_gives() {
-    for name in ["claude-code.jsonl", "codex.jsonl", "pi.jsonl", "gemini.json", "gemini.jsonl"] {
+    for name in FIXTURES {
         let text = fixture(name);
         let whole = read(&text);
         for step in [1, 7, 100] {
@@ -150,7 +155,7 @@ fn chunking_never_changes_what_a_reader_gives() {
 /// passes checkMessages (unsigned thoughts of other models are dropped).
 #[test]
 fn every_reader_gives_a_history_that_resumes_to_one_the_api_accepts() {
-    for name in ["claude-code.jsonl", "codex.jsonl", "pi.jsonl", "gemini.json", "gemini.jsonl"] {
+    for name in FIXTURES {
         let s = read(&fixture(name));
         let resumed = crate::resume::resume(&s, &crate::resume::ResumeOptions::default());
         assert_eq!(crate::resume::check_messages(&resumed.messages_json(), false), vec![], "{name}");
@@ -191,4 +196,83 @@ fn odd_times_never_panic() {
         assert_eq!(s.ledger.len(), 1, "{t}");
         assert_eq!(s.ledger[0].0 .0, "", "{t}");
     }
+}
+
+/// pi v1: `firstKeptEntryIndex` counts the header as entry 0, and a line of
+/// two objects gives both, with a warning.
+#[test]
+fn pi_v1_indices_are_header_relative_and_joined_objects_are_both_read() {
+    let s = read(&fixture("pi-v1.jsonl"));
+    assert_eq!(s.format, Some(Format::Pi));
+    let first = s.messages.get(1).map(|m| &*m.json).unwrap_or("");
+    assert!(first.contains(r#""type":"tool_use""#) && first.contains("call_1"), "the kept call comes first: {first}");
+    let text: Vec<&str> = s.messages.iter().map(|m| &*m.json).collect();
+    assert!(text.iter().any(|m| m.contains(r#""tool_use_id":"call_1""#)), "its result stays a result");
+    assert!(text.iter().any(|m| m.contains("Now run it")) && text.iter().any(|m| m.contains("It printed hi.")));
+    assert_eq!((s.prompts, s.steps), (2, 3));
+    let joined: Vec<_> = s.warnings.iter().filter(|w| w.message.contains("2 JSON objects on one line")).collect();
+    assert_eq!(joined.len(), 1, "{:?}", s.warnings);
+    assert_eq!(joined[0].line, 7);
+    assert!(!s.torn_tail);
+}
+
+/// Codex: each request's usage on its own day (23:58 on 01-10 is not 01-11,
+/// when the next prompt came), totals-only counts by their growth, and each
+/// record at the time of the line it cites.
+#[test]
+fn codex_usage_at_its_own_time_and_totals_only_counts_by_difference() {
+    let mut j = Journal::default().with_history();
+    j.feed(&fixture("codex-totals.jsonl"));
+    j.finish();
+    let s = j.into_state();
+    let u = s.accounts.usage;
+    // 1000 (600 cached) + 40, then +1500 (1200 cached) + 30, then 500 with 600 cached (input 0) + 10.
+    assert_eq!((u.input_tokens, u.cache_read_tokens, u.output_tokens), (400 + 300, 600 + 1200 + 600, 80));
+    assert!(s.accounts.cost_usd.is_some_and(|c| c > 0.0), "priced, not $0: {:?}", s.accounts.cost_usd);
+    let day = |d: &str| {
+        s.ledger.iter().filter(|((day, _), _)| day == d).map(|(_, e)| e.usage.output_tokens).sum::<u64>()
+    };
+    assert_eq!((day("2026-01-10"), day("2026-01-11")), (70, 10), "{:?}", s.ledger);
+    let times: Vec<(RecordKind, String)> = s
+        .history
+        .iter()
+        .flatten()
+        .filter_map(|h| match h {
+            HistoryItem::Message { kind, turn: Some(t), .. } => Some((*kind, t.t.as_deref()?.to_owned())),
+            _ => None,
+        })
+        .collect();
+    let of = |k: RecordKind| times.iter().filter(|(kind, _)| *kind == k).map(|(_, t)| t.as_str()).collect::<Vec<_>>();
+    assert_eq!(
+        of(RecordKind::Assistant),
+        ["2026-01-10T23:58:00.000Z", "2026-01-10T23:58:30.000Z", "2026-01-11T09:00:05.000Z"]
+    );
+    assert_eq!(of(RecordKind::ToolResults), ["2026-01-10T23:58:02.000Z"]);
+}
+
+/// Gemini CLI: the document on one line reads as the pretty one; the
+/// `history`/`parts` shape is a conversation with unknown usage; a shape
+/// that gives no message is a warning with an unknown cost, never $0.
+#[test]
+fn gemini_one_line_history_shape_and_nothing_read_is_said() {
+    let pretty = read(&fixture("gemini.json"));
+    let one_line = read(&fixture("gemini-oneline.json"));
+    assert_eq!(one_line.messages, pretty.messages);
+    assert_eq!((one_line.prompts, one_line.accounts.usage), (pretty.prompts, pretty.accounts.usage));
+    let h = read(&fixture("gemini-history.json"));
+    assert_eq!(h.format, Some(Format::Gemini));
+    assert_eq!((h.prompts, h.steps), (1, 2));
+    let text: Vec<&str> = h.messages.iter().map(|m| &*m.json).collect();
+    assert!(text.iter().any(|m| m.contains(r#""tool_use_id":"read_file-1""#)), "the response answers its call: {text:?}");
+    assert_eq!(h.accounts.cost_usd, None, "no token counts: unknown, not $0");
+    assert!(h.warnings.iter().any(|w| w.kind == WarningKind::UsageUnknown));
+    // A JSONL file of its header alone: an empty session, not a document that failed.
+    let lone = read("{\"sessionId\":\"g\",\"projectHash\":\"h\",\"startTime\":\"2026-04-01T10:00:00.000Z\"}\n");
+    assert_eq!(lone.format, Some(Format::Gemini));
+    assert!(lone.warnings.is_empty() && lone.accounts.cost_usd == Some(0.0), "{:?}", lone.warnings);
+    let odd = read("{\"sessionId\":\"g\",\"startTime\":\"2026-01-01T00:00:00Z\",\"turns\":[{\"content\":\"hello\"}]}\n");
+    assert_eq!(odd.format, Some(Format::Gemini));
+    assert!(odd.messages.is_empty());
+    assert_eq!(odd.accounts.cost_usd, None);
+    assert!(odd.warnings.iter().any(|w| w.kind == WarningKind::UsageUnknown), "{:?}", odd.warnings);
 }

@@ -148,6 +148,14 @@ impl Journal {
         self.inner.state().format.map_or(JsValue::NULL, |f| JsValue::from_str(f.as_str()))
     }
 
+    /// After `finish` of a `usageOnly` read of a Claude Code session: one
+    /// line per request, `<message.id> <requestId>\t<time>\t<model>\t<input>\t<output>\t<cache read>\t<cache write>\t<cost>`,
+    /// for a report over many files to count a copied request once.
+    #[wasm_bindgen(getter)]
+    pub fn requests(&self) -> String {
+        self.inner.requests().to_owned()
+    }
+
     #[wasm_bindgen(getter, js_name = lineCount)]
     pub fn line_count(&self) -> f64 {
         self.inner.line_count() as f64
@@ -437,6 +445,8 @@ struct ReadOptions {
     /// Keep the whole history (`state.history`).
     history: bool,
     prices: Option<std::rc::Rc<crate::prices::Prices>>,
+    /// One child run inside the file (a Claude Code sidechain's Task call).
+    run: Option<String>,
 }
 
 impl ReadOptions {
@@ -472,6 +482,12 @@ impl ReadOptions {
                 )))
             }
         };
+        let run = js_sys::Reflect::get(options, &"run".into()).unwrap_or(JsValue::UNDEFINED);
+        if !run.is_undefined() {
+            out.run = Some(run.as_string().filter(|r| !r.is_empty()).ok_or_else(|| {
+                error(format!("{what}.run must be a tool call's id (a string), got {}", type_name(&run)))
+            })?);
+        }
         let prices = js_sys::Reflect::get(options, &"prices".into()).unwrap_or(JsValue::UNDEFINED);
         if !prices.is_undefined() {
             let text = if prices.is_string() {
@@ -495,6 +511,9 @@ impl ReadOptions {
         }
         if self.history {
             journal = journal.with_history();
+        }
+        if let Some(id) = &self.run {
+            journal = journal.with_run(id);
         }
         journal
     }

@@ -1,0 +1,354 @@
+//! Oracles for the readers of other agents' sessions, over every real file
+//! in `../shared/peers` (skipped, saying so, when absent) and every fixture
+//! of tests/formats/. The oracles are written apart from the readers: plain
+//! `serde_json::Value` walks of the raw lines, from each agent's documented
+//! or observed storage rules, sharing no code with src/formats/.
+//!
+//! - every user prompt on the agent's active chain (Claude Code: the walk
+//!   from the last leaf through every line with a uuid) is a prompt of the
+//!   replay, an entry of the transcript (what export and the viewer render),
+//!   and, when no compaction came after it, a message of the resumed history;
+//! - every tool call of the resumed history whose result is in the file gets
+//!   that result, never the synthetic "interrupted" one;
+//! - replay and the usage report's quick replay agree on tokens and cost,
+//!   and the transcript's prompts are the replay's.
+
+#[path = "support/shared.rs"]
+mod shared;
+
+use garuda_session::formats::Format;
+use garuda_session::resume::{resume, ResumeOptions};
+use garuda_session::transcript::{Transcript, INTERRUPTED};
+use garuda_session::{Journal, SessionState};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+fn read(bytes: &[u8], history: bool) -> SessionState {
+    let mut j = if history { Journal::default().with_history() } else { Journal::default() };
+    j.feed_bytes(bytes);
+    j.finish();
+    j.into_state()
+}
+
+fn quick(bytes: &[u8]) -> SessionState {
+    let mut j = Journal::default().for_usage();
+    j.feed_bytes(bytes);
+    j.finish();
+    j.into_state()
+}
+
+fn objects(text: &str) -> Vec<Value> {
+    text.lines().filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok()).filter(Value::is_object).collect()
+}
+
+fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
+    v.get(k).and_then(Value::as_str)
+}
+
+fn flag(v: &Value, k: &str) -> bool {
+    v.get(k).and_then(Value::as_bool).unwrap_or(false)
+}
+
+/// A prompt's words, white space folded, for finding it in rendered text.
+fn words(text: &str, n: usize) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(n).collect()
+}
+
+/// What the oracle expects of one file.
+struct Expect {
+    /// Prompts on the active chain, in order; `true` when no compaction
+    /// follows it (so the resumed history must hold it).
+    prompts: Vec<(String, bool)>,
+}
+
+/// Claude Code, from its storage as Claude Code reads it back: each line
+/// with a `uuid` is a node whose parent is `parentUuid` (or, at a
+/// compaction boundary, `logicalParentUuid`); the conversation is the chain
+/// from the last line that is not `progress` (nor a sidechain, unless the
+/// whole file is one: a subagent's own file); the other lines of a response
+/// (same `message.id`) on the chain, and tool results answering any of
+/// them, are on it too. A prompt is a `user` line that is not meta, not a
+/// compact summary, not only tool results and not a command's wrapper or an
+/// interruption note, or a `queued_command` attachment typed as a prompt.
+fn claude_code(lines: &[Value]) -> Expect {
+    let nodes: Vec<&Value> = lines.iter().filter(|l| s(l, "uuid").is_some()).collect();
+    let child_run = !nodes.is_empty() && nodes.iter().all(|l| flag(l, "isSidechain"));
+    let parent: HashMap<&str, Option<&str>> = nodes
+        .iter()
+        .map(|l| (s(l, "uuid").unwrap(), s(l, "parentUuid").or_else(|| s(l, "logicalParentUuid"))))
+        .collect();
+    let leaf = nodes
+        .iter()
+        .rev()
+        .find(|l| s(l, "type") != Some("progress") && (child_run || !flag(l, "isSidechain")));
+    let mut on: HashSet<&str> = HashSet::new();
+    let mut at = leaf.and_then(|l| s(l, "uuid"));
+    while let Some(u) = at {
+        if !on.insert(u) {
+            break;
+        }
+        at = parent.get(u).copied().flatten();
+    }
+    let mid = |l: &Value| l.get("message").and_then(|m| s(m, "id")).map(str::to_owned);
+    let on_ids: HashSet<String> =
+        nodes.iter().filter(|l| on.contains(s(l, "uuid").unwrap())).filter_map(|l| mid(l)).collect();
+    let siblings: HashSet<&str> = nodes
+        .iter()
+        .filter(|l| s(l, "type") == Some("assistant") && mid(l).is_some_and(|m| on_ids.contains(&m)))
+        .map(|l| s(l, "uuid").unwrap())
+        .collect();
+    let is_results = |l: &Value| {
+        l.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| {
+            !b.is_empty() && b.iter().all(|b| s(b, "type") == Some("tool_result"))
+        })
+    };
+    let mut extra = Vec::new();
+    for l in &nodes {
+        if is_results(l) && s(l, "parentUuid").is_some_and(|p| siblings.contains(p)) {
+            extra.push(s(l, "uuid").unwrap());
+        }
+    }
+    on.extend(siblings.iter().copied());
+    on.extend(extra);
+    let mut prompts: Vec<(String, bool)> = Vec::new();
+    for l in &nodes {
+        if !on.contains(s(l, "uuid").unwrap()) {
+            continue;
+        }
+        if s(l, "type") == Some("system") && s(l, "subtype") == Some("compact_boundary") {
+            for p in &mut prompts {
+                p.1 = false;
+            }
+        }
+        let text = match s(l, "type") {
+            Some("user") if !flag(l, "isMeta") && !flag(l, "isCompactSummary") && !is_results(l) => {
+                match l.get("message").and_then(|m| m.get("content")) {
+                    Some(Value::String(t)) => t.clone(),
+                    Some(Value::Array(b)) => b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n"),
+                    _ => continue,
+                }
+            }
+            Some("attachment") => {
+                let a = &l["attachment"];
+                let mode = s(a, "commandMode");
+                if s(a, "type") != Some("queued_command") || flag(a, "isMeta") || mode.is_some_and(|m| m != "prompt") {
+                    continue;
+                }
+                match a.get("prompt") {
+                    Some(Value::String(t)) => t.clone(),
+                    Some(Value::Array(b)) => b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n"),
+                    _ => continue,
+                }
+            }
+            _ => continue,
+        };
+        let t = text.trim_start();
+        if ["<command-", "<local-command-", "[Request interrupted", "Caveat: The messages below"]
+            .iter()
+            .any(|w| t.starts_with(w))
+        {
+            continue;
+        }
+        prompts.push((text, true));
+    }
+    Expect { prompts }
+}
+
+/// The ids of every tool result in the file, whatever the agent: Claude
+/// Code's `tool_use_id`, Codex's `*_output.call_id`, pi's `toolResult`
+/// messages' `toolCallId`, Gemini's `toolCalls[]` that carry a `result`.
+fn result_ids(v: &Value, out: &mut HashSet<String>) {
+    match v {
+        Value::Object(o) => {
+            if let Some(id) = s(v, "tool_use_id") {
+                out.insert(id.to_owned());
+            }
+            if s(v, "type").is_some_and(|t| t.ends_with("_output")) {
+                if let Some(id) = s(v, "call_id") {
+                    out.insert(id.to_owned());
+                }
+            }
+            if s(v, "role") == Some("toolResult") {
+                if let Some(id) = s(v, "toolCallId") {
+                    out.insert(id.to_owned());
+                }
+            }
+            if o.contains_key("result") && o.contains_key("name") {
+                if let Some(id) = s(v, "id") {
+                    out.insert(id.to_owned());
+                }
+            }
+            o.values().for_each(|x| result_ids(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| result_ids(x, out)),
+        _ => {}
+    }
+}
+
+/// Every file the oracles run on: the peers' sessions, then the fixtures.
+fn files() -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    if let Some(dir) = shared::shared_file("peers_oracle", "peers") {
+        for p in shared::session_files(&dir) {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name == "manifest.json" || name == "logs.json" || name.ends_with(".meta.json") {
+                continue;
+            }
+            out.push((p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned(), p));
+        }
+    }
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/formats");
+    for e in std::fs::read_dir(&fixtures).expect("tests/formats") {
+        let p = e.expect("entry").path();
+        out.push((format!("fixture {}", p.file_name().unwrap().to_string_lossy()), p));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_prompt_on_the_active_chain_is_in_the_replay_the_transcript_and_the_resumed_history() {
+    let mut checked = 0;
+    for (name, path) in files() {
+        let bytes = std::fs::read(&path).expect("readable");
+        let state = read(&bytes, true);
+        if state.format != Some(Format::ClaudeCode) {
+            continue;
+        }
+        let expect = claude_code(&objects(&String::from_utf8_lossy(&bytes)));
+        assert_eq!(state.prompts as usize, expect.prompts.len(), "{name}: prompts on the active chain");
+        let transcript = Transcript::new(&state);
+        let previews: Vec<String> = transcript
+            .entries()
+            .iter()
+            .filter(|e| e.record == "user")
+            .map(|e| words(&e.preview, 400))
+            .collect();
+        assert_eq!(previews.len(), expect.prompts.len(), "{name}: the transcript's prompts");
+        let history = resume(&state, &ResumeOptions::default()).messages_json().join("\n");
+        for (i, (prompt, live)) in expect.prompts.iter().enumerate() {
+            let w = words(prompt, 40);
+            assert!(previews[i].contains(&w), "{name}: prompt {i} {w:?} is entry {:?}", previews[i]);
+            if *live {
+                let escaped = serde_json::to_string(prompt.trim().lines().next().unwrap_or("")).unwrap();
+                let needle: String = escaped[1..escaped.len() - 1].chars().take(40).collect();
+                assert!(history.contains(&needle), "{name}: prompt {i} {needle:?} is in the resumed history");
+            }
+        }
+        println!("{name}: {} prompts on the active chain", expect.prompts.len());
+        checked += 1;
+    }
+    assert!(checked >= 2, "{checked} Claude Code files checked");
+}
+
+#[test]
+fn every_call_whose_result_is_in_the_file_gets_that_result() {
+    for (name, path) in files() {
+        let bytes = std::fs::read(&path).expect("readable");
+        let state = read(&bytes, false);
+        if state.format.is_none_or(|f| f == Format::Garuda) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let mut ids = HashSet::new();
+        match serde_json::from_str::<Value>(&text) {
+            Ok(doc) => result_ids(&doc, &mut ids),
+            Err(_) => objects(&text).iter().for_each(|l| result_ids(l, &mut ids)),
+        }
+        let history: Vec<Value> = resume(&state, &ResumeOptions::default())
+            .messages_json()
+            .iter()
+            .map(|m| serde_json::from_str(m).expect("a message is JSON"))
+            .collect();
+        let blocks = || history.iter().filter_map(|m| m.get("content").and_then(Value::as_array)).flatten();
+        let results: HashMap<&str, &Value> =
+            blocks().filter(|b| s(b, "type") == Some("tool_result")).filter_map(|b| Some((s(b, "tool_use_id")?, b))).collect();
+        let mut calls = 0;
+        for call in blocks().filter(|b| s(b, "type") == Some("tool_use")) {
+            let id = s(call, "id").unwrap_or("");
+            if !ids.contains(id) {
+                continue;
+            }
+            calls += 1;
+            let result = results.get(id).unwrap_or_else(|| panic!("{name}: call {id} has no result"));
+            assert!(!result.to_string().contains(INTERRUPTED), "{name}: call {id} got a made-up result");
+        }
+        println!("{name}: {calls} calls with their results");
+    }
+}
+
+#[test]
+fn replay_the_usage_report_and_the_transcript_agree() {
+    for (name, path) in files() {
+        let bytes = std::fs::read(&path).expect("readable");
+        let state = read(&bytes, true);
+        if state.format.is_none_or(|f| f == Format::Garuda) {
+            continue;
+        }
+        let q = quick(&bytes);
+        assert_eq!(q.accounts.usage, state.accounts.usage, "{name}: tokens");
+        let cents = |c: Option<f64>| c.map(|c| (c * 1e6).round());
+        assert_eq!(cents(q.accounts.cost_usd), cents(state.accounts.cost_usd), "{name}: cost");
+        let t = Transcript::new(&state);
+        let prompts = t.entries().iter().filter(|e| e.record == "user").count();
+        assert_eq!(prompts, state.prompts as usize, "{name}: the transcript's prompts are the replay's");
+    }
+}
+
+/// Claude Code 1.x wrote a Task's subagent inline (`isSidechain` lines in
+/// the main file). Each such run (a sidechain line whose parent is no
+/// sidechain line) whose first prompt is a Task call's `prompt` is that
+/// call's child run: the call's result names `sidechain-<id>`, and the run
+/// read alone starts with that prompt.
+#[test]
+fn every_inline_sidechain_run_nests_under_its_task_call() {
+    let mut runs = 0;
+    for (name, path) in files() {
+        let bytes = std::fs::read(&path).expect("readable");
+        let lines = objects(&String::from_utf8_lossy(&bytes));
+        if lines.iter().all(|l| !flag(l, "isSidechain")) || lines.iter().filter(|l| s(l, "uuid").is_some()).all(|l| flag(l, "isSidechain")) {
+            continue; // no inline run, or a subagent's own file
+        }
+        let side: HashSet<&str> = lines.iter().filter(|l| flag(l, "isSidechain")).filter_map(|l| s(l, "uuid")).collect();
+        let tasks: HashMap<String, String> = lines
+            .iter()
+            .filter(|l| s(l, "type") == Some("assistant") && !flag(l, "isSidechain"))
+            .filter_map(|l| l.pointer("/message/content").and_then(Value::as_array))
+            .flatten()
+            .filter(|b| s(b, "type") == Some("tool_use") && matches!(s(b, "name"), Some("Task" | "Agent")))
+            .filter_map(|b| Some((b.pointer("/input/prompt")?.as_str()?.trim().to_owned(), s(b, "id")?.to_owned())))
+            .collect();
+        let state = read(&bytes, true);
+        let linked: HashSet<String> = state
+            .history
+            .iter()
+            .flatten()
+            .filter_map(|h| match h {
+                garuda_session::state::HistoryItem::Message { turn: Some(t), .. } => Some(t.children.clone()),
+                _ => None,
+            })
+            .flatten()
+            .map(|(_, child)| child)
+            .collect();
+        for root in lines.iter().filter(|l| flag(l, "isSidechain") && !s(l, "parentUuid").is_some_and(|p| side.contains(p))) {
+            let text = match root.pointer("/message/content") {
+                Some(Value::String(t)) => t.trim().to_owned(),
+                _ => continue,
+            };
+            let Some(id) = tasks.get(&text) else { continue };
+            assert!(linked.contains(&format!("sidechain-{id}")), "{name}: the Task call {id} names its run");
+            let mut j = Journal::default().with_run(id);
+            j.feed_bytes(&bytes);
+            j.finish();
+            let run = j.into_state();
+            assert!(run.prompts >= 1 && run.steps >= 1, "{name}: the run of {id} read alone");
+            let first = run.messages.first().map(|m| m.json.to_string()).unwrap_or_default();
+            let head: String = text.chars().take(30).collect();
+            let escaped = serde_json::to_string(&head).unwrap();
+            assert!(first.contains(&escaped[1..escaped.len() - 1]), "{name}: the run of {id} starts with its prompt");
+            runs += 1;
+        }
+    }
+    println!("{runs} inline runs nested under their Task calls");
+}
