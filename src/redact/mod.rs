@@ -9,6 +9,7 @@
 //! (`jsonline.rs`): string by string, decoded, with the exemptions of §5.
 
 mod assign;
+mod context;
 mod formats;
 mod jsonline;
 mod names;
@@ -628,3 +629,6 @@ fn check_object(line: &str) -> Result<(), RedactorError> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod context_tests;

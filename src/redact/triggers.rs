@@ -114,6 +114,8 @@ const FIXED: &[(&str, Trigger)] = &[
     ("auth", Trigger::Name),
     ("cred", Trigger::Name),
     ("pin", Trigger::Name),
+    // `Cookie:` and `Set-Cookie:` headers carry sessions.
+    ("cookie", Trigger::Name),
 ];
 
 /// Folds ASCII letters to lowercase for the table. Other bytes may fold

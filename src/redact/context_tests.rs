@@ -1,0 +1,118 @@
+//! Compiled only under #[cfg(test)] (see mod.rs). Issue 22's examples, one
+//! row each: a value in a data context goes whatever it looks like; code
+//! and prose stay byte for byte. Each row is checked as free text and as a
+//! tool result inside a journal line (escaped), since both reach disk.
+
+use super::*;
+
+/// (text, the pieces that must not survive).
+const GOES: &[(&str, &[&str])] = &[
+    // Values under a secret's name that look like words (dotenv, shell).
+    ("DB_PASSWORD=SuperSecretPassword", &["SuperSecretPassword"]),
+    ("JWT_SECRET=mysupersecretjwtkey", &["mysupersecretjwtkey"]),
+    ("password=Winter2024!", &["Winter2024"]),
+    ("PASSPHRASE=correct horse battery staple", &["correct", "horse", "battery", "staple"]),
+    ("DB_PASSWORD=Tr0ub4dor&3", &["Tr0ub4dor", "&3"]),
+    ("export DB_PASSWORD=SuperSecretPassword", &["SuperSecretPassword"]),
+    ("API_TOKEN=qwertyuiopasdfgh", &["qwertyuiopasdfgh"]),
+    ("API_TOKEN=\"lettersonlyvalue\"", &["lettersonlyvalue"]),
+    ("PGPASSWORD=Hunter psql -h db -U app", &["Hunter"]),
+    ("    12→API_TOKEN=lettersonlyvalue", &["lettersonlyvalue"]),
+    // URL userinfo, letters only.
+    ("git clone https://user:LettersOnly@example.com/r.git", &["LettersOnly"]),
+    ("postgres://app:hunter@db:5432/app", &["hunter"]),
+    // YAML, INI-like colon lines.
+    ("db:\n  user: app\n  password: LettersOnly\n", &["LettersOnly"]),
+    ("password: 'correct horse battery staple'", &["correct horse battery staple"]),
+    // JSON text.
+    (r#"{"api_token": "lettersonlyvalue"}"#, &["lettersonlyvalue"]),
+    // Headers.
+    ("Authorization: Bearer LettersOnlyToken", &["LettersOnlyToken"]),
+    ("> Authorization: Basic dXNlcjpodW50ZXI=", &["dXNlcjpodW50ZXI="]),
+    ("curl -H 'X-Api-Key: lettersonlyapikey' https://api.example.com", &["lettersonlyapikey"]),
+    ("curl -H \"Cookie: session=abc; theme=dark\" https://x", &["session=abc"]),
+    ("Cookie: sessionid=lettersonly; csrftoken=moreletters", &["sessionid=lettersonly", "moreletters"]),
+    ("Proxy-Authorization: Basic dXNlcjpwYXNz", &["dXNlcjpwYXNz"]),
+    // Flags.
+    ("mycli --password LettersOnly --verbose", &["LettersOnly"]),
+    ("mycli --password=LettersOnly", &["LettersOnly"]),
+];
+
+/// Code and prose that must come out byte for byte.
+const STAYS: &[&str] = &[
+    "    password: SecretStr = Field(...)",
+    "    discord_bot_token: str = Field(",
+    "export GITHUB_TOKEN=$(gh auth token)",
+    "  apiKey: options.apiKey,",
+    "const client = new Anthropic({\n  apiKey: options.apiKey\n});",
+    "  pwd = `~${pwd.slice(home.length)}`;",
+    "**GitHub Copilot OAuth:**4. Shortened",
+    "class Settings(BaseSettings):\n    api_key: str\n    password: SecretStr\n",
+    "client = OpenAI(\n    api_key=api_key,\n    base_url=base_url,\n)",
+    "    api_key=api_key",
+    "API_TOKEN=${API_TOKEN}",
+    "API_TOKEN=$API_TOKEN",
+    "ANTHROPIC_API_KEY=sk-ant-...",
+    "OPENAI_API_KEY=<your-key>",
+    "DB_PASSWORD=",
+    "GITHUB_API_KEY=\nDYNATRACE_API_KEY=",
+    "password: ${link}",
+    "password: '*******'",
+    "Authorization: Bearer $TOKEN",
+    "curl -H \"Authorization: Bearer ${{ secrets.TOKEN }}\" https://x",
+    "SSH_KEY_PATH=/home/me/.ssh/id_ed25519",
+    "GOOGLE_APPLICATION_CREDENTIALS=/run/secrets/gcp.json",
+    "tokenBudget: 20000000",
+    "maxTokens: 8192",
+    "mycli --api-key $API_KEY",
+    "CODEMIE_API_KEY=test-key",
+    "- Cookies: Show names only, redact values",
+    "Password: at least 8 characters",
+    "    apiKey: ['NEWAGENT_API_KEY'],            // Fallback chain for API key",
+    "codemie-gemini -m gemini-2.5-flash --api-key key \"optimize performance\"",
+];
+
+fn journal_line(text: &str) -> String {
+    let content = serde_json::to_string(text).expect("string");
+    format!(
+        r#"{{"type":"tool_results","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":{content}}}]}},"calls":[]}}"#
+    )
+}
+
+#[test]
+fn data_context_values_go_whatever_they_look_like() {
+    let r = Redactor::default();
+    let mut failures = Vec::new();
+    for (text, secrets) in GOES {
+        let free = r.redact(text);
+        let line = r.redact_line(&journal_line(text)).expect("object").line.into_owned();
+        for s in *secrets {
+            if free.contains(s) {
+                failures.push(format!("free text {text:?} -> {free:?} keeps {s:?}"));
+            }
+            let escaped = serde_json::to_string(s).expect("string");
+            if line.contains(&escaped[1..escaped.len() - 1]) {
+                failures.push(format!("journal line of {text:?} keeps {s:?}: {line}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn code_contexts_stay_byte_for_byte() {
+    let r = Redactor::default();
+    let mut failures = Vec::new();
+    for text in STAYS {
+        let free = r.redact(text);
+        if free != *text {
+            failures.push(format!("{text:?} -> {free:?}"));
+        }
+        let line = journal_line(text);
+        let out = r.redact_line(&line).expect("object");
+        if out.changed {
+            failures.push(format!("journal line of {text:?} changed: {}", out.line));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
