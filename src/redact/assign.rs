@@ -138,7 +138,7 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     let escaped_around = text.get(end) == Some(&b'\\')
         || (start > 0 && text[start - 1] == b'"' && start > 1 && text[start - 2] == b'\\');
     if !escaped_around && !looks_assigned(text, start, end) {
-        return true;
+        return super::commands::netrc(text, start, end).is_none();
     }
     !classify_name(name).secret
 }
@@ -148,7 +148,7 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
 pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
     let (start, end) = name_bounds(text, pos);
     if !looks_assigned(text, start, end) {
-        return (end, None);
+        return (end, super::commands::netrc(text, start, end));
     }
     let raw = &text[start..end];
     let cli = raw.starts_with(b"--");

@@ -125,7 +125,10 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
             // A lower-case `api_key=api_key,` on a line of its own is a
             // keyword argument, not a dotenv line: only env-shaped names
             // (the dotenv and shell convention) make the line data.
-            if tight && quote.is_none() && at_line_start && env_shaped {
+            // `.npmrc`: `//registry.npmjs.org/:_authToken=…`, `_auth=…`.
+            let npmrc = (start > cs && text[start - 1] == b':' && text[cs..].starts_with(b"//"))
+                || (at_line_start && raw.first() == Some(&b'_'));
+            if tight && quote.is_none() && (at_line_start && env_shaped || npmrc) {
                 return Context::Dotenv;
             }
             // `PGPASSWORD=x psql`, `env API_TOKEN=x cmd`: an env-shaped

@@ -36,6 +36,19 @@ const GOES: &[(&str, &[&str])] = &[
     // Flags.
     ("mycli --password LettersOnly --verbose", &["LettersOnly"]),
     ("mycli --password=LettersOnly", &["LettersOnly"]),
+    // Commands that take a password bare, and the files they read.
+    ("mysql -u root -pLettersOnly mydb", &["LettersOnly"]),
+    ("mysqldump -uroot -p'Winter 2024' app > dump.sql", &["Winter 2024"]),
+    ("sshpass -p LettersOnly ssh deploy@host", &["LettersOnly"]),
+    ("sshpass -pLettersOnly scp a b:", &["LettersOnly"]),
+    ("curl -u admin:LettersOnly https://api.example.com", &["LettersOnly"]),
+    ("curl --user 'admin:Two Words' https://x", &["Two Words"]),
+    ("machine api.example.com login me password LettersOnly", &["LettersOnly"]),
+    ("machine api.heroku.com\n  login me@example.com\n  password LettersOnly\n", &["LettersOnly"]),
+    ("db.example.com:5432:app:app:LettersOnly", &["LettersOnly"]),
+    ("*:*:*:postgres:Winter2024", &["Winter2024"]),
+    ("[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmcCJGQ0ZjA1YmM2LTk5ZDktNGI1Yy1hMmU2LTk5NmQ4ZTk4YzU1ZQACKlsz\n", &["pypi-AgEIcHlwaS5vcmc"]),
+    ("//registry.npmjs.org/:_authToken=LettersOnlyNpmToken", &["LettersOnlyNpmToken"]),
 ];
 
 /// Code and prose that must come out byte for byte.
@@ -67,6 +80,14 @@ const STAYS: &[&str] = &[
     "mycli --api-key $API_KEY",
     "CODEMIE_API_KEY=test-key",
     "- Cookies: Show names only, redact values",
+    "mysql -u root -p mydb",
+    "mysql -u root -p$MYSQL_PWD mydb",
+    "curl -u admin https://x",
+    "curl -u \"$USER:$PASS\" https://x",
+    "sshpass -p \"$SSHPASS\" ssh host",
+    "your password will be sent by email",
+    "mysql_connect($host, $user, $password);",
+    "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
     "Password: at least 8 characters",
     "    apiKey: ['NEWAGENT_API_KEY'],            // Fallback chain for API key",
     "codemie-gemini -m gemini-2.5-flash --api-key key \"optimize performance\"",

@@ -9,6 +9,7 @@
 //! (`jsonline.rs`): string by string, decoded, with the exemptions of §5.
 
 mod assign;
+mod commands;
 mod context;
 mod formats;
 mod jsonline;
@@ -258,6 +259,8 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
                 span
             }
             Trigger::Url => assign::url_credentials(text, hit.pos),
+            Trigger::Command if hit.pos < value_end => continue,
+            Trigger::Command => commands::detect(text, hit.pos, hit.len),
             Trigger::Scheme => assign::scheme_credentials(text, hit.pos, hit.len),
             _ if hit.pos < format_end => continue,
             Trigger::Custom(_) => None,
@@ -266,7 +269,7 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
         let Some((s, e)) = span.filter(|(s, e)| e > s) else { continue };
         spans.push((s, e, rule_of(text, &hit)));
         match hit.trigger {
-            Trigger::Name | Trigger::Url | Trigger::Scheme => value_end = value_end.max(e),
+            Trigger::Name | Trigger::Url | Trigger::Scheme | Trigger::Command => value_end = value_end.max(e),
             _ => format_end = format_end.max(e),
         }
     }
@@ -526,6 +529,7 @@ fn rule_of(text: &[u8], hit: &triggers::Hit) -> Rule {
         Trigger::Name => Rule::Assignment,
         Trigger::Url => Rule::UrlCredentials,
         Trigger::Scheme => Rule::Authorization,
+        Trigger::Command => Rule::CommandCredential,
         Trigger::Sk if text[hit.pos..].starts_with(b"sk-ant-") => Rule::AnthropicKey,
         Trigger::Sk => Rule::OpenaiKey,
         Trigger::Aws => Rule::AwsKeyId,

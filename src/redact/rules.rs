@@ -40,6 +40,8 @@ pub enum Rule {
     Jwt,
     PrivateKey,
     RecordField,
+    /// `mysql -pPW`, `sshpass -p`, `curl -u user:PW`, `.pgpass`, `.netrc`.
+    CommandCredential,
     /// A user's rule, by its index among the Redactor's rules.
     Custom(u32),
 }
@@ -61,6 +63,7 @@ impl Rule {
             Rule::Jwt => "jwt",
             Rule::PrivateKey => "private-key",
             Rule::RecordField => "record-field",
+            Rule::CommandCredential => "command-credential",
             Rule::Custom(i) => custom.get(i as usize).map_or("custom", |r| r.name.as_str()),
         }
     }

@@ -35,6 +35,9 @@ pub enum Trigger {
     Scheme,
     /// A part of a secret-looking name (`pass`, `token`, `key`, ...).
     Name,
+    /// A command or file line that takes a credential bare: `mysql`,
+    /// `sshpass`, `curl `, a `.pgpass` port (`commands.rs`).
+    Command,
     /// The value of a secret environment variable (index into the values).
     Env(u32),
     /// The literal a user's rule starts with (index into the rules).
@@ -116,6 +119,14 @@ const FIXED: &[(&str, Trigger)] = &[
     ("pin", Trigger::Name),
     // `Cookie:` and `Set-Cookie:` headers carry sessions.
     ("cookie", Trigger::Name),
+    ("mysql", Trigger::Command),
+    ("mariadb", Trigger::Command),
+    ("sshpass", Trigger::Command),
+    ("curl ", Trigger::Command),
+    (":5432:", Trigger::Command),
+    (":5433:", Trigger::Command),
+    (":6432:", Trigger::Command),
+    (":*:", Trigger::Command),
 ];
 
 /// Folds ASCII letters to lowercase for the table. Other bytes may fold
