@@ -36,6 +36,12 @@ const GOES: &[(&str, &[&str])] = &[
     // Flags.
     ("mycli --password LettersOnly --verbose", &["LettersOnly"]),
     ("mycli --password=LettersOnly", &["LettersOnly"]),
+    // Vendor formats in the places the issue found them.
+    (r#"{"type": "service_account", "private_key_id": "3f1c9e2ab4d05f6e7a8b9c0d1e2f3a4b5c6d7e8f"}"#, &["3f1c9e2ab4d05f6e7a8b9c0d1e2f3a4b5c6d7e8f"]),
+    ("Access key ID: AKIA4PQRX7ZT2MVB3KLD\nSecret access key: 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", &["q8Rz3Lm0Vb7Xn2Kp5Tw9Yc4Hd6Jf1Gs8Ae3Ub0Ni"]),
+    ("AKIA4PQRX7ZT2MVB3KLD,q8Rz3Lm0Vb7Xn2Kp5Tw9Yc4Hd6Jf1Gs8Ae3Ub0Ni", &["q8Rz3Lm0Vb7Xn2Kp5Tw9Yc4Hd6Jf1Gs8Ae3Ub0Ni"]),
+    ("https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-01T00:00:00Z&sig=Zx8Lq2%2BmR4vT9wK1pY7sN3dF6hJ0bC5eG8aU2iO4%3D", &["Zx8Lq2%2BmR4vT9wK1pY7sN3dF6hJ0bC5eG8aU2iO4%3D"]),
+    ("STRIPE_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dcQ9", &["sk_live_4eC39HqLyjWDarjtT1zdp7dcQ9"]),
     // Commands that take a password bare, and the files they read.
     ("mysql -u root -pLettersOnly mydb", &["LettersOnly"]),
     ("mysqldump -uroot -p'Winter 2024' app > dump.sql", &["Winter 2024"]),

@@ -16,6 +16,7 @@ mod jsonline;
 mod names;
 mod rules;
 mod simple;
+mod tokens;
 mod triggers;
 mod value;
 
@@ -264,6 +265,18 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
             Trigger::Scheme => assign::scheme_credentials(text, hit.pos, hit.len),
             _ if hit.pos < format_end => continue,
             Trigger::Custom(_) => None,
+            Trigger::Token(i) => tokens::detect(text, hit.pos, usize::from(i)),
+            Trigger::Aws => {
+                // An AWS secret access key beside its key id (prose, a CSV,
+                // `aws configure list`) goes with it.
+                let id = formats::detect(text, &hit);
+                if let Some((_, end)) = id {
+                    if let Some((s, e)) = formats::aws_secret_near(text, end) {
+                        spans.push((s, e, Rule::AwsSecretKey));
+                    }
+                }
+                id
+            }
             _ => formats::detect(text, &hit),
         };
         let Some((s, e)) = span.filter(|(s, e)| e > s) else { continue };
@@ -539,6 +552,7 @@ fn rule_of(text: &[u8], hit: &triggers::Hit) -> Rule {
         Trigger::Jwt => Rule::Jwt,
         Trigger::PrivateKey => Rule::PrivateKey,
         Trigger::Custom(i) => Rule::Custom(i),
+        Trigger::Token(i) => Rule::Token(i),
     }
 }
 

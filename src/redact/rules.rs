@@ -42,6 +42,10 @@ pub enum Rule {
     RecordField,
     /// `mysql -pPW`, `sshpass -p`, `curl -u user:PW`, `.pgpass`, `.netrc`.
     CommandCredential,
+    /// An AWS secret access key beside its key id.
+    AwsSecretKey,
+    /// A vendor token, by its row in `tokens::TOKENS`.
+    Token(u16),
     /// A user's rule, by its index among the Redactor's rules.
     Custom(u32),
 }
@@ -64,6 +68,8 @@ impl Rule {
             Rule::PrivateKey => "private-key",
             Rule::RecordField => "record-field",
             Rule::CommandCredential => "command-credential",
+            Rule::AwsSecretKey => "aws-secret-key",
+            Rule::Token(i) => super::tokens::TOKENS.get(usize::from(i)).map_or("token", |f| f.rule),
             Rule::Custom(i) => custom.get(i as usize).map_or("custom", |r| r.name.as_str()),
         }
     }

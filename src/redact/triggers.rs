@@ -38,6 +38,8 @@ pub enum Trigger {
     /// A command or file line that takes a credential bare: `mysql`,
     /// `sshpass`, `curl `, a `.pgpass` port (`commands.rs`).
     Command,
+    /// A vendor token's prefix (index into `tokens::TOKENS`).
+    Token(u16),
     /// The value of a secret environment variable (index into the values).
     Env(u32),
     /// The literal a user's rule starts with (index into the rules).
@@ -158,6 +160,17 @@ impl Triggers {
                 trigger: *trigger,
             })
             .collect();
+        // Vendor prefixes match exactly: `SG.` and `sk_live_` are case-sensitive.
+        for (i, format) in super::tokens::TOKENS.iter().enumerate() {
+            for lit in format.triggers {
+                literals.push(Literal {
+                    prefix: prefix(lit.as_bytes()),
+                    bytes: lit.as_bytes().into(),
+                    exact: true,
+                    trigger: Trigger::Token(i as u16),
+                });
+            }
+        }
         for (i, value) in env_values.iter().enumerate() {
             if value.len() >= 3 {
                 literals.push(Literal {
