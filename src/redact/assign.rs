@@ -140,7 +140,12 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     if !escaped_around && !looks_assigned(text, start, end) {
         return super::commands::netrc(text, start, end).is_none();
     }
-    !classify_name(name).secret
+    !classify_name(name).secret && !is_cookie_header(name, text.get(end))
+}
+
+/// `Cookie:` names a secret only as a header (`context.rs` decides).
+fn is_cookie_header(name: &str, next: Option<&u8>) -> bool {
+    next == Some(&b':') && (name.eq_ignore_ascii_case("cookie") || name.eq_ignore_ascii_case("set-cookie"))
 }
 
 /// The assignment whose name contains the prefilter hit at `pos`, if any:
@@ -156,11 +161,7 @@ pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
     let name_bytes = name_bytes.strip_suffix(b".").unwrap_or(name_bytes);
     let Ok(name) = std::str::from_utf8(name_bytes) else { return (end, None) };
     let mut class = classify_name(name);
-    // `Cookie:` names a secret only as a header (`context.rs` decides).
-    if !class.secret
-        && text.get(end) == Some(&b':')
-        && (name.eq_ignore_ascii_case("cookie") || name.eq_ignore_ascii_case("set-cookie"))
-    {
+    if !class.secret && is_cookie_header(name, text.get(end)) {
         class = NameClass { secret: true, ..NameClass::default() };
     }
     if !class.secret {

@@ -61,6 +61,18 @@ pub fn content_start(text: &[u8], ls: usize, le: usize) -> usize {
     if i + 1 < le && matches!(text[i], b'>' | b'<' | b'+') && text[i + 1] == b' ' {
         i += 2;
     }
+    // An opening tag (`<garuda_note>DB_PASSWORD=…`, `<env>`): what follows
+    // starts the line's content.
+    if text.get(i) == Some(&b'<') {
+        let name = text[i + 1..le]
+            .iter()
+            .take(40)
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            .count();
+        if name > 0 && text.get(i + 1 + name) == Some(&b'>') {
+            i += name + 2;
+        }
+    }
     while i < le && matches!(text[i], b' ' | b'\t') {
         i += 1;
     }
@@ -259,6 +271,8 @@ pub fn data_value(
     stop: Option<u8>,
 ) -> Option<((usize, usize), bool)> {
     let le = line_end(text, i).min(i + cap);
+    // A closing tag ends the value (`<garuda_note>…=v</garuda_note>`).
+    let le = text[i.min(le)..le].windows(2).position(|w| w == b"</").map_or(le, |p| i + p);
     let first = *text.get(i)?;
     if i >= le {
         return None;

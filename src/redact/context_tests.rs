@@ -36,6 +36,9 @@ const GOES: &[(&str, &[&str])] = &[
     // Flags.
     ("mycli --password LettersOnly --verbose", &["LettersOnly"]),
     ("mycli --password=LettersOnly", &["LettersOnly"]),
+    // Inside the session layer's note tag.
+    ("<garuda_note>DB_PASSWORD=LettersOnly</garuda_note>", &["LettersOnly"]),
+    ("<garuda_note>Authorization: Bearer LettersOnly</garuda_note>", &["LettersOnly"]),
     // Vendor formats in the places the issue found them.
     (r#"{"type": "service_account", "private_key_id": "3f1c9e2ab4d05f6e7a8b9c0d1e2f3a4b5c6d7e8f"}"#, &["3f1c9e2ab4d05f6e7a8b9c0d1e2f3a4b5c6d7e8f"]),
     ("Access key ID: AKIA4PQRX7ZT2MVB3KLD\nSecret access key: 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", &["q8Rz3Lm0Vb7Xn2Kp5Tw9Yc4Hd6Jf1Gs8Ae3Ub0Ni"]),

@@ -326,7 +326,10 @@ pub fn keeps_literal(v: &[u8], class: NameClass) -> bool {
     {
         return true;
     }
-    if !class.human && (is_env_name(v) || words(v).any(|w| is_stand_in_word(&w))) {
+    // Stand-ins are plain words (`test-key`, `my-token`); a random value
+    // with a `my` between its symbols is not one.
+    let plain = v.iter().all(|&b| b.is_ascii_alphabetic() || matches!(b, b'-' | b'_' | b'.'));
+    if !class.human && (is_env_name(v) || plain && words(v).any(|w| is_stand_in_word(&w))) {
         return true;
     }
     class.generic_key && !looks_made(v) && !words(v).any(|w| is_secret_ish_word(&w))
