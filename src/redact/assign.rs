@@ -6,8 +6,9 @@
 //! `("name", "v")` calls, `Type secret("v")`, CLI flags (`--password v`),
 //! `Authorization: Bearer v`, and `user:pass@` in URLs.
 
+use super::context::{self, Context};
 use super::names::{classify_name, NameClass, MAX_NAME};
-use super::value::{is_ident, keeps_value, looks_made};
+use super::value::{is_ident, keeps_literal, keeps_value, looks_made};
 
 /// Longest value taken; a longer one is cut there (the cap keeps adversarial
 /// input such as `password=password=…` linear).
@@ -137,9 +138,14 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     let escaped_around = text.get(end) == Some(&b'\\')
         || (start > 0 && text[start - 1] == b'"' && start > 1 && text[start - 2] == b'\\');
     if !escaped_around && !looks_assigned(text, start, end) {
-        return true;
+        return super::commands::netrc(text, start, end).is_none();
     }
-    !classify_name(name).secret
+    !classify_name(name).secret && !is_cookie_header(name, text.get(end))
+}
+
+/// `Cookie:` names a secret only as a header (`context.rs` decides).
+fn is_cookie_header(name: &str, next: Option<&u8>) -> bool {
+    next == Some(&b':') && (name.eq_ignore_ascii_case("cookie") || name.eq_ignore_ascii_case("set-cookie"))
 }
 
 /// The assignment whose name contains the prefilter hit at `pos`, if any:
@@ -147,14 +153,17 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
 pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
     let (start, end) = name_bounds(text, pos);
     if !looks_assigned(text, start, end) {
-        return (end, None);
+        return (end, super::commands::netrc(text, start, end));
     }
     let raw = &text[start..end];
     let cli = raw.starts_with(b"--");
     let name_bytes = raw.trim_ascii_start().strip_prefix(b"--").unwrap_or(raw);
     let name_bytes = name_bytes.strip_suffix(b".").unwrap_or(name_bytes);
     let Ok(name) = std::str::from_utf8(name_bytes) else { return (end, None) };
-    let class = classify_name(name);
+    let mut class = classify_name(name);
+    if !class.secret && is_cookie_header(name, text.get(end)) {
+        class = NameClass { secret: true, ..NameClass::default() };
+    }
     if !class.secret {
         return (end, None);
     }
@@ -190,7 +199,49 @@ fn looks_assigned(text: &[u8], start: usize, end: usize) -> bool {
         || (is_ident(next) && i > end && after_type(text, i, false).is_some())
 }
 
+/// The value of a data context (see `context.rs`), if the name is in one:
+/// `Some(span or None)`; `None` when the context is code.
+fn data_context_value(
+    text: &[u8],
+    start: usize,
+    end: usize,
+    op: &[u8],
+    op_at: usize,
+    class: NameClass,
+) -> Option<Option<(usize, usize)>> {
+    let after = op_at + op.len();
+    let ctx = context::of(text, start, end, op, op_at, after);
+    if ctx == Context::Code {
+        return None;
+    }
+    let v_at = skip_blanks(text, after);
+    // `--password --verbose`: the next flag, not a value.
+    if ctx == Context::Flag && op.is_empty() && text.get(v_at) == Some(&b'-') {
+        return Some(None);
+    }
+    let stop = if ctx == Context::Header {
+        start.checked_sub(1).map(|i| text[i]).filter(|q| matches!(q, b'\'' | b'"'))
+    } else {
+        None
+    };
+    let Some((span, _)) = context::data_value(text, v_at, ctx, MAX_VALUE, stop) else { return Some(None) };
+    let span = after_scheme(text, span);
+    Some((span.1 > span.0 && !context::keeps(&text[span.0..span.1], ctx, class)).then_some(span))
+}
+
+/// `Authorization: …` as a `-H '…'` argument: the name follows a quote
+/// that does not close after it.
+fn quoted_header(text: &[u8], start: usize, end: usize, class: NameClass) -> Option<Option<(usize, usize)>> {
+    if !matches!(start.checked_sub(1).map(|i| text[i]), Some(b'\'' | b'"')) || text.get(end) != Some(&b':') {
+        return None;
+    }
+    data_context_value(text, start, end, b":", end, class)
+}
+
 fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass) -> Option<(usize, usize)> {
+    if let Some(found) = quoted_header(text, start, end, class) {
+        return found;
+    }
     let before = start.checked_sub(1).map(|i| text[i]);
     let quote = before.filter(|q| matches!(q, b'"' | b'\'' | b'`'));
     let mut i = end;
@@ -209,6 +260,14 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         .into_iter()
         .find(|op| rest.starts_with(op) && !(op == b":" && rest.get(1) == Some(&b':')));
     let found = if let Some(op) = op {
+        // `**GitHub Copilot OAuth:**4. Shortened`: a Markdown label whose
+        // emphasis closes after the colon, then prose.
+        if op == b":" && matches!(text.get(j + 1), Some(b'*' | b'_')) && text.get(j + 2) == text.get(j + 1) {
+            return None;
+        }
+        if let Some(found) = data_context_value(text, start, end, op, j, class) {
+            return found;
+        }
         let after = j + op.len();
         match value_at(text, after) {
             // `auth.ts:12:import`: a grep line's file and line number.
@@ -229,7 +288,7 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
             quoted && matches!(text[s - 1], b'"' | b'\'') && looks_made(&text[s..e])
         })
     } else if cli && j > i && i < text.len() {
-        value_at(text, j)
+        return data_context_value(text, start, end, b"", j, class).flatten();
     } else if rest.first() == Some(&b'(') && j == i && quote.is_none() && is_declaration(text, start) {
         // std::string secret("value");
         value_at(text, j + 1).filter(|(_, quoted)| *quoted)
@@ -341,7 +400,10 @@ pub fn url_credentials(text: &[u8], pos: usize) -> Option<(usize, usize)> {
             b'@' => {
                 let c = colon?;
                 let span = (c + 1, i);
-                let ok = span.1 > span.0 && !keeps_value(&text[span.0..span.1], true, NameClass::default());
+                // Userinfo is data: its password is a literal, whatever
+                // it looks like (`https://user:hunter@host`).
+                let human = NameClass { secret: true, human: true, ..NameClass::default() };
+                let ok = span.1 > span.0 && !keeps_literal(&text[span.0..span.1], human);
                 return ok.then_some(span);
             }
             b'/' | b'?' | b'#' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'\'' | b'<' | b'>' => return None,

@@ -234,3 +234,33 @@ fn private_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
+
+/// A 40-character AWS secret access key within a short distance after a
+/// key id (`AKIA… wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`): base64 letters
+/// with both cases, bounded on both sides.
+pub fn aws_secret_near(text: &[u8], from: usize) -> Option<(usize, usize)> {
+    let is_b64 = |b: u8| b.is_ascii_alphanumeric() || b == b'/' || b == b'+';
+    let limit = text.len().min(from + 200);
+    let mut i = from;
+    while i < limit {
+        if !is_b64(text[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < text.len() && is_b64(text[i]) {
+            i += 1;
+        }
+        let run = &text[start..i];
+        let bounded = start == 0 || !matches!(text[start - 1], b'=' | b'_' | b'-');
+        if run.len() == 40
+            && bounded
+            && run.iter().any(u8::is_ascii_uppercase)
+            && run.iter().any(u8::is_ascii_lowercase)
+            && text.get(i) != Some(&b'=')
+        {
+            return Some((start, i));
+        }
+    }
+    None
+}

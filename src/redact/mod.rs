@@ -9,11 +9,14 @@
 //! (`jsonline.rs`): string by string, decoded, with the exemptions of §5.
 
 mod assign;
+mod commands;
+mod context;
 mod formats;
 mod jsonline;
 mod names;
 mod rules;
 mod simple;
+mod tokens;
 mod triggers;
 mod value;
 
@@ -257,15 +260,29 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
                 span
             }
             Trigger::Url => assign::url_credentials(text, hit.pos),
+            Trigger::Command if hit.pos < value_end => continue,
+            Trigger::Command => commands::detect(text, hit.pos, hit.len),
             Trigger::Scheme => assign::scheme_credentials(text, hit.pos, hit.len),
             _ if hit.pos < format_end => continue,
             Trigger::Custom(_) => None,
+            Trigger::Token(i) => tokens::detect(text, hit.pos, usize::from(i)),
+            Trigger::Aws => {
+                // An AWS secret access key beside its key id (prose, a CSV,
+                // `aws configure list`) goes with it.
+                let id = formats::detect(text, &hit);
+                if let Some((_, end)) = id {
+                    if let Some((s, e)) = formats::aws_secret_near(text, end) {
+                        spans.push((s, e, Rule::AwsSecretKey));
+                    }
+                }
+                id
+            }
             _ => formats::detect(text, &hit),
         };
         let Some((s, e)) = span.filter(|(s, e)| e > s) else { continue };
         spans.push((s, e, rule_of(text, &hit)));
         match hit.trigger {
-            Trigger::Name | Trigger::Url | Trigger::Scheme => value_end = value_end.max(e),
+            Trigger::Name | Trigger::Url | Trigger::Scheme | Trigger::Command => value_end = value_end.max(e),
             _ => format_end = format_end.max(e),
         }
     }
@@ -525,6 +542,7 @@ fn rule_of(text: &[u8], hit: &triggers::Hit) -> Rule {
         Trigger::Name => Rule::Assignment,
         Trigger::Url => Rule::UrlCredentials,
         Trigger::Scheme => Rule::Authorization,
+        Trigger::Command => Rule::CommandCredential,
         Trigger::Sk if text[hit.pos..].starts_with(b"sk-ant-") => Rule::AnthropicKey,
         Trigger::Sk => Rule::OpenaiKey,
         Trigger::Aws => Rule::AwsKeyId,
@@ -534,6 +552,7 @@ fn rule_of(text: &[u8], hit: &triggers::Hit) -> Rule {
         Trigger::Jwt => Rule::Jwt,
         Trigger::PrivateKey => Rule::PrivateKey,
         Trigger::Custom(i) => Rule::Custom(i),
+        Trigger::Token(i) => Rule::Token(i),
     }
 }
 
@@ -628,3 +647,6 @@ fn check_object(line: &str) -> Result<(), RedactorError> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod context_tests;

@@ -204,6 +204,20 @@ pub fn classify_name(name: &str) -> NameClass {
     // Metadata words first, in a pass of their own: the names a journal
     // repeats on every record (`inputTokens`, `maxTokens`) stop here, before
     // the substring searches below.
+    // A GCP service account key's `private_key_id` names the key that signs
+    // (https://cloud.google.com/iam/docs/keys-create-delete): it goes with
+    // the key, though `id` is otherwise metadata.
+    let mut words = 0;
+    let mut gcp = [false; 3];
+    for_each_word(name, |w| {
+        if words < 3 {
+            gcp[words] = w == [&b"private"[..], b"key", b"id"][words];
+        }
+        words += 1;
+    });
+    if words == 3 && gcp.iter().all(|&g| g) {
+        return NameClass { secret: true, ..NameClass::default() };
+    }
     let mut metadata = false;
     for_each_word(name, |w| metadata |= is_metadata_word(w));
     if metadata {

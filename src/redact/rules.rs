@@ -40,6 +40,12 @@ pub enum Rule {
     Jwt,
     PrivateKey,
     RecordField,
+    /// `mysql -pPW`, `sshpass -p`, `curl -u user:PW`, `.pgpass`, `.netrc`.
+    CommandCredential,
+    /// An AWS secret access key beside its key id.
+    AwsSecretKey,
+    /// A vendor token, by its row in `tokens::TOKENS`.
+    Token(u16),
     /// A user's rule, by its index among the Redactor's rules.
     Custom(u32),
 }
@@ -61,6 +67,9 @@ impl Rule {
             Rule::Jwt => "jwt",
             Rule::PrivateKey => "private-key",
             Rule::RecordField => "record-field",
+            Rule::CommandCredential => "command-credential",
+            Rule::AwsSecretKey => "aws-secret-key",
+            Rule::Token(i) => super::tokens::TOKENS.get(usize::from(i)).map_or("token", |f| f.rule),
             Rule::Custom(i) => custom.get(i as usize).map_or("custom", |r| r.name.as_str()),
         }
     }

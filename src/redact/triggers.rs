@@ -35,6 +35,11 @@ pub enum Trigger {
     Scheme,
     /// A part of a secret-looking name (`pass`, `token`, `key`, ...).
     Name,
+    /// A command or file line that takes a credential bare: `mysql`,
+    /// `sshpass`, `curl `, a `.pgpass` port (`commands.rs`).
+    Command,
+    /// A vendor token's prefix (index into `tokens::TOKENS`).
+    Token(u16),
     /// The value of a secret environment variable (index into the values).
     Env(u32),
     /// The literal a user's rule starts with (index into the rules).
@@ -114,6 +119,16 @@ const FIXED: &[(&str, Trigger)] = &[
     ("auth", Trigger::Name),
     ("cred", Trigger::Name),
     ("pin", Trigger::Name),
+    // `Cookie:` and `Set-Cookie:` headers carry sessions.
+    ("cookie", Trigger::Name),
+    ("mysql", Trigger::Command),
+    ("mariadb", Trigger::Command),
+    ("sshpass", Trigger::Command),
+    ("curl ", Trigger::Command),
+    (":5432:", Trigger::Command),
+    (":5433:", Trigger::Command),
+    (":6432:", Trigger::Command),
+    (":*:", Trigger::Command),
 ];
 
 /// Folds ASCII letters to lowercase for the table. Other bytes may fold
@@ -145,6 +160,17 @@ impl Triggers {
                 trigger: *trigger,
             })
             .collect();
+        // Vendor prefixes match exactly: `SG.` and `sk_live_` are case-sensitive.
+        for (i, format) in super::tokens::TOKENS.iter().enumerate() {
+            for lit in format.triggers {
+                literals.push(Literal {
+                    prefix: prefix(lit.as_bytes()),
+                    bytes: lit.as_bytes().into(),
+                    exact: true,
+                    trigger: Trigger::Token(i as u16),
+                });
+            }
+        }
         for (i, value) in env_values.iter().enumerate() {
             if value.len() >= 3 {
                 literals.push(Literal {

@@ -17,7 +17,7 @@ pub fn is_ident(c: u8) -> bool {
 /// `a.b.c`, `getToken()`, `await getToken()`, `z.string().min(8)`,
 /// `request.headers["apikey"]`, `Option<String>`, `string[]`: an expression,
 /// not data.
-fn is_code_expression(v: &[u8]) -> bool {
+pub fn is_code_expression(v: &[u8]) -> bool {
     let mut v = v;
     for kw in [&b"await "[..], b"new ", b"typeof "] {
         if let Some(rest) = v.strip_prefix(kw) {
@@ -55,8 +55,13 @@ fn is_code_expression(v: &[u8]) -> bool {
                 }
                 i += 1;
             }
-            if i >= v.len() || i - start > 256 {
+            if i - start > 256 {
                 return false;
+            }
+            if i >= v.len() {
+                // `Field(` at the end of a line: a call whose arguments
+                // follow on the next lines (`discord_bot_token: str = Field(`).
+                return open == b'(' && start + 1 == v.len();
             }
             i += 1;
             punctuation = true;
@@ -68,7 +73,8 @@ fn is_code_expression(v: &[u8]) -> bool {
             b'.' => i += 1,
             b'?' if v.get(i + 1) == Some(&b'.') => i += 2,
             b':' if v.get(i + 1) == Some(&b':') => i += 2,
-            b'!' if i + 1 == v.len() => i += 1,
+            // `options.token!` (a non-null assertion); `Winter2024!` is no call.
+            b'!' if i + 1 == v.len() && (punctuation || parts > 1) => i += 1,
             _ => return false,
         }
         punctuation = true;
@@ -97,6 +103,25 @@ fn is_placeholder(v: &[u8]) -> bool {
 /// Template references: `${X}`, `$X`, `{{ x }}`, `%X%`, `{x}`, `$(cmd)`.
 fn is_template(v: &[u8]) -> bool {
     let n = v.len();
+    // A template literal that interpolates (`~${pwd.slice(home.length)}`):
+    // `${` then a balanced expression and `}`.
+    if let Some(i) = v.windows(2).position(|w| w == b"${") {
+        let mut depth = 0i32;
+        for &b in &v[i + 2..] {
+            match b {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        break;
+                    }
+                }
+                b'}' if depth == 0 => return true,
+                b'{' | b'#' | b'\n' | b'$' => break,
+                _ => {}
+            }
+        }
+    }
     (v.starts_with(b"${") || v.starts_with(b"{{") || v.starts_with(b"$(") || v.starts_with(b"#{"))
         || (v.first() == Some(&b'$') && v.len() > 1 && v[1..].iter().all(|&c| is_ident(c)))
         || (n >= 3 && v[0] == b'%' && v[n - 1] == b'%')
@@ -243,11 +268,71 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     // A bare identifier without digits is a variable (`accessToken`, `K`,
     // `string`, a nullable `String?`); with digits (`hunter2`,
     // `CLOJARS_34bf…`) it is a value.
-    let v = v.strip_suffix(b"?").unwrap_or(v);
-    if v.iter().all(|&c| is_ident(c)) && is_ident_start(v[0]) {
+    let v = v.strip_suffix(b"?").or_else(|| v.strip_suffix(b"!")).unwrap_or(v);
+    if !v.is_empty() && v.iter().all(|&c| is_ident(c)) && is_ident_start(v[0]) {
         return !v.iter().any(u8::is_ascii_digit);
     }
     v.len() < 4
+}
+
+/// A path (`/run/secrets/db`, `./key.pem`, `~/.ssh/id_ed25519`): a file
+/// named under a credential's name, not the credential.
+fn is_path(v: &[u8]) -> bool {
+    let rest = if let Some(r) = v.strip_prefix(b"./").or_else(|| v.strip_prefix(b"~/")) {
+        r
+    } else if let Some(r) = v.strip_prefix(b"/") {
+        r
+    } else {
+        return false;
+    };
+    !rest.is_empty()
+        && rest.iter().all(|&b| b.is_ascii_alphanumeric() || b"._-/".contains(&b))
+        && (rest.contains(&b'/') || rest.contains(&b'.'))
+}
+
+/// Whether a value in a data context (a dotenv line, YAML, JSON, a header,
+/// URL userinfo, a credential flag) stays: there a value is a literal, so
+/// only what cannot be one stays: nothing, references (`$X`, `${X}`,
+/// `$(cmd)`, `{{ x }}`), placeholders and elisions (`<your-key>`, `***`,
+/// `sk-ant-...`), what a redactor left, booleans, short numbers (or any
+/// number under a name that takes none), paths and URLs, and, under a
+/// machine credential's name, an env var's name or a stand-in (`test-key`).
+/// A bare `key` still needs a machine-made value.
+pub fn keeps_literal(v: &[u8], class: NameClass) -> bool {
+    let v = v.trim_ascii();
+    if v.is_empty() || !v.iter().any(u8::is_ascii_alphanumeric) {
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    if lower.windows(8).any(|w| w == b"redacted") {
+        return true;
+    }
+    if [&b"true"[..], b"false", b"null", b"~", b"yes", b"no"].contains(&&lower[..]) {
+        return true;
+    }
+    if is_number(v) {
+        let digits = v.iter().filter(|b| b.is_ascii_digit()).count();
+        return !(class.numeric && digits >= 4);
+    }
+    if is_placeholder(v) || is_template(v) || is_pattern(v) || is_elided(v) || has_sequence(v) || is_path(v) {
+        return true;
+    }
+    if v.starts_with(b"http://") || v.starts_with(b"https://") {
+        return true;
+    }
+    // `--api-key key`, `API_TOKEN=token`: the value names what goes there.
+    if v.len() <= 12 && is_secret_ish_word(&lower)
+        || [&b"apikey"[..], b"api-key", b"api_key"].contains(&&lower[..])
+    {
+        return true;
+    }
+    // Stand-ins are plain words (`test-key`, `my-token`); a random value
+    // with a `my` between its symbols is not one.
+    let plain = v.iter().all(|&b| b.is_ascii_alphabetic() || matches!(b, b'-' | b'_' | b'.'));
+    if !class.human && (is_env_name(v) || plain && words(v).any(|w| is_stand_in_word(&w))) {
+        return true;
+    }
+    class.generic_key && !looks_made(v) && !words(v).any(|w| is_secret_ish_word(&w))
 }
 
 /// Looks made by a machine, for the weak name `key`: 16 characters or more

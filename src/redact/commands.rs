@@ -1,0 +1,168 @@
+//! Credentials that commands and their files take without a `name=` before
+//! them (rule 3's data contexts, `context.rs`): `mysql -pPW`,
+//! `sshpass -p PW`, `curl -u user:PW`, a `.netrc` line (`machine h login u
+//! password PW`) and a `.pgpass` line (`host:port:db:user:PW`). Each starts
+//! at a prefilter hit (the command's name, `:5432:`) and looks only along
+//! its own line.
+
+use super::context::{line_end, line_start};
+use super::names::NameClass;
+use super::value::keeps_literal;
+
+/// Longest value taken.
+const MAX_VALUE: usize = 1024;
+
+fn human() -> NameClass {
+    NameClass { secret: true, numeric: true, human: true, ..NameClass::default() }
+}
+
+/// A value from `i`: quoted (inner span) or to white space.
+fn word(text: &[u8], i: usize, le: usize) -> Option<(usize, usize)> {
+    let le = le.min(i + MAX_VALUE);
+    let first = *text.get(i).filter(|_| i < le)?;
+    if matches!(first, b'\'' | b'"') {
+        let end = text[i + 1..le].iter().position(|&b| b == first).map_or(le, |p| i + 1 + p);
+        return Some((i + 1, end));
+    }
+    let end = text[i..le].iter().position(|b| matches!(b, b' ' | b'\t')).map_or(le, |p| i + p);
+    Some((i, end))
+}
+
+/// The span kept only when it is a literal (not `$MYSQL_PWD`, not `***`).
+fn literal(text: &[u8], span: (usize, usize)) -> Option<(usize, usize)> {
+    (span.1 > span.0 && !keeps_literal(&text[span.0..span.1], human())).then_some(span)
+}
+
+/// Where the command that starts at `pos` ends: its line, cut at `|`,
+/// `&&`, `;`.
+fn command_end(text: &[u8], pos: usize) -> usize {
+    let le = line_end(text, pos);
+    text[pos..le].iter().position(|b| matches!(b, b'|' | b';' | b'&')).map_or(le, |p| pos + p)
+}
+
+/// Finds ` flag` (preceded by a blank) in `text[from..to]`.
+fn find_flag(text: &[u8], from: usize, to: usize, flag: &[u8]) -> Option<usize> {
+    let hay = &text[from..to];
+    let mut at = 0;
+    while let Some(p) = hay[at..].windows(flag.len()).position(|w| w == flag) {
+        let k = from + at + p;
+        if k > 0 && matches!(text[k - 1], b' ' | b'\t') {
+            return Some(k);
+        }
+        at += p + 1;
+    }
+    None
+}
+
+/// The secret a command hit (`len` bytes at `pos`) gives, if any.
+pub fn detect(text: &[u8], pos: usize, len: usize) -> Option<(usize, usize)> {
+    let lit = text[pos..pos + len].to_ascii_lowercase();
+    let lit = &lit[..];
+    // The command's name must be a word of its own (not `mysql_connect`).
+    let bounded_before = pos == 0 || !text[pos - 1].is_ascii_alphanumeric() && text[pos - 1] != b'_';
+    match lit {
+        b"mysql" | b"mariadb" | b"sshpass" | b"curl " if !bounded_before => None,
+        b"mysql" | b"mariadb" => {
+            // `-pSECRET` (glued: `-p secret` would prompt and name a database).
+            let end = command_end(text, pos);
+            let k = find_flag(text, pos, end, b"-p")?;
+            let v = k + 2;
+            if text.get(v).is_none_or(|b| matches!(b, b' ' | b'\t')) {
+                return None;
+            }
+            literal(text, word(text, v, end)?)
+        }
+        b"sshpass" => {
+            let end = command_end(text, pos);
+            let k = find_flag(text, pos, end, b"-p")?;
+            let mut v = k + 2;
+            while v < end && matches!(text[v], b' ' | b'\t') {
+                v += 1;
+            }
+            literal(text, word(text, v, end)?)
+        }
+        b"curl " => {
+            let end = command_end(text, pos);
+            let (k, n) = find_flag(text, pos, end, b"-u ")
+                .map(|k| (k, 3))
+                .or_else(|| find_flag(text, pos, end, b"--user ").map(|k| (k, 7)))?;
+            let (s, e) = word(text, k + n, end)?;
+            // `user:password`: the user stays.
+            let colon = text[s..e].iter().position(|&b| b == b':')?;
+            literal(text, (s + colon + 1, e))
+        }
+        _ => pgpass(text, pos),
+    }
+}
+
+/// A `.pgpass` line around `pos`: `hostname:port:database:username:password`,
+/// port digits or `*`; `\:` escapes a colon.
+fn pgpass(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let ls = line_start(text, pos);
+    let le = line_end(text, pos);
+    let line = &text[ls..le];
+    if line.iter().any(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'')) || line.len() > MAX_VALUE {
+        return None;
+    }
+    let mut fields = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < line.len() {
+        match line[i] {
+            b'\\' => i += 2,
+            b':' => {
+                fields.push((start, i));
+                start = i + 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    fields.push((start, line.len().min(i)));
+    if fields.len() != 5 {
+        return None;
+    }
+    let port = &line[fields[1].0..fields[1].1];
+    if !(port == b"*" || (!port.is_empty() && port.iter().all(u8::is_ascii_digit))) {
+        return None;
+    }
+    let (s, e) = fields[4];
+    literal(text, (ls + s, ls + e))
+}
+
+/// A `.netrc` password: `password` (or `passwd`) followed by a blank and a
+/// token, on a line that also says `machine`, `default` or `login`, or right
+/// under such a line.
+pub fn netrc(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+    let name = &text[start..end];
+    if name != b"password" && name != b"passwd" {
+        return None;
+    }
+    if !text.get(end).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+        return None;
+    }
+    let ls = line_start(text, start);
+    let le = line_end(text, start);
+    let before = text[ls..start].trim_ascii();
+    let netrc_word =
+        |s: &[u8]| s.starts_with(b"machine ") || s.starts_with(b"default") || s.starts_with(b"login ");
+    let ok = if before.is_empty() {
+        // The line above, for the one-token-a-line layout.
+        ls > 0 && {
+            let pe = ls - 1;
+            let ps = line_start(text, pe);
+            let above = text[ps..pe].trim_ascii();
+            netrc_word(above)
+        }
+    } else {
+        netrc_word(before) || before.windows(7).any(|w| w == b" login ")
+    };
+    if !ok {
+        return None;
+    }
+    let mut v = end;
+    while v < le && matches!(text[v], b' ' | b'\t') {
+        v += 1;
+    }
+    literal(text, word(text, v, le)?)
+}

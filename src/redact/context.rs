@@ -1,0 +1,352 @@
+//! Context decides, then shape (rule 3). A value in a *data* context is a
+//! literal whatever it looks like: a dotenv or shell assignment, a YAML
+//! value, a JSON value, URL userinfo, a credential header, a credential
+//! flag. There `SuperSecretPassword` or `correct horse battery staple` is a
+//! password, not a variable or prose. Only references (`$X`, `${X}`,
+//! `$(cmd)`, `{{ x }}`), placeholders, elisions and what a redactor left
+//! stay. In a *code* context (`password: SecretStr = Field(`,
+//! `apiKey: options.apiKey,`) looksLikeCode (`value.rs`) still decides.
+//!
+//! Every test here looks at the one line around a name the prefilter found
+//! (and, for YAML, the lines above it up to its parent), never further.
+
+use super::names::NameClass;
+use super::value::{is_code_expression, keeps_literal};
+
+/// Where a value sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// `NAME=value` at the start of a line (dotenv, `export`, `set`): the
+    /// value runs to the end of the line when the rest is plain words.
+    Dotenv,
+    /// `name: value` at the start of a line, not under a class or a type.
+    Yaml,
+    /// `"name": "value"`: JSON text.
+    Json,
+    /// `Authorization: …`, `Cookie: …` as a header line or a `-H` argument.
+    Header,
+    /// `--password v`, `--password=v`.
+    Flag,
+    /// Anything else: code, prose.
+    Code,
+}
+
+/// The start of the line holding `pos`.
+pub fn line_start(text: &[u8], pos: usize) -> usize {
+    text[..pos].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1)
+}
+
+/// The end of the line holding `pos` (at its line break, or the text's end).
+pub fn line_end(text: &[u8], pos: usize) -> usize {
+    text[pos..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(text.len(), |i| pos + i)
+}
+
+/// Where a line's content starts: after a file viewer's line number
+/// (`    12→`, `cat -n`'s `    12\t`), a diff's `+`/`-`, curl -v's `> `,
+/// and indentation.
+pub fn content_start(text: &[u8], ls: usize, le: usize) -> usize {
+    let mut i = ls;
+    while i < le && matches!(text[i], b' ' | b'\t') {
+        i += 1;
+    }
+    let digits = text[i..le].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits > 0 {
+        let after = i + digits;
+        if text[after..le].starts_with("→".as_bytes()) {
+            i = after + "→".len();
+        } else if text.get(after) == Some(&b'\t') {
+            i = after + 1;
+        }
+    }
+    if i + 1 < le && matches!(text[i], b'>' | b'<' | b'+') && text[i + 1] == b' ' {
+        i += 2;
+    }
+    // An opening tag (`<garuda_note>DB_PASSWORD=…`, `<env>`): what follows
+    // starts the line's content.
+    if text.get(i) == Some(&b'<') {
+        let name = text[i + 1..le]
+            .iter()
+            .take(40)
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            .count();
+        if name > 0 && text.get(i + 1 + name) == Some(&b'>') {
+            i += name + 2;
+        }
+    }
+    while i < le && matches!(text[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// The indentation of a line's content (after a viewer's line number).
+fn indent(text: &[u8], ls: usize, le: usize) -> usize {
+    let mut i = ls;
+    while i < le && matches!(text[i], b' ' | b'\t') {
+        i += 1;
+    }
+    let digits = text[i..le].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits > 0 && text[i + digits..le].starts_with("→".as_bytes()) {
+        i += digits + "→".len();
+    } else if digits > 0 && text.get(i + digits) == Some(&b'\t') {
+        i += digits + 1;
+    } else {
+        return i - ls;
+    }
+    let from = i;
+    while i < le && matches!(text[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i - from
+}
+
+/// `export `, `set `, `declare -x `, `setx `, `env `: words before a shell
+/// assignment at the start of a line.
+fn after_shell_keyword(text: &[u8], mut i: usize, name_start: usize) -> usize {
+    for kw in [&b"export "[..], b"declare -x ", b"set ", b"setx ", b"env ", b"local ", b"readonly "] {
+        if text[i..name_start].starts_with(kw) {
+            i += kw.len();
+            while i < name_start && text[i] == b' ' {
+                i += 1;
+            }
+            break;
+        }
+    }
+    i
+}
+
+/// The name (its bytes at `start..end`, without quotes or `--`) and what
+/// precedes and follows it decide the context. `op` is the operator found
+/// after the name, `op_at` where it starts, `after` where the value may start.
+pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after: usize) -> Context {
+    let raw = &text[start..end];
+    if raw.starts_with(b"--") {
+        return Context::Flag;
+    }
+    let quote = start.checked_sub(1).map(|i| text[i]).filter(|q| matches!(q, b'"' | b'\'' | b'`'));
+    let ls = line_start(text, start);
+    let le = line_end(text, start);
+    let cs = content_start(text, ls, le);
+    match op {
+        b"=" => {
+            // `NAME=value`, no blank on either side of `=`.
+            let tight = op_at == end && text.get(after).is_some_and(|b| !matches!(b, b' ' | b'\t'));
+            let at_line_start = after_shell_keyword(text, cs, start) == start;
+            let env_shaped = raw.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                && raw.iter().any(u8::is_ascii_uppercase);
+            // A lower-case `api_key=api_key,` on a line of its own is a
+            // keyword argument, not a dotenv line: only env-shaped names
+            // (the dotenv and shell convention) make the line data.
+            // `.npmrc`: `//registry.npmjs.org/:_authToken=…`, `_auth=…`.
+            let npmrc = (start > cs && text[start - 1] == b':' && text[cs..].starts_with(b"//"))
+                || (at_line_start && raw.first() == Some(&b'_'));
+            if tight && quote.is_none() && (at_line_start && env_shaped || npmrc) {
+                return Context::Dotenv;
+            }
+            // `PGPASSWORD=x psql`, `env API_TOKEN=x cmd`: an env-shaped
+            // assignment after a blank is shell too.
+            let after_blank = start > ls && matches!(text[start - 1], b' ' | b'\t');
+            if tight && quote.is_none() && after_blank && env_shaped && raw.len() >= 4 {
+                return Context::Dotenv;
+            }
+            Context::Code
+        }
+        b":" => {
+            if quote == Some(b'"') && text.get(skip_blanks(text, after)) == Some(&b'"') {
+                return Context::Json;
+            }
+            if is_header_position(text, cs, start) && is_header_name(raw) {
+                return Context::Header;
+            }
+            // Not after `- `: a Markdown list (`- Cookies: Show names only`)
+            // looks the same and is far more common in a transcript.
+            let starts_line = quote.is_none() && cs == start;
+            // `password: SecretStr = Field(`: a type, then the value.
+            let rest = &text[after.min(le)..le];
+            let code = rest.windows(3).position(|w| w == b" //").map_or(rest, |i| &rest[..i]).trim_ascii();
+            // An object literal's field ends in `,` (before a `//` comment);
+            // a statement in `;`. Words with blanks are prose
+            // (`Password: at least 8 characters`), unless quoted.
+            let typed = code.windows(3).any(|w| w == b" = ")
+                || matches!(code.last(), Some(b',' | b';' | b'{' | b'('))
+                || (!matches!(code.first(), Some(b'"' | b'\'')) && code.contains(&b' '));
+            if starts_line
+                && !typed
+                && text.get(after).is_some_and(|b| matches!(b, b' ' | b'\t'))
+                && yaml_parent(text, ls)
+            {
+                return Context::Yaml;
+            }
+            Context::Code
+        }
+        _ => Context::Code,
+    }
+}
+
+fn skip_blanks(text: &[u8], mut i: usize) -> usize {
+    while i < text.len() && matches!(text[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// A header line starts its line (curl -v's `> ` is skipped), or is the
+/// quoted argument of `-H` / `--header`.
+fn is_header_position(text: &[u8], cs: usize, start: usize) -> bool {
+    if cs == start {
+        return true;
+    }
+    let before = &text[cs.max(start.saturating_sub(12))..start];
+    [&b"-H '"[..], b"-H \"", b"--header '", b"--header \"", b"-H ", b"--header "]
+        .iter()
+        .any(|p| before.ends_with(p))
+}
+
+/// HTTP credential headers: `Authorization`, `Proxy-Authorization`,
+/// `Cookie`, `Set-Cookie`, and any `X-…-Key`/`…-Token` header.
+fn is_header_name(raw: &[u8]) -> bool {
+    let lower = raw.to_ascii_lowercase();
+    if !raw.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-') {
+        return false;
+    }
+    matches!(
+        &lower[..],
+        b"authorization" | b"proxy-authorization" | b"cookie" | b"set-cookie" | b"private-token"
+    ) || (lower.contains(&b'-')
+        && (lower.ends_with(b"-key") || lower.ends_with(b"-token") || lower.ends_with(b"-secret")))
+}
+
+/// Whether the line at `ls` sits in YAML rather than under a Python class
+/// or a type (`class Settings(BaseSettings):` then `password: SecretStr`):
+/// the nearest line above with less indentation decides; a line above
+/// ending in `,`, `{`, `(` or `[` means an object literal or a call.
+fn yaml_parent(text: &[u8], ls: usize) -> bool {
+    let le = line_end(text, ls);
+    let own = indent(text, ls, le);
+    let mut at = ls;
+    let mut first = true;
+    // At most a few dozen lines up: the parent of a field is near.
+    for _ in 0..64 {
+        if at == 0 {
+            return true;
+        }
+        let pe = at - 1;
+        let pe = if pe > 0 && text[pe] == b'\n' && text[pe - 1] == b'\r' { pe - 1 } else { pe };
+        let ps = line_start(text, pe);
+        at = ps;
+        let cs = content_start(text, ps, pe);
+        let content = text[cs..pe].trim_ascii_end();
+        if content.is_empty() {
+            continue;
+        }
+        if first {
+            first = false;
+            if matches!(content.last(), Some(b',' | b'{' | b'(' | b'[')) {
+                return false;
+            }
+        }
+        if indent(text, ps, pe) < own {
+            let code_words =
+                [&b"class "[..], b"struct ", b"interface ", b"type ", b"@dataclass", b"data class", b"def "];
+            return !code_words.iter().any(|w| content.starts_with(w)) && !content.ends_with(b"):");
+        }
+        if own == 0 {
+            return true;
+        }
+    }
+    true
+}
+
+/// The span of a value in a data context, from `i` (after the operator and
+/// blanks): quoted (to its closing quote), or bare. A bare value ends at
+/// the line's end for YAML and headers, and for a dotenv line when the
+/// rest of the line is plain words (`PASSPHRASE=correct horse battery
+/// staple`); else at white space. A trailing `,` or `;` (a list, a
+/// statement) is not part of it.
+pub fn data_value(
+    text: &[u8],
+    i: usize,
+    ctx: Context,
+    cap: usize,
+    stop: Option<u8>,
+) -> Option<((usize, usize), bool)> {
+    let le = line_end(text, i).min(i + cap);
+    // A closing tag ends the value (`<garuda_note>…=v</garuda_note>`).
+    let le = text[i.min(le)..le].windows(2).position(|w| w == b"</").map_or(le, |p| i + p);
+    let first = *text.get(i)?;
+    if i >= le {
+        return None;
+    }
+    if matches!(first, b'"' | b'\'') && !(ctx == Context::Header) {
+        let inner = i + 1;
+        let mut k = inner;
+        while k < le {
+            match text[k] {
+                b'\\' if first == b'"' => k += 2,
+                c if c == first => break,
+                _ => k += 1,
+            }
+        }
+        return Some(((inner, k.min(le)), true));
+    }
+    let word_end =
+        |from: usize| text[from..le].iter().position(|b| matches!(b, b' ' | b'\t')).map_or(le, |p| from + p);
+    let mut end = match ctx {
+        Context::Yaml => {
+            // A comment after a blank ends a YAML value.
+            let mut e = le;
+            for k in i..le {
+                if text[k] == b'#' && k > i && matches!(text[k - 1], b' ' | b'\t') {
+                    e = k;
+                    break;
+                }
+            }
+            e
+        }
+        // Inside `-H '…'` a header ends at its quote.
+        Context::Header => stop.and_then(|q| text[i..le].iter().position(|&b| b == q)).map_or(le, |p| i + p),
+        Context::Dotenv => {
+            let w = word_end(i);
+            let rest = &text[w..le];
+            let plain = rest.iter().all(|&b| b.is_ascii_alphabetic() || matches!(b, b' ' | b'\t'));
+            if plain && !rest.trim_ascii().is_empty() {
+                le
+            } else {
+                w
+            }
+        }
+        _ => word_end(i),
+    };
+    while end > i && matches!(text[end - 1], b' ' | b'\t' | b',' | b';') {
+        end -= 1;
+    }
+    Some(((i, end), false))
+}
+
+/// Whether a value in a data context stays. YAML keeps what reads as code
+/// there too (`apiKey: options.apiKey`, `password: str`), since a bare
+/// `name: value` line is also a Python annotation or an object's last field.
+pub fn keeps(v: &[u8], ctx: Context, class: NameClass) -> bool {
+    if keeps_literal(v, class) {
+        return true;
+    }
+    if ctx == Context::Yaml {
+        let t = v.trim_ascii();
+        let primitive = [
+            &b"str"[..],
+            b"string",
+            b"int",
+            b"bool",
+            b"boolean",
+            b"bytes",
+            b"float",
+            b"number",
+            b"any",
+            b"object",
+            b"unknown",
+        ]
+        .contains(&t);
+        return primitive || (is_code_expression(t) && !t.iter().any(u8::is_ascii_digit));
+    }
+    false
+}

@@ -1,0 +1,148 @@
+//! Compiled only under #[cfg(test)] (see mod.rs). Issue 22's examples, one
+//! row each: a value in a data context goes whatever it looks like; code
+//! and prose stay byte for byte. Each row is checked as free text and as a
+//! tool result inside a journal line (escaped), since both reach disk.
+
+use super::*;
+
+/// (text, the pieces that must not survive).
+const GOES: &[(&str, &[&str])] = &[
+    // Values under a secret's name that look like words (dotenv, shell).
+    ("DB_PASSWORD=SuperSecretPassword", &["SuperSecretPassword"]),
+    ("JWT_SECRET=mysupersecretjwtkey", &["mysupersecretjwtkey"]),
+    ("password=Winter2024!", &["Winter2024"]),
+    ("PASSPHRASE=correct horse battery staple", &["correct", "horse", "battery", "staple"]),
+    ("DB_PASSWORD=Tr0ub4dor&3", &["Tr0ub4dor", "&3"]),
+    ("export DB_PASSWORD=SuperSecretPassword", &["SuperSecretPassword"]),
+    ("API_TOKEN=qwertyuiopasdfgh", &["qwertyuiopasdfgh"]),
+    ("API_TOKEN=\"lettersonlyvalue\"", &["lettersonlyvalue"]),
+    ("PGPASSWORD=Hunter psql -h db -U app", &["Hunter"]),
+    ("    12→API_TOKEN=lettersonlyvalue", &["lettersonlyvalue"]),
+    // URL userinfo, letters only.
+    ("git clone https://user:LettersOnly@example.com/r.git", &["LettersOnly"]),
+    ("postgres://app:hunter@db:5432/app", &["hunter"]),
+    // YAML, INI-like colon lines.
+    ("db:\n  user: app\n  password: LettersOnly\n", &["LettersOnly"]),
+    ("password: 'correct horse battery staple'", &["correct horse battery staple"]),
+    // JSON text.
+    (r#"{"api_token": "lettersonlyvalue"}"#, &["lettersonlyvalue"]),
+    // Headers.
+    ("Authorization: Bearer LettersOnlyToken", &["LettersOnlyToken"]),
+    ("> Authorization: Basic dXNlcjpodW50ZXI=", &["dXNlcjpodW50ZXI="]),
+    ("curl -H 'X-Api-Key: lettersonlyapikey' https://api.example.com", &["lettersonlyapikey"]),
+    ("curl -H \"Cookie: session=abc; theme=dark\" https://x", &["session=abc"]),
+    ("Cookie: sessionid=lettersonly; csrftoken=moreletters", &["sessionid=lettersonly", "moreletters"]),
+    ("Proxy-Authorization: Basic dXNlcjpwYXNz", &["dXNlcjpwYXNz"]),
+    // Flags.
+    ("mycli --password LettersOnly --verbose", &["LettersOnly"]),
+    ("mycli --password=LettersOnly", &["LettersOnly"]),
+    // Inside the session layer's note tag.
+    ("<garuda_note>DB_PASSWORD=LettersOnly</garuda_note>", &["LettersOnly"]),
+    ("<garuda_note>Authorization: Bearer LettersOnly</garuda_note>", &["LettersOnly"]),
+    // Vendor formats in the places the issue found them.
+    (r#"{"type": "service_account", "private_key_id": "3f1c9e2ab4d05f6e7a8b9c0d1e2f3a4b5c6d7e8f"}"#, &["3f1c9e2ab4d05f6e7a8b9c0d1e2f3a4b5c6d7e8f"]),
+    ("Access key ID: AKIA4PQRX7ZT2MVB3KLD\nSecret access key: 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", &["q8Rz3Lm0Vb7Xn2Kp5Tw9Yc4Hd6Jf1Gs8Ae3Ub0Ni"]),
+    ("AKIA4PQRX7ZT2MVB3KLD,q8Rz3Lm0Vb7Xn2Kp5Tw9Yc4Hd6Jf1Gs8Ae3Ub0Ni", &["q8Rz3Lm0Vb7Xn2Kp5Tw9Yc4Hd6Jf1Gs8Ae3Ub0Ni"]),
+    ("https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-01T00:00:00Z&sig=Zx8Lq2%2BmR4vT9wK1pY7sN3dF6hJ0bC5eG8aU2iO4%3D", &["Zx8Lq2%2BmR4vT9wK1pY7sN3dF6hJ0bC5eG8aU2iO4%3D"]),
+    ("STRIPE_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dcQ9", &["sk_live_4eC39HqLyjWDarjtT1zdp7dcQ9"]),
+    // Commands that take a password bare, and the files they read.
+    ("mysql -u root -pLettersOnly mydb", &["LettersOnly"]),
+    ("mysqldump -uroot -p'Winter 2024' app > dump.sql", &["Winter 2024"]),
+    ("sshpass -p LettersOnly ssh deploy@host", &["LettersOnly"]),
+    ("sshpass -pLettersOnly scp a b:", &["LettersOnly"]),
+    ("curl -u admin:LettersOnly https://api.example.com", &["LettersOnly"]),
+    ("curl --user 'admin:Two Words' https://x", &["Two Words"]),
+    ("machine api.example.com login me password LettersOnly", &["LettersOnly"]),
+    ("machine api.heroku.com\n  login me@example.com\n  password LettersOnly\n", &["LettersOnly"]),
+    ("db.example.com:5432:app:app:LettersOnly", &["LettersOnly"]),
+    ("*:*:*:postgres:Winter2024", &["Winter2024"]),
+    ("[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmcCJGQ0ZjA1YmM2LTk5ZDktNGI1Yy1hMmU2LTk5NmQ4ZTk4YzU1ZQACKlsz\n", &["pypi-AgEIcHlwaS5vcmc"]),
+    ("//registry.npmjs.org/:_authToken=LettersOnlyNpmToken", &["LettersOnlyNpmToken"]),
+];
+
+/// Code and prose that must come out byte for byte.
+const STAYS: &[&str] = &[
+    "    password: SecretStr = Field(...)",
+    "    discord_bot_token: str = Field(",
+    "export GITHUB_TOKEN=$(gh auth token)",
+    "  apiKey: options.apiKey,",
+    "const client = new Anthropic({\n  apiKey: options.apiKey\n});",
+    "  pwd = `~${pwd.slice(home.length)}`;",
+    "**GitHub Copilot OAuth:**4. Shortened",
+    "class Settings(BaseSettings):\n    api_key: str\n    password: SecretStr\n",
+    "client = OpenAI(\n    api_key=api_key,\n    base_url=base_url,\n)",
+    "    api_key=api_key",
+    "API_TOKEN=${API_TOKEN}",
+    "API_TOKEN=$API_TOKEN",
+    "ANTHROPIC_API_KEY=sk-ant-...",
+    "OPENAI_API_KEY=<your-key>",
+    "DB_PASSWORD=",
+    "GITHUB_API_KEY=\nDYNATRACE_API_KEY=",
+    "password: ${link}",
+    "password: '*******'",
+    "Authorization: Bearer $TOKEN",
+    "curl -H \"Authorization: Bearer ${{ secrets.TOKEN }}\" https://x",
+    "SSH_KEY_PATH=/home/me/.ssh/id_ed25519",
+    "GOOGLE_APPLICATION_CREDENTIALS=/run/secrets/gcp.json",
+    "tokenBudget: 20000000",
+    "maxTokens: 8192",
+    "mycli --api-key $API_KEY",
+    "CODEMIE_API_KEY=test-key",
+    "- Cookies: Show names only, redact values",
+    "mysql -u root -p mydb",
+    "mysql -u root -p$MYSQL_PWD mydb",
+    "curl -u admin https://x",
+    "curl -u \"$USER:$PASS\" https://x",
+    "sshpass -p \"$SSHPASS\" ssh host",
+    "your password will be sent by email",
+    "mysql_connect($host, $user, $password);",
+    "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
+    "Password: at least 8 characters",
+    "    apiKey: ['NEWAGENT_API_KEY'],            // Fallback chain for API key",
+    "codemie-gemini -m gemini-2.5-flash --api-key key \"optimize performance\"",
+];
+
+fn journal_line(text: &str) -> String {
+    let content = serde_json::to_string(text).expect("string");
+    format!(
+        r#"{{"type":"tool_results","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":{content}}}]}},"calls":[]}}"#
+    )
+}
+
+#[test]
+fn data_context_values_go_whatever_they_look_like() {
+    let r = Redactor::default();
+    let mut failures = Vec::new();
+    for (text, secrets) in GOES {
+        let free = r.redact(text);
+        let line = r.redact_line(&journal_line(text)).expect("object").line.into_owned();
+        for s in *secrets {
+            if free.contains(s) {
+                failures.push(format!("free text {text:?} -> {free:?} keeps {s:?}"));
+            }
+            let escaped = serde_json::to_string(s).expect("string");
+            if line.contains(&escaped[1..escaped.len() - 1]) {
+                failures.push(format!("journal line of {text:?} keeps {s:?}: {line}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn code_contexts_stay_byte_for_byte() {
+    let r = Redactor::default();
+    let mut failures = Vec::new();
+    for text in STAYS {
+        let free = r.redact(text);
+        if free != *text {
+            failures.push(format!("{text:?} -> {free:?}"));
+        }
+        let line = journal_line(text);
+        let out = r.redact_line(&line).expect("object");
+        if out.changed {
+            failures.push(format!("journal line of {text:?} changed: {}", out.line));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
