@@ -70,16 +70,6 @@ function replayFile(file, journal) {
   return last !== -1 && last !== 0x0a;
 }
 
-function pidAlive(pid) {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-
 /**
  * What the journals of both stores share: the core Journal, the figures and
  * messages read from it, and the checks before anything touches it (a
@@ -223,76 +213,14 @@ class FileJournal extends JournalBase {
   }
 }
 
-const heldLocks = new Set();
-process.on("exit", () => {
-  for (const lock of heldLocks) {
-    try {
-      fs.unlinkSync(lock);
-    } catch {}
-  }
-});
-
 /** The journals this process has open, by file: a rename or a removal of one goes through it. */
 const openHere = new Map();
 
-/**
- * When a process started (clock ticks since boot, Linux), or null where that
- * cannot be read. A lock records it beside the pid, so a pid reused by
- * another process (containers restart at low pids) is told from its writer.
- */
-function startTime(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether the lock's writer still runs: its pid is alive and (where known) started when the lock says. */
-function holderAlive(holder) {
-  if (!pidAlive(holder.pid)) return false;
-  if (holder.start == null) return true;
-  const now = startTime(holder.pid);
-  return now == null || now === holder.start;
-}
-
-function readLock(lockFile) {
-  const text = fs.readFileSync(lockFile, "utf8");
-  try {
-    const parsed = JSON.parse(text);
-    if (parsed && typeof parsed === "object") return { pid: Number(parsed.pid), start: parsed.start ?? null };
-  } catch {}
-  return { pid: Number.parseInt(text, 10), start: null }; // a lock from an older version: a bare pid
-}
-
-function takeLock(lockFile) {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(lockFile, "wx", FILE_MODE);
-      fs.writeSync(fd, JSON.stringify({ pid: process.pid, start: startTime(process.pid) }));
-      fs.closeSync(fd);
-      heldLocks.add(lockFile);
-      return;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw unwritable(lockFile, e);
-      const holder = readLock(lockFile);
-      if (holder.pid === process.pid && heldLocks.has(lockFile)) {
-        throw fail("ERR_SESSION_LOCKED", `the session is already open for writing in this process (${lockFile}); write through that journal`);
-      }
-      if (holderAlive(holder)) {
-        throw fail("ERR_SESSION_LOCKED", `the session is open for writing in process ${holder.pid} (${lockFile}); one writer at a time`);
-      }
-      fs.rmSync(lockFile, { force: true }); // stale: its process is gone (or its pid was reused)
-    }
-  }
-  throw fail("ERR_SESSION_LOCKED", `could not take ${lockFile}`);
-}
-
-function releaseLock(lockFile) {
-  heldLocks.delete(lockFile);
-  fs.rmSync(lockFile, { force: true });
-}
+// The lock (lock.js): one writer per session, taken in one step, a stale one
+// taken over atomically. Exported here too, for the CLI's `redact --in-place`.
+const { takeSessionLock, releaseSessionLock, lockHeld } = require("./lock.js");
+const takeLock = takeSessionLock;
+const releaseLock = releaseSessionLock;
 
 /** A child id as the seed cleans it: every character other than letters, digits, "-" and "_" becomes "-". */
 function cleanChildId(childId) {
@@ -472,16 +400,7 @@ class FileSessionStore {
   }
 }
 
-/** Whether a lock file is held by a writer that still runs (for `serve`'s live follow). */
-function lockHeld(lockFile) {
-  try {
-    return holderAlive(readLock(lockFile));
-  } catch {
-    return false;
-  }
-}
-
-module.exports = { FileSessionStore, FileJournal, JournalBase, fail, checkId, cleanChildId, lockHeld };
+module.exports = { FileSessionStore, FileJournal, JournalBase, fail, checkId, cleanChildId, lockHeld, takeSessionLock, releaseSessionLock };
 // After the exports above: memory.js takes `fail` from this file.
 const { MemorySessionStore, MemoryJournal } = require("./memory.js");
 module.exports.MemorySessionStore = MemorySessionStore;
