@@ -219,6 +219,7 @@ function summary(file, state) {
     budgetNote: session.budgetNote(state),
     ended: state.ended ?? null,
     warnings: state.warnings,
+    warningCounts: state.warningCounts,
     tornTail: state.tornTail,
   };
 }
@@ -243,6 +244,11 @@ async function replay(args) {
     if (s.budgetNote) out.push(`  ${s.budgetNote}`);
     if (s.ended) out.push(`  ended     ${JSON.stringify(s.ended.stopReason)} after ${s.ended.steps} steps`);
     for (const w of s.warnings) out.push(`  warning   line ${w.line}: ${w.kind}: ${w.message}`);
+    // Past the first 100 of a kind, warnings are only counted (memory by kind, not by line).
+    for (const [kind, count] of Object.entries(s.warningCounts ?? {})) {
+      const listed = s.warnings.filter((w) => w.kind === kind).length;
+      if (count > listed) out.push(`  warning   ${n(count - listed)} more ${kind} (${n(count)} in all; the first ${listed} are listed)`);
+    }
     if (s.tornTail) out.push("  torn tail: the last line was cut off mid-write and was ignored");
     process.stdout.write(out.join("\n") + "\n");
   }
