@@ -27,6 +27,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const session = require("./garuda_session.js");
+const files = require("./files.js");
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -39,9 +40,18 @@ function fail(code, message, cause) {
   return e;
 }
 
+/**
+ * The longest id, in bytes: a file name is at most 255 bytes, and the lock's
+ * helpers add up to about 40 to `<id>` (`.lock.takeover.<pid>-<hex>.stale`).
+ */
+const MAX_ID_BYTES = 200;
+
 function checkId(id, what) {
   if (typeof id !== "string" || !session.validateSessionId(id)) {
     throw fail("ERR_BAD_SESSION_ID", `${what} ${JSON.stringify(id)} is not a session id: use letters, digits, "-" and "_" only`);
+  }
+  if (id.length > MAX_ID_BYTES) {
+    throw fail("ERR_BAD_SESSION_ID", `${what} ${JSON.stringify(id.slice(0, 40))}... is ${id.length} bytes long: at most ${MAX_ID_BYTES}`);
   }
 }
 
@@ -53,21 +63,20 @@ function unwritable(what, e) {
   return e;
 }
 
-/** Replays a file in chunks (no whole-file string); also says whether it ends mid-line. */
-function replayFile(file, journal) {
-  const fd = fs.openSync(file, "r");
-  const buf = Buffer.alloc(CHUNK);
-  let n;
-  let last = -1;
+/**
+ * Replays a file in chunks (no whole-file string), up to its size at open
+ * (one that grows meanwhile is not read on forever), never through a link;
+ * also says whether it ends mid-line. `fd`: a descriptor already open on it.
+ */
+function replayFile(file, journal, fd) {
+  const own = fd === undefined ? files.openRead(file) : null;
   try {
-    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) {
-      journal.feed(buf.subarray(0, n));
-      last = buf[n - 1];
-    }
+    const at = own ?? { fd, size: fs.fstatSync(fd).size };
+    const last = files.readTo(at.fd, at.size, (bytes) => journal.feed(bytes));
+    return last !== -1 && last !== 0x0a;
   } finally {
-    fs.closeSync(fd);
+    if (own) fs.closeSync(own.fd);
   }
-  return last !== -1 && last !== 0x0a;
 }
 
 /**
@@ -147,15 +156,14 @@ class FileJournal extends JournalBase {
     this.lockPath = lockFile;
     this.fd = null;
     try {
-      this.fd = fs.openSync(file, "a+", FILE_MODE);
-      fs.fchmodSync(this.fd, FILE_MODE);
+      this.fd = files.openJournal(file);
     } catch (e) {
       this.journal.free();
-      throw unwritable(file, e);
+      throw e;
     }
     /** True when the file ended mid-line and open() ended that line. */
     this.repairedTornTail = false;
-    if (fs.fstatSync(this.fd).size > 0 && replayFile(file, this.journal)) {
+    if (fs.fstatSync(this.fd).size > 0 && replayFile(file, this.journal, this.fd)) {
       fs.appendFileSync(this.fd, "\n");
       this.journal.feed("\n");
       this.repairedTornTail = true;
@@ -195,7 +203,7 @@ class FileJournal extends JournalBase {
     }
     this.journal.free();
     this.journal = new session.Journal(this.options);
-    if (replayFile(this.path, this.journal)) this.journal.feed("\n");
+    if (replayFile(this.path, this.journal, this.fd)) this.journal.feed("\n");
     this.journal.finish();
   }
 
@@ -222,12 +230,33 @@ const { takeSessionLock, releaseSessionLock, lockHeld } = require("./lock.js");
 const takeLock = takeSessionLock;
 const releaseLock = releaseSessionLock;
 
-/** A child id as the seed cleans it: every character other than letters, digits, "-" and "_" becomes "-". */
+/**
+ * A child id as a file name of [A-Za-z0-9_-] (the seed's alphabet), and no
+ * two ids one name: cleaning by replacing each other character with "-"
+ * made `../../x` and `------x` one journal. An id of those characters with
+ * no "__" in it is its own name (`explore-toolu_01…`, what the viewer
+ * matches a tool call by). Any other is encoded: every byte other than a
+ * letter, digit or "-" (so "_" too) becomes "__" and two hex digits; its
+ * name holds "__", which no plain name does, and decodes back to it. A name
+ * that would pass MAX_ID_BYTES keeps its start and ends in "__h" and a
+ * SHA-256 of the id ("__h" appears in no other name).
+ */
 function cleanChildId(childId) {
   if (typeof childId !== "string") throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} must be a string`);
-  const clean = childId.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 200);
-  if (!/[A-Za-z0-9]/.test(clean)) throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} has no letter or digit`);
-  return clean;
+  if (!/[\p{L}\p{N}]/u.test(childId)) throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} has no letter or digit`);
+  let name = childId;
+  if (!/^[A-Za-z0-9_-]+$/.test(childId) || childId.includes("__")) {
+    name = "";
+    for (const byte of Buffer.from(childId, "utf8")) {
+      const c = String.fromCharCode(byte);
+      name += /[A-Za-z0-9-]/.test(c) ? c : `__${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    }
+  }
+  if (name.length > MAX_ID_BYTES) {
+    const hash = require("node:crypto").createHash("sha256").update(childId, "utf8").digest("hex").slice(0, 32);
+    name = `${name.slice(0, MAX_ID_BYTES - 35)}__h${hash}`;
+  }
+  return name;
 }
 
 class FileSessionStore {
@@ -242,12 +271,7 @@ class FileSessionStore {
   }
 
   #ensureDir(dir) {
-    try {
-      fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-      fs.chmodSync(dir, DIR_MODE);
-    } catch (e) {
-      throw unwritable(dir, e);
-    }
+    files.ensureFolder(dir);
   }
 
   #file(id) {
@@ -295,7 +319,8 @@ class FileSessionStore {
   readSync(id) {
     let text;
     try {
-      text = fs.readFileSync(this.#file(id), "utf8");
+      // A byte-order mark at the start is not part of the first record.
+      text = files.readWhole(this.#file(id)).toString("utf8").replace(/^\uFEFF/, "");
     } catch (e) {
       if (e.code === "ENOENT") throw fail("ERR_NO_SESSION", `no session ${JSON.stringify(id)} in ${this.dir}`, e);
       throw e;
@@ -352,7 +377,7 @@ class FileSessionStore {
 
   /** /sessions rows (summariseSession of each), newest first: what the CLI prints. */
   summaries() {
-    return this.#sessions().map((s) => session.summariseSession(s.id, s.updated, fs.readFileSync(s.file)));
+    return this.#sessions().map((s) => session.summariseSession(s.id, s.updated, files.readWhole(s.file)));
   }
 
   /**
