@@ -56,3 +56,15 @@ test(`${JUNK_LINES / 1e6} M junk lines replay in bounded memory: the first ${KEP
   j.free();
   assert.equal(session.rebuildState(start).sessionId, "junk");
 });
+
+test("replay (the CLI) lists the first 100 warnings of a kind and says how many more there were", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const file = path.join(fs.mkdtempSync(path.join(tmpdir(), "garuda-bounds-cli-")), "junk.jsonl");
+  fs.writeFileSync(file, JSON.stringify({ type: "start", sessionId: "j", model: "m" }) + "\n" + "junk\n".repeat(150));
+  const r = spawnSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "replay", file], { encoding: "utf8" });
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(r.stdout.match(/warning {3}line \d+: bad-json/g).length, KEPT);
+  assert.match(r.stdout, /warning {3}50 more bad-json \(150 in all; the first 100 are listed\)/);
+  const json = JSON.parse(spawnSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "replay", file, "--json"], { encoding: "utf8" }).stdout);
+  assert.deepEqual(json.warningCounts, { "bad-json": 150 });
+});
