@@ -94,7 +94,7 @@ function readLock(lockFile) {
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw fail("ERR_STORE_SYMLINK", `${lockFile} is not a plain file: refused`);
+    if (!st.isFile()) throw fail("ERR_STORE_UNWRITABLE", `cannot use ${lockFile}: it is not a plain file`);
     const buf = Buffer.alloc(4096);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     const text = buf.subarray(0, n).toString("utf8");
