@@ -6,21 +6,24 @@
 //
 // Rules kept here:
 // - every id is validated before any path is built (`--resume ../x`);
-// - the folder is 0700 and files 0600;
+// - the folder is 0700 and files 0600 (those the store creates);
 // - each record is one append of one whole line, so a crash loses at most
 //   the line in progress;
 // - a torn tail (a crash mid-line) is repaired on open by ending that line:
 //   its bytes stay in the file, replay reports them as a bad line, and the
 //   next record starts on a fresh line. Nothing is cut away;
-// - one writer per session: open() takes <id>.lock with O_EXCL and refuses
-//   while a live process holds it; a lock whose process is gone is taken over;
+// - one writer per session: open() takes <id>.lock (lock.js: it appears
+//   whole, through link(2)) and refuses while a live process holds it; a
+//   lock whose process is gone is taken over, one taker at a time;
+// - nothing is opened through a symlink, and modes are set only on what the
+//   store creates (files.js);
 // - a write that fails (a full disk, a folder gone read-only) is cut back to
 //   the last whole line and memory is rebuilt from the file, so the journal
 //   and memory still agree; a session file deleted while open is never
 //   written to again; a record over the maximum line size is refused.
 // Errors carry a stable `code` (ERR_BAD_SESSION_ID, ERR_NO_SESSION, ERR_SESSION_LOCKED,
 // ERR_SESSION_REMOVED, ERR_JOURNAL_CLOSED, ERR_JOURNAL_WRITE,
-// ERR_STORE_UNWRITABLE, ERR_LINE_TOO_LONG, ERR_BAD_RECORD) and, for a
+// ERR_STORE_UNWRITABLE, ERR_STORE_SYMLINK, ERR_LINE_TOO_LONG, ERR_BAD_RECORD) and, for a
 // failed system call, the system error as `cause`.
 "use strict";
 
