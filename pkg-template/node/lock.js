@@ -23,6 +23,7 @@
 
 const fs = require("node:fs");
 const crypto = require("node:crypto");
+const path = require("node:path");
 
 const FILE_MODE = 0o600;
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -179,6 +180,26 @@ function takeGuard(guard, own) {
   }
 }
 
+/**
+ * After a crash: the helper files of this lock (`.new`, `.stale`) that a
+ * process killed mid-take left, removed when that process is gone. Only on
+ * a takeover, so a plain open never lists the folder.
+ */
+function sweep(lockFile) {
+  const dir = path.dirname(lockFile);
+  const prefix = `${path.basename(lockFile)}.`;
+  let names;
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = name.startsWith(prefix) && /^(?:takeover\.)?(\d+)-[0-9a-f]{12}\.(?:new|stale)$/.exec(name.slice(prefix.length));
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 const heldLocks = new Map();
 process.on("exit", () => {
   for (const lock of heldLocks.keys()) {
@@ -214,7 +235,10 @@ function takeSessionLock(lockFile) {
       takeGuard(guard, own);
       try {
         const now = readLock(lockFile);
-        if (now && now.ino === holder.ino && !holderAlive(now)) removeIfSame(lockFile, holder.ino);
+        if (now && now.ino === holder.ino && !holderAlive(now)) {
+          removeIfSame(lockFile, holder.ino);
+          sweep(lockFile);
+        }
       } finally {
         fs.rmSync(guard, { force: true });
       }

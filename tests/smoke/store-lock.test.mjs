@@ -83,6 +83,13 @@ const CRASHES = [
     fs.utimesSync(lock, old, old);
   },
   (lock) => {
+    // A writer killed while taking the lock: its own file, not yet linked, and the lock of the one before.
+    const dead = deadPid();
+    fs.writeFileSync(`${lock}.${dead}-0123456789ab.new`, JSON.stringify({ pid: dead, start: "1" }));
+    fs.writeFileSync(`${lock}.takeover.${dead}-0123456789ab.stale`, JSON.stringify({ pid: dead, start: "1" }));
+    fs.writeFileSync(lock, JSON.stringify({ pid: dead, start: "1" }));
+  },
+  (lock) => {
     // A dead writer's lock and a takeover guard left by a remover that died too.
     fs.writeFileSync(lock, JSON.stringify({ pid: deadPid(), start: "1" }));
     fs.writeFileSync(`${lock}.takeover`, JSON.stringify({ pid: deadPid(), start: "1" }));
