@@ -632,12 +632,19 @@ mod tests {
         assert_eq!(kept(WarningKind::BadJson), WARNINGS_KEPT);
         assert_eq!(kept(WarningKind::UnknownType), WARNINGS_KEPT);
         assert_eq!(s.warnings[0].line, 1);
-        assert_eq!(s.warnings.iter().filter(|w| w.kind == WarningKind::BadJson).last().map(|w| w.line), Some(199));
+        assert_eq!(
+            s.warnings.iter().filter(|w| w.kind == WarningKind::BadJson).last().map(|w| w.line),
+            Some(199)
+        );
         assert_eq!(s.warning_counts[WarningKind::BadJson.index()], 500);
         assert_eq!(s.warning_counts[WarningKind::UnknownType.index()], 500);
         assert_eq!(s.warning_total(), 1000);
         let json = s.to_json();
-        assert!(json.contains(r#""warningCounts":{"bad-json":500,"unknown-type":500}"#), "{}", &json[json.len() - 300..]);
+        assert!(
+            json.contains(r#""warningCounts":{"bad-json":500,"unknown-type":500}"#),
+            "{}",
+            &json[json.len() - 300..]
+        );
         assert!(rebuild_state(TITLE).to_json().contains(r#""warningCounts":{}"#));
     }
 
