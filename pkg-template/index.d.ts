@@ -461,7 +461,10 @@ export interface SessionState {
   redo: Undone[];
   /** Model switches so far. */
   epoch: number;
+  /** The first 100 warnings of each kind, with their lines (the rest are only counted, in warningCounts). */
   warnings: Warning[];
+  /** Every warning given, by kind (kinds with none are left out): a file of junk lines costs memory by kind, not by line. */
+  warningCounts: Partial<Record<WarningKind, number>>;
   /** The last line was cut off by a crash mid-write, and ignored. */
   tornTail: boolean;
   /** The format read; null when no line said one (nothing read, or no known format). */

@@ -301,7 +301,7 @@ impl Journal {
     fn too_long(&mut self) {
         self.lines += 1;
         let message = format!("the line is longer than {} bytes: skipped", self.max_line);
-        self.state.warnings.push(Warning { line: self.lines, kind: WarningKind::LineTooLong, message });
+        self.state.warn(Warning { line: self.lines, kind: WarningKind::LineTooLong, message });
     }
 
     /// Whole lines of valid text; the unfinished end waits in `partial`.
@@ -339,7 +339,7 @@ impl Journal {
             Err(_) => {
                 self.lines += 1;
                 let message = "the line is not valid UTF-8".to_owned();
-                self.state.warnings.push(Warning { line: self.lines, kind: WarningKind::BadJson, message });
+                self.state.warn(Warning { line: self.lines, kind: WarningKind::BadJson, message });
             }
         }
     }
@@ -389,7 +389,7 @@ impl Journal {
                 observed(state, view, kind, number, false, |s| s.apply_marked(kind, fields, number, false, deep))
             });
             if let Some((kind, message)) = warning_of(outcome) {
-                self.state.warnings.push(Warning { line: number, kind, message });
+                self.state.warn(Warning { line: number, kind, message });
             }
         }
         for notice in notices {
@@ -408,7 +408,7 @@ impl Journal {
                     format!("{n} JSON objects on one line (a write that lost its newline): each was read"),
                 ),
             };
-            self.state.warnings.push(Warning { line, kind, message });
+            self.state.warn(Warning { line, kind, message });
         }
     }
 
@@ -485,7 +485,7 @@ impl Journal {
         }
         self.lines = number;
         if let Some((kind, message)) = warning {
-            self.state.warnings.push(Warning { line: number, kind, message });
+            self.state.warn(Warning { line: number, kind, message });
         }
         // What `write` writes is a Garuda journal (said once a record is in).
         if self.state.format.is_none() {
@@ -511,6 +511,9 @@ impl Journal {
     /// message in it can nest too deep.
     fn apply_line(&mut self, line: &str, last: bool, may_nest_deep: Option<bool>) {
         let line = line.strip_suffix('\r').unwrap_or(line);
+        // A byte-order mark some editors put at the start of a file is not
+        // part of its first record (that record was read as a bad line).
+        let line = if self.lines == 1 { line.strip_prefix('\u{feff}').unwrap_or(line) } else { line };
         if line.trim().is_empty() {
             return;
         }
@@ -537,7 +540,7 @@ impl Journal {
         if last && matches!(outcome, Err(LineError::BadJson(_))) {
             self.state.torn_tail = true;
         } else if let Some((kind, message)) = warning_of(outcome) {
-            self.state.warnings.push(Warning { line: number, kind, message });
+            self.state.warn(Warning { line: number, kind, message });
         }
     }
 }
@@ -664,5 +667,61 @@ mod tests {
             assert_eq!(live.state(), &before, "{record}");
             assert_eq!(live.line_count(), 1, "{record}");
         }
+    }
+
+    /// Junk lines cost memory by kind, not by line: the first
+    /// `WARNINGS_KEPT` of each kind keep their line, the rest are counted,
+    /// and the records among the junk are still read.
+    #[test]
+    fn warnings_are_kept_per_kind_up_to_a_bound_and_counted_beyond() {
+        use crate::state::WARNINGS_KEPT;
+        let mut text = String::new();
+        for i in 0..1000 {
+            text.push_str(if i % 2 == 0 { "junk\n" } else { "{\"type\":\"hologram\"}\n" });
+        }
+        text.push_str(TITLE);
+        text.push('\n');
+        let mut j = Journal::default();
+        j.feed(&text);
+        j.finish();
+        let s = j.state();
+        assert_eq!(s.title.as_deref(), Some("ok"));
+        let kept = |k: WarningKind| s.warnings.iter().filter(|w| w.kind == k).count() as u64;
+        assert_eq!(kept(WarningKind::BadJson), WARNINGS_KEPT);
+        assert_eq!(kept(WarningKind::UnknownType), WARNINGS_KEPT);
+        assert_eq!(s.warnings[0].line, 1);
+        assert_eq!(
+            s.warnings.iter().filter(|w| w.kind == WarningKind::BadJson).last().map(|w| w.line),
+            Some(199)
+        );
+        assert_eq!(s.warning_counts[WarningKind::BadJson.index()], 500);
+        assert_eq!(s.warning_counts[WarningKind::UnknownType.index()], 500);
+        assert_eq!(s.warning_total(), 1000);
+        let json = s.to_json();
+        assert!(
+            json.contains(r#""warningCounts":{"bad-json":500,"unknown-type":500}"#),
+            "{}",
+            &json[json.len() - 300..]
+        );
+        assert!(rebuild_state(TITLE).to_json().contains(r#""warningCounts":{}"#));
+    }
+
+    /// A UTF-8 byte-order mark at the start of a file is not part of its
+    /// first record: the record is read (and its format detected).
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        let start = r#"{"type":"start","sessionId":"s","model":"m"}"#;
+        let s = rebuild_state(&format!("\u{feff}{start}\n{TITLE}\n"));
+        assert_eq!(s.warnings, vec![]);
+        assert_eq!(s.session_id.as_deref(), Some(r#""s""#));
+        assert_eq!(s.format, Some(Format::Garuda));
+        let mut j = Journal::default();
+        j.feed_bytes(&[0xef]);
+        j.feed_bytes(&[0xbb, 0xbf]);
+        j.feed_bytes(start.as_bytes());
+        j.finish();
+        assert_eq!(j.state().session_id.as_deref(), Some(r#""s""#), "a mark split across chunks");
+        // Only at the start: a mark inside the file is a bad line as before.
+        assert_eq!(rebuild_state(&format!("{TITLE}\n\u{feff}{start}\n")).warnings.len(), 1);
     }
 }

@@ -267,7 +267,17 @@ fn state_json(s: &SessionState) -> String {
         push_str_literal(&mut out, &w.message);
         out.push('}');
     }
-    let _ = write!(out, r#"],"tornTail":{},"format":"#, s.torn_tail);
+    // Every warning by kind (the list keeps the first WARNINGS_KEPT of each).
+    out.push_str(r#"],"warningCounts":{"#);
+    let mut first = true;
+    for kind in crate::state::WarningKind::ALL {
+        let count = s.warning_counts[kind.index()];
+        if count > 0 {
+            let _ = write!(out, r#"{}"{}":{count}"#, if first { "" } else { "," }, kind.as_str());
+            first = false;
+        }
+    }
+    let _ = write!(out, r#"}},"tornTail":{},"format":"#, s.torn_tail);
     match s.format {
         Some(f) => {
             let _ = write!(out, r#""{}""#, f.as_str());

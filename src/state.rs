@@ -71,6 +71,11 @@ pub enum WarningKind {
 }
 
 impl WarningKind {
+    /// Its place in `ALL` (and in `SessionState::warning_counts`).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub const ALL: [WarningKind; 10] = [
         WarningKind::BadJson,
         WarningKind::BadRecord,
@@ -99,6 +104,11 @@ impl WarningKind {
         }
     }
 }
+
+/// How many warnings of each kind are kept with their line and message;
+/// the rest are only counted (`SessionState::warning_counts`). 20 M junk
+/// lines kept whole took 3.3 GB and ended the wasm module.
+pub const WARNINGS_KEPT: u64 = 100;
 
 /// Something the reader tolerated, with its 1-based line number.
 #[derive(Debug, Clone, PartialEq)]
@@ -135,7 +145,12 @@ pub struct SessionState {
     pub redo: Vec<Undone>,
     /// Model switches so far (§6 rule 2); messages carry the value at append.
     pub epoch: u32,
+    /// The first `WARNINGS_KEPT` warnings of each kind, with their lines
+    /// (push them with `warn`): a file of junk lines costs memory by kind,
+    /// not by line.
     pub warnings: Vec<Warning>,
+    /// Every warning given, by kind (`WarningKind::index`), kept or not.
+    pub warning_counts: [u64; WarningKind::ALL.len()],
     pub torn_tail: bool,
     /// The format the journal was read in (None: nothing recognised yet).
     pub format: Option<crate::formats::Format>,
@@ -243,6 +258,23 @@ impl SessionState {
             (Some(a), _) if usage.tokens() == 0 => Some(a),
             _ => None,
         };
+    }
+}
+
+impl SessionState {
+    /// Gives a warning: counted always, kept (line and message) while its
+    /// kind has fewer than `WARNINGS_KEPT`.
+    pub fn warn(&mut self, warning: Warning) {
+        let count = &mut self.warning_counts[warning.kind.index()];
+        *count += 1;
+        if *count <= WARNINGS_KEPT {
+            self.warnings.push(warning);
+        }
+    }
+
+    /// Every warning given, kept or only counted.
+    pub fn warning_total(&self) -> u64 {
+        self.warning_counts.iter().sum()
     }
 }
 

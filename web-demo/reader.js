@@ -25,8 +25,10 @@ async function readFile(file) {
   }
 }
 
-async function readUrl(url) {
-  const res = await fetch(url);
+async function readUrl(url, token) {
+  // `serve`'s token, as a header, to this origin only (worker.js passes it).
+  const own = new URL(url, self.location.href).origin === self.location.origin;
+  const res = await fetch(url, token && own ? { headers: { "x-garuda-token": token } } : {});
   if (!res.ok) throw new Error(`could not load ${url}: HTTP ${res.status}`);
   const total = Number(res.headers.get("content-length")) || 0;
   // `serve` says where the file ended and whether its writer still runs:
@@ -65,7 +67,7 @@ async function readUrl(url) {
 
 self.onmessage = async ({ data: source }) => {
   try {
-    const meta = await (source.file ? readFile(source.file) : readUrl(source.url));
+    const meta = await (source.file ? readFile(source.file) : readUrl(source.url, source.token));
     self.postMessage({ end: true, meta });
   } catch (e) {
     self.postMessage({ error: String(e?.message ?? e) });

@@ -22,6 +22,27 @@ const el = (tag, props = {}, ...children) => {
   return node;
 };
 
+// `garuda-session serve`'s token: it comes in the URL's fragment (which no
+// request carries), is kept in this tab's sessionStorage (one per origin,
+// so per port) and goes out as a header on this origin's own requests only.
+// The cookie it replaces went to every server on 127.0.0.1, whatever its port.
+const serveToken = (() => {
+  const h = new URLSearchParams(location.hash.slice(1));
+  const given = h.get("token");
+  if (given !== null) {
+    // Out of the address bar (and the history), the rest of the link kept.
+    h.delete("token");
+    history.replaceState(null, "", `${location.pathname}${location.search}${String(h) ? `#${h}` : ""}`);
+  }
+  try {
+    if (given !== null) sessionStorage.setItem("garuda-serve-token", given);
+    return sessionStorage.getItem("garuda-serve-token");
+  } catch {
+    return given; // storage refused (a sandboxed page): this load only
+  }
+})();
+const serveHeaders = serveToken ? { "x-garuda-token": serveToken } : {};
+
 function startWorker() {
   const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
   // The worker says "alive" once its module (and the wasm) is loaded;
@@ -29,6 +50,8 @@ function startWorker() {
   let ready;
   const alive = new Promise((resolve) => (ready = resolve));
   w.addEventListener("message", ({ data }) => data.type === "alive" && ready());
+  // Before any other message (promise callbacks run in order), so the first fetch carries the token.
+  if (serveToken) alive.then(() => w.postMessage({ type: "token", token: serveToken }));
   return { w, send: (message) => alive.then(() => w.postMessage(message)) };
 }
 // One worker for the session on screen, one for the sessions index (so a
@@ -1049,7 +1072,7 @@ if (params.get("file") && sameOrigin(params.get("file"))) {
   openSession(name, { url }, initialLink.entry);
 } else if (params.get("dir") && sameOrigin(params.get("dir"))) {
   const listing = new URL(params.get("dir"), location.href);
-  fetch(listing)
+  fetch(listing, { headers: serveHeaders })
     .then((r) => r.json())
     .then((list) => {
       for (const s of list.sessions) view.sessions.set(s.id, { url: new URL(s.file, listing).href, project: s.project ?? "", children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, listing).href })) });

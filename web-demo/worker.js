@@ -14,6 +14,12 @@ const loadRenderer = () => (renderer ??= import("./render.js"));
 
 const post = (msg) => self.postMessage(msg);
 
+// `serve`'s token, from the page (viewer.js): a header on requests to this
+// origin only, and handed to reader.js with each source.
+let serveToken = null;
+const sameOrigin = (url) => new URL(url, self.location.href).origin === self.location.origin;
+const fetchServed = (url) => fetch(url, serveToken && sameOrigin(url) ? { headers: { "x-garuda-token": serveToken } } : {});
+
 // The session on screen: its journal (kept: entries are read on demand).
 let current = null; // { journal, load, source, follow }
 // How many entries the page gets at once (a 1 GB journal has millions).
@@ -47,7 +53,7 @@ function readSource(source, onBytes) {
       }
     };
     reader.onerror = (e) => (e.preventDefault(), stop(reject, new Error(`could not read the journal: ${e.message}`)));
-    reader.postMessage(source);
+    reader.postMessage(serveToken && source.url ? { ...source, token: serveToken } : source);
   });
 }
 
@@ -68,7 +74,7 @@ async function readLines(c, numbers) {
         const url = new URL(c.source.url, self.location.href);
         url.searchParams.set("from", String(a));
         url.searchParams.set("to", String(b));
-        const res = await fetch(url);
+        const res = await fetchServed(url);
         bytes = new Uint8Array(await res.arrayBuffer());
       }
       return [n, decoder.decode(bytes)];
@@ -216,7 +222,7 @@ async function open(source, load) {
 
 /** Another agent's session read whole from `url`; while its writer runs, only up to its last complete line. */
 async function wholeForeign(url, live) {
-  const res = await fetch(url);
+  const res = await fetchServed(url);
   const bytes = new Uint8Array(await res.arrayBuffer());
   const cut = live ? bytes.lastIndexOf(10) + 1 : bytes.length;
   const journal = new Journal({ history: true });
@@ -232,7 +238,7 @@ async function poll(load) {
   try {
     const url = new URL(c.source.url, self.location.href);
     url.searchParams.set("from", String(c.end ?? 0));
-    const res = await fetch(url);
+    const res = await fetchServed(url);
     if (current !== c) return;
     if (res.ok) {
       const bytes = new Uint8Array(await res.arrayBuffer());
@@ -401,6 +407,8 @@ async function searchSessions(sources, query, token) {
 let searchToken = 0;
 
 self.onmessage = async ({ data }) => {
+  // Taken at once: the messages after it may not wait for the core.
+  if (data.type === "token") return void (serveToken = data.token);
   try {
     if (data.type !== "open") await ready;
     if (data.type === "open") await open(data.source, data.load);

@@ -69,7 +69,11 @@ function openInput(file) {
   }
 }
 
-/** Calls `each(buffer)` for successive chunks of a file. */
+/**
+ * Calls `each(buffer)` for successive chunks of a file, up to its size when
+ * it was opened: a file that grows while it is read (a writer appending) is
+ * read to there, not on and on (replay read 8 GB of one that way).
+ */
 function readChunks(file, label, each) {
   const { fd, size } = openInput(file);
   const bar = progress(label, size);
@@ -77,7 +81,7 @@ function readChunks(file, label, each) {
   let n;
   let done = 0;
   try {
-    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) {
+    while (done < size && (n = fs.readSync(fd, buf, 0, Math.min(buf.length, size - done), done)) > 0) {
       each(buf.subarray(0, n));
       done += n;
       bar.tick(done);
@@ -135,6 +139,18 @@ function known(state, file) {
     throw new UsageError(`${file}: no known session format (tried ${FORMATS.join(", ")})`);
   }
   return state;
+}
+
+/** A URL with its password (if any) shown as ***, for banners and messages. */
+function maskPassword(url) {
+  try {
+    const u = new URL(url);
+    if (!u.password) return url;
+    u.password = "***";
+    return u.href;
+  } catch {
+    return String(url).replace(/(\/\/[^/:@]*:)[^/@]*@/, "$1***@");
+  }
 }
 
 /** The Redis store of --redis URL [--prefix p] (the `redis` package is the host's: an optional peer dependency). */
@@ -219,13 +235,14 @@ function summary(file, state) {
     budgetNote: session.budgetNote(state),
     ended: state.ended ?? null,
     warnings: state.warnings,
+    warningCounts: state.warningCounts,
     tornTail: state.tornTail,
   };
 }
 
 async function replay(args) {
   const o = parseArgs(args, { "--json": "json!", ...REDIS, ...READ });
-  const file = o.redis === undefined ? o._[0] : `${o.redis} ${o._[0]}`;
+  const file = o.redis === undefined ? o._[0] : `${maskPassword(o.redis)} ${o._[0]}`;
   const s = summary(file, await stateOf(o));
   if (o.json) {
     process.stdout.write(JSON.stringify(s, null, 2) + "\n");
@@ -243,6 +260,11 @@ async function replay(args) {
     if (s.budgetNote) out.push(`  ${s.budgetNote}`);
     if (s.ended) out.push(`  ended     ${JSON.stringify(s.ended.stopReason)} after ${s.ended.steps} steps`);
     for (const w of s.warnings) out.push(`  warning   line ${w.line}: ${w.kind}: ${w.message}`);
+    // Past the first 100 of a kind, warnings are only counted (memory by kind, not by line).
+    for (const [kind, count] of Object.entries(s.warningCounts ?? {})) {
+      const listed = s.warnings.filter((w) => w.kind === kind).length;
+      if (count > listed) out.push(`  warning   ${n(count - listed)} more ${kind} (${n(count)} in all; the first ${listed} are listed)`);
+    }
     if (s.tornTail) out.push("  torn tail: the last line was cut off mid-write and was ignored");
     process.stdout.write(out.join("\n") + "\n");
   }
@@ -621,6 +643,18 @@ function underDir(dir, encoded) {
     return null;
   }
   if (parts.length === 0 || !parts.every((p) => /^[A-Za-z0-9._-]+$/.test(p) && p !== "." && p !== "..")) return null;
+  // Nothing is served through a link (`passwd.jsonl -> /etc/passwd`): every
+  // step under the folder is checked with lstat (and the file opened with
+  // O_NOFOLLOW). A step that is not there is left to the caller's 404.
+  for (let i = 1; i <= parts.length; i++) {
+    let st;
+    try {
+      st = fs.lstatSync(path.join(dir, ...parts.slice(0, i)));
+    } catch {
+      break;
+    }
+    if (st.isSymbolicLink()) return null;
+  }
   return path.join(dir, ...parts);
 }
 
@@ -726,10 +760,16 @@ const SECURITY_HEADERS = {
 
 /**
  * The viewer for a sessions folder on 127.0.0.1: its own files, the folder's
- * journals, nothing else, and only for whoever holds the token it printed.
+ * journals, nothing else, and the journals only for whoever holds the token
+ * it printed. The token is in the printed URL's fragment, which no request
+ * carries; the viewer keeps it in sessionStorage (per origin, so per port)
+ * and sends it as the x-garuda-token header. No cookie: browsers scope
+ * cookies by host, not port, so any other server on 127.0.0.1 received it.
  * Another web page cannot read it: a DNS-rebinding name fails the Host
- * check, a cross-site request carries no SameSite=Strict cookie, no CORS
- * header lets a response out, and only GET and HEAD are answered.
+ * check, a cross-site request cannot send the header without a preflight
+ * (OPTIONS is refused), no CORS header lets a response out, and only GET
+ * and HEAD are answered. The viewer's own files hold no data and are
+ * answered without the token (the page must load to read its fragment).
  */
 function serve(args) {
   const o = parseArgs(args, { "--port": "port", "--no-redact": "noRedact!", ...REDIS });
@@ -743,17 +783,7 @@ function serve(args) {
     const b = Buffer.from(String(value ?? ""));
     return b.length === tokenBytes.length && require("node:crypto").timingSafeEqual(b, tokenBytes);
   };
-  const cookieOf = (header) => {
-    for (const part of String(header ?? "").split(";")) {
-      const [k, ...v] = part.trim().split("=");
-      if (k === cookie) return v.join("=");
-    }
-    return undefined;
-  };
-  // Cookies are per host, not per port: the name carries the port, so two
-  // servers on one machine do not overwrite each other's token.
   let hosts = new Set();
-  let cookie = "garuda_serve";
   const server = http.createServer(async (req, res) => {
     const send = (status, type, body, extra = {}) => {
       res.writeHead(status, { ...SECURITY_HEADERS, "content-type": type, ...extra });
@@ -762,33 +792,41 @@ function serve(args) {
     if (req.method !== "GET" && req.method !== "HEAD") return send(405, "text/plain", "only GET and HEAD\n", { allow: "GET, HEAD" });
     if (!hosts.has(String(req.headers.host ?? "").toLowerCase())) return send(403, "text/plain", "this server answers only its own origin\n");
     const url = new URL(req.url, "http://127.0.0.1");
-    if (url.searchParams.has("token")) {
-      if (!holdsToken(url.searchParams.get("token"))) return send(403, "text/plain", "wrong token: open the URL that serve printed\n");
-      // The token moves into a cookie and out of the address bar (and out of
-      // any Referer or history entry).
-      url.searchParams.delete("token");
-      const location = url.pathname + (url.search || "");
-      return send(303, "text/plain", "", { location, "set-cookie": `${cookie}=${token}; HttpOnly; SameSite=Strict; Path=/` });
+    const viewerFile = url.pathname === "/" || /^\/(viewer|web)\//.test(url.pathname);
+    if (!viewerFile && !holdsToken(req.headers["x-garuda-token"])) {
+      return send(401, "text/plain", "open the URL that serve printed: its #token=… is sent as the x-garuda-token header\n");
     }
-    if (!holdsToken(cookieOf(req.headers.cookie))) return send(401, "text/plain", "open the URL that serve printed: it carries this run's token\n");
     const file = (p) => send(200, TYPES[path.extname(p)] ?? "application/octet-stream", fs.readFileSync(p));
     // A journal from byte `?from=` on (what a viewer following it has not
     // read yet), streamed, saying where the file ended and whether its
     // writer still runs.
     const journalFile = (p) => {
-      const size0 = fs.statSync(p).size;
+      const fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+      let size0;
+      try {
+        size0 = fs.fstatSync(fd).size;
+      } catch (e) {
+        fs.closeSync(fd);
+        throw e;
+      }
       // `?to=`: up to that byte (a viewer reading one line again).
       const size = url.searchParams.has("to") ? Math.min(size0, Math.max(0, Number(url.searchParams.get("to")) || 0)) : size0;
       const start = Math.min(size, Math.max(0, Number(url.searchParams.get("from")) || 0));
       const garuda = writtenByGaruda(p);
       const headers = { "x-garuda-end": String(size0), "x-garuda-writer": writerOf(p, garuda) };
-      if (!o.noRedact && !garuda) return sendRedacted(res, p, TYPES[".jsonl"], start, size, headers);
+      if (!o.noRedact && !garuda) {
+        fs.closeSync(fd);
+        return sendRedacted(res, p, TYPES[".jsonl"], start, size, headers);
+      }
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": TYPES[".jsonl"], "content-length": String(size - start), ...headers });
-      if (req.method === "HEAD" || size === start) return res.end();
+      if (req.method === "HEAD" || size === start) {
+        fs.closeSync(fd);
+        return res.end();
+      }
       // 1 MB reads: the default 64 KB made streaming a 100 MB journal cost
       // the server about a quarter of a second of CPU, taken from the
       // browser reading it on the same machine.
-      fs.createReadStream(p, { start, end: size - 1, highWaterMark: 1 << 20 }).pipe(res);
+      fs.createReadStream(null, { fd, start, end: size - 1, highWaterMark: 1 << 20 }).pipe(res);
     };
     try {
       if (url.pathname === "/") return send(302, "text/plain", "", { location: "/viewer/?dir=/files/index.json" });
@@ -833,8 +871,8 @@ function serve(args) {
   server.listen(o.port ? Number(o.port) : 0, "127.0.0.1", () => {
     const port = server.address().port;
     hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
-    cookie = `garuda_serve_${port}`;
-    process.stdout.write(`viewer for ${redis ? `${o.redis} (Redis)` : dir} on http://127.0.0.1:${port}/?token=${token} (Ctrl-C to stop)\n`);
+    const where = redis ? `${maskPassword(o.redis)} (Redis)` : dir;
+    process.stdout.write(`viewer for ${where} on http://127.0.0.1:${port}/viewer/?dir=/files/index.json#token=${token} (Ctrl-C to stop)\n`);
   });
   return null;
 }
@@ -854,7 +892,7 @@ async function usageCommand(args) {
   const states = [];
   if (o.redis !== undefined) {
     await withRedis(o, async (store) => {
-      for (const { id } of await store.list()) states.push({ id, file: `${o.redis} ${id}`, state: session.rebuildState(await store.text(id), options) });
+      for (const { id } of await store.list()) states.push({ id, file: `${maskPassword(o.redis)} ${id}`, state: session.rebuildState(await store.text(id), options) });
     });
   } else {
     const roots = o._.length > 0 ? o._ : usageReport.defaultFolders();

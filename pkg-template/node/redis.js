@@ -354,7 +354,9 @@ class RedisSessionStore {
 
   /** The journal text of a session (or of one of its child runs), as a file would hold it: for replay, export and the viewer. */
   async text(id, childId) {
-    const stream = childId === undefined ? await this.#existing(id) : `${this.#base(id)}:child:${cleanChildId(childId)}`;
+    // A child is named as children() lists it, or by the id openChild was given.
+    const child = childId === undefined ? undefined : (await this.children(id)).includes(childId) ? childId : cleanChildId(childId);
+    const stream = child === undefined ? await this.#existing(id) : `${this.#base(id)}:child:${child}`;
     return (await this.#pieces(stream)).join("");
   }
 

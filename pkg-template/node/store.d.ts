@@ -106,6 +106,8 @@ export type StoreErrorCode =
   | "ERR_JOURNAL_CLOSED"
   | "ERR_JOURNAL_WRITE"
   | "ERR_STORE_UNWRITABLE"
+  /** A symbolic link where a journal, lock or folder should be: the store never works through one. */
+  | "ERR_STORE_SYMLINK"
   | "ERR_LINE_TOO_LONG"
   | "ERR_BAD_RECORD"
   | "ERR_INVALID_ARG_TYPE";
@@ -140,3 +142,14 @@ export class FileSessionStore {
   /** Deletes the file and the subagent folder; a journal of it open in this process is closed and refuses later writes. */
   remove(id: string): Promise<void>;
 }
+
+/**
+ * Takes a session file's one-writer lock (`<dir>/<id>.lock`) for this
+ * process, as FileSessionStore.open does: for another writer of a session
+ * file (`garuda-session redact --in-place`). Throws a StoreError:
+ * ERR_SESSION_LOCKED (a live process holds it), ERR_STORE_SYMLINK,
+ * ERR_STORE_UNWRITABLE. Released at releaseSessionLock or when the process exits.
+ */
+export function takeSessionLock(lockFile: string): void;
+/** Releases a lock takeSessionLock took (one this process does not hold is left alone). */
+export function releaseSessionLock(lockFile: string): void;

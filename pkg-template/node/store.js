@@ -6,27 +6,31 @@
 //
 // Rules kept here:
 // - every id is validated before any path is built (`--resume ../x`);
-// - the folder is 0700 and files 0600;
+// - the folder is 0700 and files 0600 (those the store creates);
 // - each record is one append of one whole line, so a crash loses at most
 //   the line in progress;
 // - a torn tail (a crash mid-line) is repaired on open by ending that line:
 //   its bytes stay in the file, replay reports them as a bad line, and the
 //   next record starts on a fresh line. Nothing is cut away;
-// - one writer per session: open() takes <id>.lock with O_EXCL and refuses
-//   while a live process holds it; a lock whose process is gone is taken over;
+// - one writer per session: open() takes <id>.lock (lock.js: it appears
+//   whole, through link(2)) and refuses while a live process holds it; a
+//   lock whose process is gone is taken over, one taker at a time;
+// - nothing is opened through a symlink, and modes are set only on what the
+//   store creates (files.js);
 // - a write that fails (a full disk, a folder gone read-only) is cut back to
 //   the last whole line and memory is rebuilt from the file, so the journal
 //   and memory still agree; a session file deleted while open is never
 //   written to again; a record over the maximum line size is refused.
 // Errors carry a stable `code` (ERR_BAD_SESSION_ID, ERR_NO_SESSION, ERR_SESSION_LOCKED,
 // ERR_SESSION_REMOVED, ERR_JOURNAL_CLOSED, ERR_JOURNAL_WRITE,
-// ERR_STORE_UNWRITABLE, ERR_LINE_TOO_LONG, ERR_BAD_RECORD) and, for a
+// ERR_STORE_UNWRITABLE, ERR_STORE_SYMLINK, ERR_LINE_TOO_LONG, ERR_BAD_RECORD) and, for a
 // failed system call, the system error as `cause`.
 "use strict";
 
 const fs = require("node:fs");
 const path = require("node:path");
 const session = require("./garuda_session.js");
+const files = require("./files.js");
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -39,9 +43,18 @@ function fail(code, message, cause) {
   return e;
 }
 
+/**
+ * The longest id, in bytes: a file name is at most 255 bytes, and the lock's
+ * helpers add up to about 40 to `<id>` (`.lock.takeover.<pid>-<hex>.stale`).
+ */
+const MAX_ID_BYTES = 200;
+
 function checkId(id, what) {
   if (typeof id !== "string" || !session.validateSessionId(id)) {
     throw fail("ERR_BAD_SESSION_ID", `${what} ${JSON.stringify(id)} is not a session id: use letters, digits, "-" and "_" only`);
+  }
+  if (id.length > MAX_ID_BYTES) {
+    throw fail("ERR_BAD_SESSION_ID", `${what} ${JSON.stringify(id.slice(0, 40))}... is ${id.length} bytes long: at most ${MAX_ID_BYTES}`);
   }
 }
 
@@ -53,30 +66,19 @@ function unwritable(what, e) {
   return e;
 }
 
-/** Replays a file in chunks (no whole-file string); also says whether it ends mid-line. */
-function replayFile(file, journal) {
-  const fd = fs.openSync(file, "r");
-  const buf = Buffer.alloc(CHUNK);
-  let n;
-  let last = -1;
+/**
+ * Replays a file in chunks (no whole-file string), up to its size at open
+ * (one that grows meanwhile is not read on forever), never through a link;
+ * also says whether it ends mid-line. `fd`: a descriptor already open on it.
+ */
+function replayFile(file, journal, fd) {
+  const own = fd === undefined ? files.openRead(file) : null;
   try {
-    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) {
-      journal.feed(buf.subarray(0, n));
-      last = buf[n - 1];
-    }
+    const at = own ?? { fd, size: fs.fstatSync(fd).size };
+    const last = files.readTo(at.fd, at.size, (bytes) => journal.feed(bytes));
+    return last !== -1 && last !== 0x0a;
   } finally {
-    fs.closeSync(fd);
-  }
-  return last !== -1 && last !== 0x0a;
-}
-
-function pidAlive(pid) {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
+    if (own) fs.closeSync(own.fd);
   }
 }
 
@@ -197,15 +199,14 @@ class FileJournal extends JournalBase {
     this.lockPath = lockFile;
     this.fd = null;
     try {
-      this.fd = fs.openSync(file, "a+", FILE_MODE);
-      fs.fchmodSync(this.fd, FILE_MODE);
+      this.fd = files.openJournal(file);
     } catch (e) {
       this.journal.free();
-      throw unwritable(file, e);
+      throw e;
     }
     /** True when the file ended mid-line and open() ended that line. */
     this.repairedTornTail = false;
-    if (fs.fstatSync(this.fd).size > 0 && replayFile(file, this.journal)) {
+    if (fs.fstatSync(this.fd).size > 0 && replayFile(file, this.journal, this.fd)) {
       fs.appendFileSync(this.fd, "\n");
       this.journal.feed("\n");
       this.repairedTornTail = true;
@@ -245,7 +246,7 @@ class FileJournal extends JournalBase {
     }
     this.journal.free();
     this.journal = new session.Journal(this.options);
-    if (replayFile(this.path, this.journal)) this.journal.feed("\n");
+    if (replayFile(this.path, this.journal, this.fd)) this.journal.feed("\n");
     this.journal.finish();
   }
 
@@ -263,83 +264,42 @@ class FileJournal extends JournalBase {
   }
 }
 
-const heldLocks = new Set();
-process.on("exit", () => {
-  for (const lock of heldLocks) {
-    try {
-      fs.unlinkSync(lock);
-    } catch {}
-  }
-});
-
 /** The journals this process has open, by file: a rename or a removal of one goes through it. */
 const openHere = new Map();
 
+// The lock (lock.js): one writer per session, taken in one step, a stale one
+// taken over atomically. Exported here too, for the CLI's `redact --in-place`.
+const { takeSessionLock, releaseSessionLock, lockHeld } = require("./lock.js");
+const takeLock = takeSessionLock;
+const releaseLock = releaseSessionLock;
+
 /**
- * When a process started (clock ticks since boot, Linux), or null where that
- * cannot be read. A lock records it beside the pid, so a pid reused by
- * another process (containers restart at low pids) is told from its writer.
+ * A child id as a file name of [A-Za-z0-9_-] (the seed's alphabet), and no
+ * two ids one name: cleaning by replacing each other character with "-"
+ * made `../../x` and `------x` one journal. An id of those characters with
+ * no "__" in it is its own name (`explore-toolu_01…`, what the viewer
+ * matches a tool call by). Any other is encoded: every byte other than a
+ * letter, digit or "-" (so "_" too) becomes "__" and two hex digits; its
+ * name holds "__", which no plain name does, and decodes back to it. A name
+ * that would pass MAX_ID_BYTES keeps its start and ends in "__h" and a
+ * SHA-256 of the id ("__h" appears in no other name).
  */
-function startTime(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether the lock's writer still runs: its pid is alive and (where known) started when the lock says. */
-function holderAlive(holder) {
-  if (!pidAlive(holder.pid)) return false;
-  if (holder.start == null) return true;
-  const now = startTime(holder.pid);
-  return now == null || now === holder.start;
-}
-
-function readLock(lockFile) {
-  const text = fs.readFileSync(lockFile, "utf8");
-  try {
-    const parsed = JSON.parse(text);
-    if (parsed && typeof parsed === "object") return { pid: Number(parsed.pid), start: parsed.start ?? null };
-  } catch {}
-  return { pid: Number.parseInt(text, 10), start: null }; // a lock from an older version: a bare pid
-}
-
-function takeLock(lockFile) {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(lockFile, "wx", FILE_MODE);
-      fs.writeSync(fd, JSON.stringify({ pid: process.pid, start: startTime(process.pid) }));
-      fs.closeSync(fd);
-      heldLocks.add(lockFile);
-      return;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw unwritable(lockFile, e);
-      const holder = readLock(lockFile);
-      if (holder.pid === process.pid && heldLocks.has(lockFile)) {
-        throw fail("ERR_SESSION_LOCKED", `the session is already open for writing in this process (${lockFile}); write through that journal`);
-      }
-      if (holderAlive(holder)) {
-        throw fail("ERR_SESSION_LOCKED", `the session is open for writing in process ${holder.pid} (${lockFile}); one writer at a time`);
-      }
-      fs.rmSync(lockFile, { force: true }); // stale: its process is gone (or its pid was reused)
-    }
-  }
-  throw fail("ERR_SESSION_LOCKED", `could not take ${lockFile}`);
-}
-
-function releaseLock(lockFile) {
-  heldLocks.delete(lockFile);
-  fs.rmSync(lockFile, { force: true });
-}
-
-/** A child id as the seed cleans it: every character other than letters, digits, "-" and "_" becomes "-". */
 function cleanChildId(childId) {
   if (typeof childId !== "string") throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} must be a string`);
-  const clean = childId.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 200);
-  if (!/[A-Za-z0-9]/.test(clean)) throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} has no letter or digit`);
-  return clean;
+  if (!/[\p{L}\p{N}]/u.test(childId)) throw fail("ERR_BAD_SESSION_ID", `child id ${JSON.stringify(childId)} has no letter or digit`);
+  let name = childId;
+  if (!/^[A-Za-z0-9_-]+$/.test(childId) || childId.includes("__")) {
+    name = "";
+    for (const byte of Buffer.from(childId, "utf8")) {
+      const c = String.fromCharCode(byte);
+      name += /[A-Za-z0-9-]/.test(c) ? c : `__${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    }
+  }
+  if (name.length > MAX_ID_BYTES) {
+    const hash = require("node:crypto").createHash("sha256").update(childId, "utf8").digest("hex").slice(0, 32);
+    name = `${name.slice(0, MAX_ID_BYTES - 35)}__h${hash}`;
+  }
+  return name;
 }
 
 class FileSessionStore {
@@ -354,12 +314,7 @@ class FileSessionStore {
   }
 
   #ensureDir(dir) {
-    try {
-      fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-      fs.chmodSync(dir, DIR_MODE);
-    } catch (e) {
-      throw unwritable(dir, e);
-    }
+    files.ensureFolder(dir);
   }
 
   #file(id) {
@@ -407,7 +362,8 @@ class FileSessionStore {
   readSync(id) {
     let text;
     try {
-      text = fs.readFileSync(this.#file(id), "utf8");
+      // A byte-order mark at the start is not part of the first record.
+      text = files.readWhole(this.#file(id)).toString("utf8").replace(/^\uFEFF/, "");
     } catch (e) {
       if (e.code === "ENOENT") throw fail("ERR_NO_SESSION", `no session ${JSON.stringify(id)} in ${this.dir}`, e);
       throw e;
@@ -464,7 +420,7 @@ class FileSessionStore {
 
   /** /sessions rows (summariseSession of each), newest first: what the CLI prints. */
   summaries() {
-    return this.#sessions().map((s) => session.summariseSession(s.id, s.updated, fs.readFileSync(s.file)));
+    return this.#sessions().map((s) => session.summariseSession(s.id, s.updated, files.readWhole(s.file)));
   }
 
   /**
@@ -512,16 +468,7 @@ class FileSessionStore {
   }
 }
 
-/** Whether a lock file is held by a writer that still runs (for `serve`'s live follow). */
-function lockHeld(lockFile) {
-  try {
-    return holderAlive(readLock(lockFile));
-  } catch {
-    return false;
-  }
-}
-
-module.exports = { FileSessionStore, FileJournal, JournalBase, fail, checkId, cleanChildId, lockHeld };
+module.exports = { FileSessionStore, FileJournal, JournalBase, fail, checkId, cleanChildId, lockHeld, takeSessionLock, releaseSessionLock };
 // After the exports above: memory.js takes `fail` from this file.
 const { MemorySessionStore, MemoryJournal } = require("./memory.js");
 module.exports.MemorySessionStore = MemorySessionStore;

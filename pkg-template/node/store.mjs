@@ -2,3 +2,4 @@
 import store from "./store.js";
 
 export const { FileSessionStore, FileJournal, MemorySessionStore, MemoryJournal } = store;
+export const { takeSessionLock, releaseSessionLock } = store;

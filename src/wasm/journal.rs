@@ -167,10 +167,10 @@ impl Journal {
         self.inner.state().messages.len() as f64
     }
 
-    /// The number of warnings so far (a number, no JSON).
+    /// The number of warnings so far, kept or only counted (a number, no JSON).
     #[wasm_bindgen(getter, js_name = warningCount)]
     pub fn warning_count(&self) -> f64 {
-        self.inner.state().warnings.len() as f64
+        self.inner.state().warning_total() as f64
     }
 
     #[wasm_bindgen(unchecked_return_type = "SessionState")]

@@ -136,16 +136,16 @@ test("export escapes hostile content and redacts it", () => {
 async function startServe(dir, ...flags) {
   const child = spawn(process.execPath, [bin, "serve", dir, ...flags], { stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
-  const printed = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(line)[0];
-  return { child, printed, origin: new URL(printed).origin, token: new URL(printed).searchParams.get("token") };
+  const printed = /http:\/\/127\.0\.0\.1:\d+\/\S*#token=[\w-]+/.exec(line)[0];
+  return { child, printed, origin: new URL(printed).origin, token: new URLSearchParams(new URL(printed).hash.slice(1)).get("token") };
 }
 
 /** A GET (or other method) on 127.0.0.1 with a Host header of our choosing; fetch() will not send a false Host. */
-function rawRequest(origin, { path: p = "/", method = "GET", host, cookie } = {}) {
+function rawRequest(origin, { path: p = "/", method = "GET", host, token } = {}) {
   const { port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const headers = { host: host ?? `127.0.0.1:${port}` };
-    if (cookie) headers.cookie = cookie;
+    if (token) headers["x-garuda-token"] = token;
     const req = http.request({ host: "127.0.0.1", port, path: p, method, headers }, (res) => {
       let body = "";
       res.on("data", (d) => (body += d));
@@ -159,16 +159,13 @@ function rawRequest(origin, { path: p = "/", method = "GET", host, cookie } = {}
 test("serve answers on 127.0.0.1 with the sessions and a transcript, to the holder of its token", async () => {
   const dir = tmp();
   copyFileSync(golden("every-record-type.jsonl"), path.join(dir, "s1.jsonl"));
-  const { child, printed, origin } = await startServe(dir);
+  const { child, printed, origin, token } = await startServe(dir);
   try {
-    const login = await rawRequest(origin, { path: new URL(printed).pathname + new URL(printed).search });
-    assert.equal(login.status, 303, "the token is traded for a cookie");
-    assert.equal(login.headers.location, "/", "and leaves the address bar");
-    const setCookie = login.headers["set-cookie"][0];
-    assert.match(setCookie, /HttpOnly/);
-    assert.match(setCookie, /SameSite=Strict/);
-    const cookie = setCookie.split(";")[0];
-    const get = (p) => fetch(origin + p, { headers: { cookie } });
+    assert.equal(new URL(printed).search, "?dir=/files/index.json", "the printed URL opens the viewer on the folder");
+    const page = await rawRequest(origin, { path: new URL(printed).pathname + new URL(printed).search });
+    assert.equal(page.status, 200, "the viewer's own page loads without the token (its fragment holds it)");
+    assert.equal(page.headers["set-cookie"], undefined, "no cookie: one would reach every port of 127.0.0.1");
+    const get = (p) => fetch(origin + p, { headers: { "x-garuda-token": token } });
     const index = await (await get("/files/index.json")).json();
     assert.deepEqual(index.sessions.map((s) => s.id), ["s1"]);
     assert.match(await (await get("/")).text(), /Garuda transcript viewer/);
@@ -191,28 +188,27 @@ test("serve refuses other Hosts (DNS rebinding), requests without the token, and
   const { child, origin, token } = await startServe(dir);
   const port = new URL(origin).port;
   try {
-    const login = await rawRequest(origin, { path: `/?token=${token}` });
-    const cookie = login.headers["set-cookie"][0].split(";")[0];
     // A rebinding page's name resolves to 127.0.0.1, but its Host header is its own.
     for (const host of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `127.0.0.1:${Number(port) + 1}`, `localhost`]) {
-      const r = await rawRequest(origin, { path: "/files/s1.jsonl", host, cookie });
+      const r = await rawRequest(origin, { path: "/files/s1.jsonl", host, token });
       assert.equal(r.status, 403, host);
       assert.doesNotMatch(r.body, /Fix the parser/);
     }
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
-      assert.equal((await rawRequest(origin, { path: "/files/index.json", host, cookie })).status, 200, host);
+      assert.equal((await rawRequest(origin, { path: "/files/index.json", host, token })).status, 200, host);
     }
     const noToken = await rawRequest(origin, { path: "/files/s1.jsonl" });
     assert.equal(noToken.status, 401);
     assert.doesNotMatch(noToken.body, /Fix the parser/);
-    assert.equal((await rawRequest(origin, { path: "/files/s1.jsonl", cookie: `garuda_serve_${port}=wrong` })).status, 401);
-    assert.equal((await rawRequest(origin, { path: "/?token=wrong" })).status, 403);
+    assert.equal((await rawRequest(origin, { path: "/files/s1.jsonl", token: "wrong" })).status, 401);
+    assert.equal((await rawRequest(origin, { path: `/files/s1.jsonl?token=${token}` })).status, 401, "the token goes in the header only");
+    assert.equal((await rawRequest(origin, { path: "/session/s1" })).status, 401);
     for (const method of ["POST", "PUT", "DELETE", "OPTIONS"]) {
-      const r = await rawRequest(origin, { path: "/files/index.json", method, cookie });
+      const r = await rawRequest(origin, { path: "/files/index.json", method, token });
       assert.equal(r.status, 405, method);
       assert.equal(r.headers.allow, "GET, HEAD");
     }
-    assert.equal((await rawRequest(origin, { path: "/files/index.json", method: "HEAD", cookie })).status, 200);
+    assert.equal((await rawRequest(origin, { path: "/files/index.json", method: "HEAD", token })).status, 200);
   } finally {
     child.kill();
   }
@@ -226,9 +222,7 @@ test("serve sends files that Garuda did not write through the Redactor, unless -
   for (const [flags, leaks] of [[[], false], [["--no-redact"], true]]) {
     const { child, origin, token } = await startServe(dir, ...flags);
     try {
-      const login = await rawRequest(origin, { path: `/?token=${token}` });
-      const cookie = login.headers["set-cookie"][0].split(";")[0];
-      const body = (await rawRequest(origin, { path: "/files/s1.jsonl", cookie })).body;
+      const body = (await rawRequest(origin, { path: "/files/s1.jsonl", token })).body;
       assert.equal(body.includes(secret), leaks, body);
       if (!leaks) assert.match(body, /\[REDACTED\]/);
     } finally {

@@ -60,16 +60,15 @@ test("list, replay, usage, export and serve with --redis read the sessions on Re
     const serve = spawn(process.execPath, [bin, "serve", ...r.args], { stdio: ["ignore", "pipe", "inherit"], cwd });
     try {
       const line = await new Promise((resolve) => serve.stdout.once("data", (d) => resolve(String(d))));
-      const printed = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(line)[0];
-      const login = await fetch(printed, { redirect: "manual" });
-      const cookie = login.headers.get("set-cookie").split(";")[0];
-      const get = (p) => fetch(new URL(printed).origin + p, { headers: { cookie } });
+      const printed = /http:\/\/127\.0\.0\.1:\d+\/\S*#token=[\w-]+/.exec(line)[0];
+      const token = new URLSearchParams(new URL(printed).hash.slice(1)).get("token");
+      const get = (p) => fetch(new URL(printed).origin + p, { headers: { "x-garuda-token": token } });
       const index = await (await get("/files/index.json")).json();
-      assert.deepEqual(index.sessions.map((x) => [x.id, x.children.map((c) => c.id)]), [["first", ["agent-review-toolu_9"]]]);
+      assert.deepEqual(index.sessions.map((x) => [x.id, x.children.map((c) => c.id)]), [["first", ["agent-review__2Etoolu__5F9"]]]);
       const journal = await (await get("/files/first.jsonl")).text();
       assert.equal(core.rebuildState(journal).prompts, 1);
       assert.ok(!journal.includes(SECRET));
-      assert.match(await (await get("/files/first/agent-review-toolu_9.jsonl")).text(), /"m2"/);
+      assert.match(await (await get("/files/first/agent-review__2Etoolu__5F9.jsonl")).text(), /"m2"/);
       assert.match(await (await get("/session/first")).text(), /Fix the parser/);
       assert.equal((await get("/session/nosuch")).status, 404);
     } finally {

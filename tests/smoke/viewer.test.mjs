@@ -4,7 +4,7 @@
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, symlinkSync, readFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, linkSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,20 +19,29 @@ let browser;
 const servers = [];
 const pages = [];
 
+/** A big bench file in a served folder without copying it: serve never follows a symlink, so a hard link (a copy across file systems). */
+function hardLink(from, to) {
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
+}
+
 async function serveDir(dir) {
   const child = spawn(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
   servers.push(child);
   const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
-  const printed = new URL(/http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(line)[0]);
-  tokens.set(printed.origin, printed.searchParams.get("token"));
+  const printed = new URL(/http:\/\/127\.0\.0\.1:\d+\/\S*#token=[\w-]+/.exec(line)[0]);
+  tokens.set(printed.origin, new URLSearchParams(printed.hash.slice(1)).get("token"));
   return printed.origin;
 }
 
-/** `serve` answers only the holder of the token it printed: a page's first load carries it. */
+/** `serve` answers only the holder of the token it printed: a page's first load carries it, in the fragment. */
 const tokens = new Map();
 function authed(url) {
   const u = new URL(url);
-  u.searchParams.set("token", tokens.get(u.origin));
+  u.hash = `token=${tokens.get(u.origin)}`;
   return u.href;
 }
 
@@ -254,7 +263,7 @@ test("a 100 MB journal: time to first render, and the page answers while it load
   const { journalFile } = await import(path.join(root, "bench/data.mjs"));
   const big = journalFile(100);
   const dir = mkdtempSync(path.join(tmpdir(), "garuda-big-"));
-  symlinkSync(big, path.join(dir, "big.jsonl"));
+  hardLink(big, path.join(dir, "big.jsonl"));
   const origin = await serveDir(dir);
   const p = await page(origin);
   const start = Date.now();
@@ -300,7 +309,7 @@ test("entries shown while a journal is read, settled when it is read, are the co
   const { journalFile } = await import(path.join(root, "bench/data.mjs"));
   const file = journalFile(10);
   const dir = mkdtempSync(path.join(tmpdir(), "garuda-settle-"));
-  symlinkSync(file, path.join(dir, "ten.jsonl"));
+  hardLink(file, path.join(dir, "ten.jsonl"));
   const origin = await serveDir(dir);
   const p = await page(origin);
   await p.goto(authed(`${origin}/viewer/?file=/files/ten.jsonl`));
@@ -616,4 +625,40 @@ test("export --format html reads like the reading mode with no script: the same 
   assert.ok(await p.$("main.reading .hljs-keyword"), "code highlighted");
   assert.equal(await p.$$eval("script", (s) => s.length), 0);
   await p.screenshot({ path: path.join(artifacts, "export-html.png"), fullPage: false });
+});
+
+test("serve's token reaches no other server on 127.0.0.1: not as a cookie, not in a URL, not in a header", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-token-"));
+  copyFileSync(path.join(samples, "viewer-sample.jsonl"), path.join(dir, "viewer-sample.jsonl"));
+  const origin = await serveDir(dir);
+  const token = tokens.get(origin);
+  // Another local web server, on another port: it records all it is sent.
+  const http = await import("node:http");
+  const seen = [];
+  const other = http.createServer((req, res) => {
+    seen.push(JSON.stringify({ url: req.url, headers: req.headers }));
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<p>another server</p><img src="/pixel.png"><script>fetch("/api", { credentials: "include" }); fetch("${origin}/files/index.json", { credentials: "include" }).catch(() => {});</script>`);
+  });
+  await new Promise((resolve) => other.listen(0, "127.0.0.1", resolve));
+  const otherOrigin = `http://127.0.0.1:${other.address().port}`;
+  try {
+    const p = await page(origin);
+    await p.goto(authed(origin + "/"));
+    await p.waitForSelector("body[data-loaded='viewer-sample']");
+    assert.doesNotMatch(p.url(), new RegExp(token), "the token leaves the address bar");
+    await p.reload();
+    await p.waitForSelector("body[data-loaded='viewer-sample']");
+    // The user goes on to another local server: in the same tab, then in another.
+    await p.goto(otherOrigin + "/");
+    await p.waitForLoadState("networkidle");
+    const q = await page(otherOrigin);
+    await q.goto(otherOrigin + "/second");
+    await q.waitForLoadState("networkidle");
+    assert.ok(seen.length >= 4, `the other server was visited: ${seen.length} requests`);
+    for (const s of seen) assert.ok(!s.includes(token), `the other server received the token: ${s}`);
+    assert.deepEqual(await p.context().cookies(), [], "no cookie at all");
+  } finally {
+    other.close();
+  }
 });

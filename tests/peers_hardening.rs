@@ -1,0 +1,137 @@
+//! Hostile bytes around real sessions (`../shared/peers/` and the golden
+//! journals), each checked against what the bytes themselves say, not
+//! against the reader:
+//! - a UTF-8 byte-order mark before the first line changes nothing (an
+//!   editor's BOM dropped the `start` record as a bad line);
+//! - junk lines slipped between the records of a JSONL session cost one
+//!   `bad-json` count each and nothing else: the state is the clean file's,
+//!   the counts grow by exactly the lines inserted, and however many there
+//!   are, at most `WARNINGS_KEPT` of a kind are kept.
+
+#[path = "support/shared.rs"]
+mod shared;
+
+use garuda_session::state::WARNINGS_KEPT;
+use garuda_session::{Journal, SessionState, WarningKind};
+use std::path::PathBuf;
+
+fn read(bytes: &[u8], step: usize) -> SessionState {
+    let mut j = Journal::default();
+    for chunk in bytes.chunks(step.max(1)) {
+        j.feed_bytes(chunk);
+    }
+    j.finish();
+    j.into_state()
+}
+
+fn files() -> Vec<PathBuf> {
+    let golden = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut all: Vec<PathBuf> = shared::session_files(&golden);
+    if let Some(peers) = shared::shared_file("peers_hardening", "peers") {
+        all.extend(shared::session_files(&peers));
+    }
+    all.retain(|p| {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        !name.ends_with(".state.json")
+            && name != "manifest.json"
+            && name != "logs.json"
+            && !name.ends_with(".meta.json")
+    });
+    all.sort();
+    all
+}
+
+/// What a session says, leaving out what junk changes by design: its
+/// warnings, and the line numbers (origins, history) that the inserted
+/// lines shift.
+fn gist(s: &SessionState) -> String {
+    let messages: Vec<&str> = s.messages.iter().map(|m| &*m.json).collect();
+    format!(
+        "{:?} {:?} {:?} {:?} {} {} {} {:?} {:?} {} {:?} {:?} {:?} {:?} {:?}",
+        s.session_id,
+        s.model,
+        messages,
+        s.accounts,
+        s.context_tokens,
+        s.steps,
+        s.prompts,
+        s.title,
+        s.first_prompt,
+        s.epoch,
+        s.ended,
+        s.format,
+        s.ledger,
+        s.torn_tail,
+        s.undo.len()
+    )
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_line_changes_nothing() {
+    for path in files() {
+        let bytes = std::fs::read(&path).expect("readable");
+        if bytes.starts_with(b"\xEF\xBB\xBF") {
+            continue;
+        }
+        let plain = read(&bytes, usize::MAX);
+        let marked = [b"\xEF\xBB\xBF".as_slice(), &bytes].concat();
+        assert_eq!(read(&marked, usize::MAX), plain, "{}", path.display());
+        assert_eq!(read(&marked, 2), plain, "{}: the mark split across chunks", path.display());
+    }
+}
+
+#[test]
+fn junk_between_the_records_of_a_real_session_costs_a_count_per_line_and_nothing_else() {
+    let mut checked = 0;
+    for path in files() {
+        if path.extension().is_none_or(|e| e != "jsonl") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("readable");
+        let text = String::from_utf8_lossy(&bytes);
+        // Whole lines only, so the junk never lands inside a record (a file
+        // without a final newline keeps its last line as it was).
+        let Some(body_end) = text.rfind('\n') else { continue };
+        let lines: Vec<&str> = text[..body_end].split('\n').collect();
+        if lines.len() < 2 {
+            continue;
+        }
+        let clean = read(&bytes, usize::MAX);
+        // After every line but the first (a junk first line would hide the format).
+        let per_gap = 1 + (2 * WARNINGS_KEPT as usize) / lines.len();
+        let mut dirty = String::with_capacity(text.len() + lines.len() * per_gap * 5);
+        let mut inserted = 0u64;
+        for (i, line) in lines.iter().enumerate() {
+            dirty.push_str(line);
+            dirty.push('\n');
+            if i > 0 {
+                for _ in 0..per_gap {
+                    dirty.push_str("junk\n");
+                    inserted += 1;
+                }
+            }
+        }
+        dirty.push_str(&text[body_end + 1..]);
+        let junky = read(dirty.as_bytes(), 4093);
+        let k = WarningKind::BadJson.index();
+        assert_eq!(
+            junky.warning_counts[k],
+            clean.warning_counts[k] + inserted,
+            "{}: one bad-json count per junk line",
+            path.display()
+        );
+        assert!(inserted > WARNINGS_KEPT, "{}: enough junk to pass the bound", path.display());
+        for kind in WarningKind::ALL {
+            let kept = junky.warnings.iter().filter(|w| w.kind == kind).count() as u64;
+            assert_eq!(
+                kept,
+                junky.warning_counts[kind.index()].min(WARNINGS_KEPT),
+                "{}: {kind:?} kept",
+                path.display()
+            );
+        }
+        assert_eq!(gist(&junky), gist(&clean), "{}: the junk changed the state", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} files checked");
+}
