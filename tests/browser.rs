@@ -5,3 +5,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/boundary.rs"]
 mod boundary;
+
+#[path = "common/context.rs"]
+mod context;

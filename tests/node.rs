@@ -3,3 +3,6 @@
 
 #[path = "common/boundary.rs"]
 mod boundary;
+
+#[path = "common/context.rs"]
+mod context;
