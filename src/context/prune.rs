@@ -24,7 +24,6 @@
 use crate::json::{push_str_literal, str_literal};
 use crate::record::MessageParts;
 use crate::resume::message::{Block, Kind, Msg, Role};
-use std::collections::HashMap;
 
 /// What every placeholder starts with (and how one is known again).
 pub const PLACEHOLDER_PREFIX: &str = "[Output of ";
@@ -37,8 +36,10 @@ const IMAGE_TOKENS: usize = 1600;
 #[derive(Debug, Clone, Default)]
 pub struct PruneOptions {
     pub protect_turns: usize,
-    /// Where a tool call's full output is kept (`keepFullOutput`), by call id.
-    pub kept: HashMap<String, String>,
+    /// Where a tool call's full output is kept (`keepFullOutput`), as
+    /// (call id, place) pairs in any order. (A list, not a map: a map type
+    /// of its own cost the wasm module 4 KB.)
+    pub kept: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -58,23 +59,16 @@ pub struct Pruned {
 }
 
 impl Pruned {
-    pub fn to_json(&self) -> String {
-        let mut out = String::from(r#"{"replaced":["#);
-        for (i, (index, json)) in self.replaced.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&format!("[{index},{json}]"));
-        }
-        out.push_str(&format!(
-            r#"],"report":{{"prunedResults":{},"thinkingDropped":{},"savedBytes":{},"savedTokens":{},"skipped":{}}}}}"#,
+    /// The report as the JS surface gives it (`PruneReport`).
+    pub fn report_json(&self) -> String {
+        format!(
+            r#"{{"prunedResults":{},"thinkingDropped":{},"savedBytes":{},"savedTokens":{},"skipped":{}}}"#,
             self.results,
             self.thinking_dropped,
             self.saved_bytes,
             self.saved_tokens,
             self.skipped.map_or("null".to_owned(), str_literal)
-        ));
-        out
+        )
     }
 }
 
@@ -87,61 +81,155 @@ pub fn placeholder(tool: &str, id: &str, kept: Option<&str>) -> String {
     format!("{PLACEHOLDER_PREFIX}{tool} (call {id}{PLACEHOLDER_MARK} {how}]")
 }
 
+/// What pruning needs to know of one block: a JSON text's or a JS object's.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockView<'a> {
+    pub kind: Kind,
+    /// `id` of a tool_use, `tool_use_id` of a tool_result.
+    pub id: Option<&'a str>,
+    /// A tool_use's `name`.
+    pub name: Option<&'a str>,
+    /// A tool_result's content size (bytes of JSON, or characters), and
+    /// whether it has any: an absent or empty content is left alone.
+    pub size: usize,
+    pub images: usize,
+    /// A tool_result whose content is already a placeholder.
+    pub placeholder: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct MessageView<'a> {
+    pub role: Role,
+    pub blocks: Vec<BlockView<'a>>,
+}
+
+/// What to change: (message, block) positions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Tool results whose content becomes the placeholder text.
+    pub replace: Vec<(usize, usize, String)>,
+    /// Thinking blocks to drop.
+    pub drop: Vec<(usize, usize)>,
+    /// Assistant messages that dropping leaves empty: they get one short text block.
+    pub fill: Vec<usize>,
+}
+
+/// The pruning decisions for a history (None for a message that is not one).
+pub fn plan(msgs: &[Option<MessageView>], options: &PruneOptions, out: &mut Pruned) -> Plan {
+    let mut plan = Plan::default();
+    let Some(cut) = protected_from(msgs, options.protect_turns) else { return plan };
+    if ends_in_signed_loop(msgs) {
+        out.skipped = Some("the history ends in an open tool loop with thinking: prune before the next prompt");
+        return plan;
+    }
+    // Id to index into `kept`: the map type the state's child debits use
+    // already, so no new one is compiled into the module.
+    // (Inserted one by one: `collect` would sort, and compile a sort.)
+    let mut index = std::collections::BTreeMap::<String, u64>::new();
+    for (i, (id, _)) in options.kept.iter().enumerate() {
+        index.insert(id.clone(), i as u64);
+    }
+    let kept_at = |id: &str| index.get(id).map(|&i| options.kept[i as usize].1.as_str());
+    // A result answers the assistant message just before it (spec §6): its
+    // calls' names are all a placeholder needs.
+    let mut names: Vec<(&str, &str)> = Vec::new();
+    let mut first_pruned: Option<usize> = None;
+    for (i, m) in msgs.iter().enumerate().take(cut) {
+        let Some(m) = m else { continue };
+        if m.role == Role::Assistant {
+            names.clear();
+            names.extend(m.blocks.iter().filter(|b| b.kind == Kind::ToolUse).filter_map(|b| Some((b.id?, b.name?))));
+            continue;
+        }
+        for (j, b) in m.blocks.iter().enumerate().filter(|(_, b)| b.kind == Kind::ToolResult) {
+            if b.placeholder {
+                continue;
+            }
+            let id = b.id.unwrap_or_default();
+            let tool = names.iter().find(|(k, _)| *k == id).map_or("a tool", |(_, n)| n);
+            let text = placeholder(tool, id, kept_at(id));
+            // Only where the placeholder is shorter than what it replaces.
+            if b.size <= text.len() + 2 && b.images == 0 {
+                continue;
+            }
+            let saved = b.size.saturating_sub(text.len() + 2);
+            out.results += 1;
+            out.saved_bytes += saved;
+            out.saved_tokens += saved / 4 + b.images * IMAGE_TOKENS;
+            plan.replace.push((i, j, text));
+            first_pruned.get_or_insert(i);
+        }
+    }
+    let Some(first) = first_pruned else { return plan };
+    for (i, m) in msgs.iter().enumerate().skip(first + 1) {
+        let Some(m) = m.as_ref().filter(|m| m.role == Role::Assistant) else { continue };
+        let thinking: Vec<usize> = (0..m.blocks.len())
+            .filter(|&j| matches!(m.blocks[j].kind, Kind::Thinking | Kind::RedactedThinking))
+            .collect();
+        if thinking.len() == m.blocks.len() && !thinking.is_empty() {
+            plan.fill.push(i);
+        }
+        out.thinking_dropped += thinking.len();
+        plan.drop.extend(thinking.into_iter().map(|j| (i, j)));
+    }
+    plan
+}
+
+/// The text a message pruning left empty gets (never sent empty).
+pub const THINKING_LEFT_OUT: &str = "(thinking left out)";
+
+/// `pruneOldToolOutputs` over messages as JSON text: the changed ones come
+/// back as JSON text too.
 pub fn prune_old_tool_outputs(messages: &[&str], options: &PruneOptions) -> Pruned {
     let mut out = Pruned::default();
     let mut msgs: Vec<Option<Msg>> =
         messages.iter().enumerate().map(|(i, m)| Msg::parse(m, Default::default(), Some(i))).collect();
-    let Some(cut) = protected_from(&msgs, options.protect_turns) else { return out };
-    if ends_in_signed_loop(&msgs) {
-        out.skipped = Some("the history ends in an open tool loop with thinking: prune before the next prompt");
-        return out;
-    }
-    let mut names: HashMap<String, String> = HashMap::new();
-    let mut first_pruned: Option<usize> = None;
-    for (i, slot) in msgs.iter_mut().enumerate().take(cut) {
-        let Some(m) = slot else { continue };
-        match m.role {
-            Role::Assistant => {
-                for b in m.blocks.iter().filter(|b| b.kind == Kind::ToolUse) {
-                    if let (Some(id), Some(name)) = (&b.id, &b.name) {
-                        names.insert(id.clone(), name.clone());
-                    }
-                }
-            }
-            Role::User => {
-                let mut changed = false;
-                for b in m.blocks.iter_mut().filter(|b| b.kind == Kind::ToolResult) {
-                    let id = b.id.clone().unwrap_or_default();
-                    let tool = names.get(&id).map_or("a tool", String::as_str);
-                    let text = placeholder(tool, &id, options.kept.get(&id).map(String::as_str));
-                    if let Some((json, saved, images)) = replace_content(&b.json, &text) {
-                        b.json = json;
-                        out.results += 1;
-                        out.saved_bytes += saved;
-                        out.saved_tokens += saved / 4 + images * IMAGE_TOKENS;
-                        changed = true;
-                    }
-                }
-                if changed {
-                    m.changed = true;
-                    first_pruned.get_or_insert(i);
-                }
+    let heads: Vec<Vec<(usize, usize, bool)>> = msgs
+        .iter()
+        .map(|m| m.as_ref().map_or_else(Vec::new, |m| m.blocks.iter().map(|b| content_facts(b)).collect()))
+        .collect();
+    let views: Vec<Option<MessageView>> = msgs
+        .iter()
+        .zip(&heads)
+        .map(|(m, facts)| {
+            m.as_ref().map(|m| MessageView {
+                role: m.role,
+                blocks: m
+                    .blocks
+                    .iter()
+                    .zip(facts)
+                    .map(|(b, &(size, images, placeholder))| BlockView {
+                        kind: b.kind,
+                        id: b.id.as_deref(),
+                        name: b.name.as_deref(),
+                        size,
+                        images,
+                        placeholder,
+                    })
+                    .collect(),
+            })
+        })
+        .collect();
+    let plan = plan(&views, options, &mut out);
+    drop(views);
+    for (i, j, text) in &plan.replace {
+        if let Some(m) = msgs[*i].as_mut() {
+            if let Some(json) = replace_content(&m.blocks[*j].json, text) {
+                m.blocks[*j].json = json;
+                m.changed = true;
             }
         }
     }
-    let Some(first) = first_pruned else { return out };
-    for m in msgs.iter_mut().skip(first + 1).flatten() {
-        if m.role != Role::Assistant {
-            continue;
-        }
-        let before = m.blocks.len();
-        m.blocks.retain(|b| !matches!(b.kind, Kind::Thinking | Kind::RedactedThinking));
-        if m.blocks.len() != before {
-            out.thinking_dropped += before - m.blocks.len();
+    // Drops from the last block back, so earlier positions stay right.
+    for (i, j) in plan.drop.iter().rev() {
+        if let Some(m) = msgs[*i].as_mut() {
+            m.blocks.remove(*j);
             m.changed = true;
-            if m.blocks.is_empty() {
-                m.blocks.push(Block::text("(thinking left out)"));
-            }
+        }
+    }
+    for i in &plan.fill {
+        if let Some(m) = msgs[*i].as_mut() {
+            m.blocks.push(Block::text(THINKING_LEFT_OUT));
         }
     }
     out.replaced =
@@ -149,9 +237,23 @@ pub fn prune_old_tool_outputs(messages: &[&str], options: &PruneOptions) -> Prun
     out
 }
 
+/// A block's content size (JSON bytes), images, and whether it is a placeholder.
+fn content_facts(b: &Block) -> (usize, usize, bool) {
+    if b.kind != Kind::ToolResult {
+        return (0, 0, false);
+    }
+    let Ok(parts) = serde_json::from_str::<MessageParts>(&b.json) else { return (0, 0, false) };
+    let Some(content) = parts.get("content") else { return (0, 0, false) };
+    let raw = content.get();
+    let placeholder = crate::resume::message::string(Some(content))
+        .is_some_and(|s| s.starts_with(PLACEHOLDER_PREFIX) && s.contains(PLACEHOLDER_MARK));
+    let images = raw.matches(r#""type":"image""#).count() + raw.matches(r#""type": "image""#).count();
+    (raw.len(), images, placeholder)
+}
+
 /// The index of the first message of the protected turns, or None when
 /// there are no older messages than them.
-fn protected_from(msgs: &[Option<Msg>], turns: usize) -> Option<usize> {
+fn protected_from(msgs: &[Option<MessageView>], turns: usize) -> Option<usize> {
     if turns == 0 {
         return Some(msgs.len());
     }
@@ -169,35 +271,21 @@ fn protected_from(msgs: &[Option<Msg>], turns: usize) -> Option<usize> {
     None
 }
 
-fn ends_in_signed_loop(msgs: &[Option<Msg>]) -> bool {
+fn ends_in_signed_loop(msgs: &[Option<MessageView>]) -> bool {
     let (Some(Some(last)), Some(Some(prev))) = (msgs.last(), msgs.len().checked_sub(2).map(|i| &msgs[i])) else {
         return false;
     };
     last.role == Role::User
         && last.blocks.first().is_some_and(|b| b.kind == Kind::ToolResult)
         && prev.role == Role::Assistant
-        && prev.tool_use_ids().next().is_some()
+        && prev.blocks.iter().any(|b| b.kind == Kind::ToolUse)
         && prev.blocks.iter().any(|b| matches!(b.kind, Kind::Thinking | Kind::RedactedThinking))
 }
 
-/// The block with its content replaced by `text`: its JSON, the bytes
-/// saved and the images it held; None when it is already a placeholder
-/// or the placeholder would not be shorter.
-fn replace_content(block: &str, text: &str) -> Option<(String, usize, usize)> {
+/// The block's JSON with its content replaced by `text` (fields in their order).
+fn replace_content(block: &str, text: &str) -> Option<String> {
     let parts: MessageParts = serde_json::from_str(block).ok()?;
-    let content = parts.get("content")?;
-    let raw = content.get();
-    if let Some(s) = crate::resume::message::string(Some(content)) {
-        if s.starts_with(PLACEHOLDER_PREFIX) && s.contains(PLACEHOLDER_MARK) {
-            return None;
-        }
-    }
-    let literal = str_literal(text);
-    if raw.len() <= literal.len() {
-        return None;
-    }
-    let images = raw.matches(r#""type":"image""#).count() + raw.matches(r#""type": "image""#).count();
-    let mut out = String::with_capacity(block.len().min(256) + literal.len());
+    let mut out = String::with_capacity(text.len() + 128);
     out.push('{');
     for (i, (key, value)) in parts.fields().iter().enumerate() {
         if i > 0 {
@@ -205,10 +293,14 @@ fn replace_content(block: &str, text: &str) -> Option<(String, usize, usize)> {
         }
         push_str_literal(&mut out, key);
         out.push(':');
-        out.push_str(if key == "content" { &literal } else { value.get() });
+        if key == "content" {
+            push_str_literal(&mut out, text);
+        } else {
+            out.push_str(value.get());
+        }
     }
     out.push('}');
-    Some((out, raw.len() - literal.len(), images))
+    Some(out)
 }
 
 #[cfg(test)]
@@ -275,7 +367,7 @@ mod tests {
     fn pruning_twice_is_pruning_once_and_kept_outputs_are_named() {
         let h = history(3, false);
         let refs: Vec<&str> = h.iter().map(String::as_str).collect();
-        let kept = HashMap::from([("toolu_0".to_owned(), ".garuda/sessions/s/outputs/toolu_0.txt".to_owned())]);
+        let kept = vec![("toolu_0".to_owned(), ".garuda/sessions/s/outputs/toolu_0.txt".to_owned())];
         let p = prune_old_tool_outputs(&refs, &PruneOptions { protect_turns: 1, kept });
         let out = apply(&h, &p);
         assert!(out[2].contains("kept at .garuda/sessions/s/outputs/toolu_0.txt"));

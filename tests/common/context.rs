@@ -80,6 +80,35 @@ fn prune_old_tool_outputs_gives_a_new_array_and_leaves_the_input() {
     assert_eq!(code_of(wasm::prune(history().into(), object(r#"{"protectTurns":-2}"#))), "ERR_INVALID_ARG");
 }
 
+/// The JS objects' path and the JSON text path of the core decide alike:
+/// the same messages, byte for byte, on histories with thinking, images,
+/// string results, blank prompts and kept outputs.
+#[wasm_bindgen_test]
+fn the_object_path_and_the_json_path_agree() {
+    use garuda_session::context::{prune_old_tool_outputs, PruneOptions};
+    let mut h: Vec<String> = Array::from(&history()).iter().map(|m| JSON::stringify(&m).unwrap().as_string().unwrap()).collect();
+    h.insert(4, r#"{"role":"user","content":"  "}"#.to_owned());
+    h.push(r#"{"role":"assistant","content":[{"type":"thinking","thinking":"only","signature":"z"}]}"#.to_owned());
+    h.push(r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]},{"type":"text","text":"next"}]}"#.to_owned());
+    h.push(r#"{"role":"assistant","content":[{"type":"text","text":"ok"}]}"#.to_owned());
+    h.push(r#"{"role":"user","content":"last prompt"}"#.to_owned());
+    for turns in 0..4 {
+        let opts = object(&format!(r#"{{"protectTurns":{turns},"kept":{{"toolu_1":"/k/1"}}}}"#));
+        let js: Array = h.iter().map(|m| object(m)).collect();
+        let r = wasm::prune_with_report(js.into(), opts).unwrap();
+        let got = JSON::stringify(&get(&r, "messages")).unwrap().as_string().unwrap();
+        let refs: Vec<&str> = h.iter().map(String::as_str).collect();
+        let p = prune_old_tool_outputs(&refs, &PruneOptions { protect_turns: turns, kept: vec![("toolu_1".into(), "/k/1".into())] });
+        let mut want = h.clone();
+        for (i, json) in &p.replaced {
+            want[*i] = json.clone();
+        }
+        let want: Array = want.iter().map(|m| object(m)).collect();
+        assert_eq!(got, JSON::stringify(&want).unwrap().as_string().unwrap(), "{turns} turns");
+        assert_eq!(get(&get(&r, "report"), "prunedResults").as_f64(), Some(p.results as f64));
+    }
+}
+
 const START: &str = r#"{"t":"2026-01-01T00:00:00Z","type":"start","sessionId":"s","model":"m"}"#;
 
 #[wasm_bindgen_test]
