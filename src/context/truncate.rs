@@ -14,6 +14,7 @@
 
 #![forbid(unsafe_code)]
 
+use crate::accounting::thousands;
 use crate::bytes::{count_byte, find_byte};
 
 /// The seed's defaults.
@@ -81,7 +82,7 @@ pub fn truncate_tool_output<'a>(output: &'a str, limits: &Limits, full_at: Optio
 /// left out …]" and where to find them.
 pub fn note(lines: usize, bytes: usize, full_at: Option<&str>) -> String {
     let unit = if lines == 1 { "line" } else { "lines" };
-    let mut out = format!("[… {} {unit} ({} bytes) left out …", grouped(lines), grouped(bytes));
+    let mut out = format!("[… {} {unit} ({} bytes) left out …", thousands(lines as u64), thousands(bytes as u64));
     match full_at {
         Some(at) => {
             out.push_str(" The full output is kept at ");
@@ -151,19 +152,6 @@ fn tail_start(bytes: &[u8], floor: usize, n: usize, budget: usize) -> usize {
         start = before;
     }
     start
-}
-
-/// 4300 as "4,300".
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -249,13 +237,5 @@ mod tests {
         let t = truncate_tool_output(&out, &Limits::default(), None);
         assert_eq!(t.omitted_lines, 2501 - 700);
         assert!(t.text.ends_with("line 2500\nthe end"));
-    }
-
-    #[test]
-    fn numbers_are_grouped() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(4300), "4,300");
-        assert_eq!(grouped(1_234_567), "1,234,567");
     }
 }
