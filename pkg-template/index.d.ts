@@ -676,6 +676,23 @@ export class Journal {
   figures(): JournalFigures;
   /** What resume would change in this conversation (the report of repairForResume). */
   resumeReport(): RepairReport;
+  /** The number of messages and of warnings: plain numbers, no JSON. */
+  readonly messageCount: number;
+  readonly warningCount: number;
+  /** The messages from index `from` on, as written (unredacted in a `modelView` journal), with their origins. */
+  messagesFrom(from: number): { messages: Message[]; messageOrigins: MessageOrigin[] };
+  /** The messages the model gets, from `from` on: what came before the latest start, resume or model record repaired by the seed's rules (thinking after a redaction, before a model switch, after a repair), what came after as written. `session.messages` is this. */
+  viewFrom(from: number): Message[];
+  /** The number of messages `viewFrom(0)` gives. */
+  readonly viewCount: number;
+  /** Changes whenever the view changed other than by one message appended at its end (resume, model switch, compaction, undo, redo). */
+  readonly viewGeneration: number;
+  /** What the view's repair changed in the messages before the latest start, resume or model record. */
+  viewReport(): RepairReport;
+  /** Tool calls of the view's last assistant message that nothing answers yet (kept as records are written). */
+  readonly openToolCalls: number;
+  /** The synthetic `tool_results` record (timed `now`) answering the open tool calls, or null: O(1) when nothing is open. */
+  closeOpenToolCalls(now: string): ToolResultsRecord | null;
   /** Transcript entries so far (a Journal made with `history: true`; without it only warnings are entries). Built as the journal reads. */
   readonly transcriptLength: number;
   /** Transcript entries `from..to` (all by default): what a reader lists. */
@@ -700,7 +717,7 @@ export class Journal {
 /** Figures read every turn, in O(1) of the conversation (`Journal.figures()`). */
 export type JournalFigures = Pick<
   SessionState,
-  "usage" | "unreportedTokens" | "childDebits" | "costUsd" | "costIncomplete" | "contextTokens" | "steps" | "prompts" | "model" | "title" | "thinking" | "ended" | "sessionId" | "firstPrompt" | "tornTail" | "usageByDay"
+  "usage" | "unreportedTokens" | "childDebits" | "costUsd" | "costIncomplete" | "contextTokens" | "steps" | "prompts" | "model" | "title" | "thinking" | "ended" | "sessionId" | "firstPrompt" | "tornTail" | "usageByDay" | "root" | "version" | "executor" | "isolation" | "limits"
 > & {
   messageCount: number;
   epoch: number;
@@ -844,10 +861,13 @@ export interface JournalCorruption {
   kind: "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "too-deep" | "line-too-long" | "torn-tail";
   message: string;
 }
+export function rebuildState(journal: JournalInput, options?: ReadOptions): SessionState;
+/** What formatCost and budgetNote read: a state, or a journal's or session's `figures()`. */
+export type CostFigures = Pick<SessionState, "costUsd"> & Partial<Pick<SessionState, "costIncomplete" | "usage" | "unreportedTokens" | "childDebits">>;
 /** "unknown", "≥ $X (incomplete)" or "$X". */
-export function formatCost(state: SessionState): string;
+export function formatCost(state: CostFigures): string;
 /** Null when the budget equals reported usage; else one line naming reported, unreported and pending tokens. */
-export function budgetNote(state: SessionState): string | null;
+export function budgetNote(state: CostFigures): string | null;
 export function summariseSession(id: string, updated: string | Date, journal: JournalInput): SessionRow;
 /** Letters, digits, "-" and "_" only, and not empty. */
 export function validateSessionId(id: string): boolean;
@@ -895,6 +915,8 @@ export interface RepairReport {
   messagesDroppedAtReplay: number;
   /** Rules the result still breaks: always empty unless there is a bug. */
   remaining: MessageProblem[];
+  /** Messages left out whole, being no message the API takes (an unknown role, no content): index in state.messages, journal line, why. Counted in messagesRemoved too. */
+  notMessages: { message: number; line: number; problem: string }[];
 }
 
 export type MessageProblemKind =
@@ -908,7 +930,8 @@ export type MessageProblemKind =
   | "empty-text"
   | "thinking-unsigned"
   | "thinking-missing"
-  | "bad-block";
+  | "bad-block"
+  | "thinking-redacted";
 
 /** A rule of the Messages API that a history breaks (the API would answer 400). */
 export interface MessageProblem {

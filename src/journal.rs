@@ -53,6 +53,8 @@ pub struct Journal {
     /// Readers may keep only requests' usage (a usage report's replay).
     usage_only: bool,
     prices: Rc<Prices>,
+    /// The conversation as the model gets it (see `resume::view`).
+    view: crate::resume::view::ModelView,
 }
 
 impl Default for Journal {
@@ -71,6 +73,7 @@ impl Default for Journal {
             translated: None,
             usage_only: false,
             prices: Prices::built_in(),
+            view: Default::default(),
         }
     }
 }
@@ -172,6 +175,13 @@ impl Journal {
 
     pub fn state(&self) -> &SessionState {
         &self.state
+    }
+
+    /// The conversation as the model gets it, made current, with the state
+    /// it reads its messages from.
+    pub fn model_view(&mut self) -> (&crate::resume::view::ModelView, &SessionState) {
+        self.view.refresh(&self.state);
+        (&self.view, &self.state)
     }
 
     /// The whole history, to let a viewer forget messages it can read again
@@ -354,9 +364,10 @@ impl Journal {
                 kept.push((number, record.clone()));
             }
             let deep = crate::bytes::count_openings(record.as_bytes(), MAX_NESTING) > MAX_NESTING;
-            let state = &mut self.state;
-            let outcome =
-                with_fields(&record, |kind, fields| state.apply_marked(kind, fields, number, false, deep));
+            let (state, view) = (&mut self.state, &mut self.view);
+            let outcome = with_fields(&record, |kind, fields| {
+                observed(state, view, kind, number, false, |s| s.apply_marked(kind, fields, number, false, deep))
+            });
             if let Some((kind, message)) = warning_of(outcome) {
                 self.state.warnings.push(Warning { line: number, kind, message });
             }
@@ -431,10 +442,12 @@ impl Journal {
         let (model_view, strict) = (self.model_view, self.strict);
         let source: &str = if model_view { &one_line } else { line };
         let deep = crate::bytes::count_openings(source.as_bytes(), MAX_NESTING) > MAX_NESTING;
-        let state = &mut self.state;
+        let (state, view) = (&mut self.state, &mut self.view);
         let number = self.lines + 1;
         let outcome = with_fields(source, |kind, fields| {
-            state.apply_marked(kind, fields, number, model_view && changed, deep)
+            observed(state, view, kind, number, true, |s| {
+                s.apply_marked(kind, fields, number, model_view && changed, deep)
+            })
         });
         if let Err(LineError::BadJson(m) | LineError::BadRecord(m)) = &outcome {
             return Err(WriteError(format!("a record must be one JSON object with a string `type`: {m}")));
@@ -491,15 +504,35 @@ impl Journal {
         }
         let deep = may_nest_deep
             .unwrap_or_else(|| crate::bytes::count_openings(line.as_bytes(), MAX_NESTING) > MAX_NESTING);
-        let state = &mut self.state;
+        let (state, view) = (&mut self.state, &mut self.view);
         let number = self.lines;
-        let outcome = with_fields(line, |kind, fields| state.apply_marked(kind, fields, number, false, deep));
+        let outcome = with_fields(line, |kind, fields| {
+            observed(state, view, kind, number, false, |s| s.apply_marked(kind, fields, number, false, deep))
+        });
         if last && matches!(outcome, Err(LineError::BadJson(_))) {
             self.state.torn_tail = true;
         } else if let Some((kind, message)) = warning_of(outcome) {
             self.state.warnings.push(Warning { line: number, kind, message });
         }
     }
+}
+
+/// Applies a record and lets the model view take note of it when it was
+/// applied (a record refused or skipped changes nothing).
+fn observed<T>(
+    state: &mut SessionState,
+    view: &mut crate::resume::view::ModelView,
+    kind: crate::record::RecordKind,
+    line: u64,
+    live: bool,
+    apply: impl FnOnce(&mut SessionState) -> Result<T, String>,
+) -> Result<T, String> {
+    let before = state.messages.len();
+    let outcome = apply(state);
+    if outcome.is_ok() {
+        view.observe(kind, line, before, state, live);
+    }
+    outcome
 }
 
 /// The warning, if any, for how applying a line went (replay and live write

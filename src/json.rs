@@ -173,6 +173,13 @@ pub fn figures_json(s: &SessionState) -> String {
     push_opt_raw(&mut out, "thinking", &s.thinking);
     push_opt_raw(&mut out, "ended", &s.ended);
     push_opt_raw(&mut out, "sessionId", &s.session_id);
+    // The metadata start, resume and model records share: a resumed
+    // session carries it on.
+    push_opt_raw(&mut out, "root", &s.root);
+    push_opt_raw(&mut out, "version", &s.version);
+    push_opt_raw(&mut out, "executor", &s.executor);
+    push_opt_raw(&mut out, "isolation", &s.isolation);
+    push_opt_raw(&mut out, "limits", &s.limits);
     if let Some(prompt) = &s.first_prompt {
         out.push_str(r#","firstPrompt":"#);
         push_str_literal(&mut out, prompt);

@@ -8,3 +8,5 @@ mod boundary;
 
 #[path = "common/context.rs"]
 mod context;
+#[path = "common/view_boundary.rs"]
+mod view_boundary;

@@ -73,44 +73,87 @@ class FileTracker {
 class Session {
   constructor(id, root, journal) {
     this.id = id;
-    this.root = root;
+    this.#root = root;
     this.journal = journal;
     this.files = new FileTracker();
-    /** The conversation as the model sees it (unredacted). */
-    this.messages = [];
-    this.#sync();
+    this.#view = typeof journal.viewFrom === "function";
   }
 
   #figures;
+  #root;
+  /** The messages as the model gets them: the core's view (viewFrom), held as objects for the SDK call. */
+  #messages = [];
+  #generation = -1;
+  /** Fetched once, at first need: resumeSession writes its record first, and the view is made once, after it. */
+  #synced = false;
+  /** Whether the journal offers the core's view (a store built before it does not: its messages go as written). */
+  #view;
 
-  /** The whole copy of the messages, fetched again from the core. */
+  /**
+   * The conversation as the model gets it (unredacted): the core's view,
+   * with the seed's thinking rules applied after a resume or a model
+   * switch. Not a copy the layer keeps by its own rules: it follows the
+   * core after every record.
+   */
+  get messages() {
+    if (!this.#synced) this.#sync();
+    else usable(this);
+    return this.#messages;
+  }
+
+  /** All of the core's view again (after a resume, a model switch, a compaction, an undo or redo). */
   #sync() {
-    const { messages } = this.journal.messagesFrom(0);
-    this.messages.length = 0;
-    for (const m of messages) this.messages.push(m);
+    usable(this);
+    this.#synced = true;
+    const m = this.#messages;
+    m.length = 0;
+    if (this.#view) {
+      this.#generation = this.journal.viewGeneration;
+      for (const x of this.journal.viewFrom(0)) m.push(x);
+    } else {
+      for (const x of this.journal.messagesFrom(0).messages) m.push(x);
+    }
+  }
+
+  #count() {
+    return this.#view ? this.journal.viewCount : this.journal.messageCount;
   }
 
   /**
    * Writes one record (its line redacted, memory unredacted). `appended` is
    * the message the record appends, when it appends one: the copy takes it
-   * as it is when the core appended exactly one message and warned of
-   * nothing (a message too deep to carry is replaced there by a note);
-   * anything else fetches the messages again.
+   * as it is when the core's view grew by exactly that one message and the
+   * core warned of nothing (a message too deep to carry is replaced there
+   * by a note); a view that changed otherwise is fetched again.
    */
   write(record, appended) {
-    const count = this.journal.messageCount;
-    const warnings = this.journal.warningCount;
+    usable(this);
     record.t = now();
+    if (!this.#synced) {
+      const line = this.journal.write(record);
+      this.#figures = undefined;
+      this.#sync();
+      return line;
+    }
+    const count = this.#count();
+    const warnings = this.journal.warningCount;
     const line = this.journal.write(record);
     this.#figures = undefined;
-    const inStep = this.messages.length === count && this.journal.warningCount === warnings;
-    if (appended !== undefined && inStep && this.journal.messageCount === count + 1) this.messages.push(appended);
-    else if (!inStep || this.journal.messageCount !== count) this.#sync();
+    const m = this.#messages;
+    if (this.#view && this.journal.viewGeneration !== this.#generation) {
+      this.#sync();
+      return line;
+    }
+    const inStep = m.length === count && this.journal.warningCount === warnings;
+    const after = this.#count();
+    if (appended !== undefined && inStep && after === count + 1) m.push(appended);
+    else if (!inStep || after !== count) this.#sync();
     return line;
   }
 
   /** The figures, fetched once per change (O(1) of the conversation). */
   get #fig() {
+    usable(this);
     this.#figures ??= this.journal.figures();
     return this.#figures;
   }
@@ -133,6 +176,27 @@ class Session {
   get model() {
     return this.#fig.model;
   }
+  /** The session's metadata, as its latest start, resume or model record left it (a resume carries it on). */
+  get root() {
+    return this.#fig.root ?? this.#root;
+  }
+  get version() {
+    return this.#fig.version;
+  }
+  get executor() {
+    return this.#fig.executor;
+  }
+  get isolation() {
+    return this.#fig.isolation;
+  }
+  get limits() {
+    return this.#fig.limits;
+  }
+  /** What the core's repair changed in the history before the latest resume or model switch (empty for a new session). */
+  get resumeReport() {
+    usable(this);
+    return this.#view ? this.journal.viewReport() : undefined;
+  }
   get steps() {
     return this.#fig.steps;
   }
@@ -142,9 +206,17 @@ class Session {
   }
   /** The figures in one object, read afresh (a rename through the store shows here). */
   figures() {
+    usable(this);
     this.#figures = this.journal.figures();
     return this.#figures;
   }
+}
+
+/** A session whose journal was closed answers nothing: ERR_JOURNAL_CLOSED, not a crash in wasm. */
+function usable(s) {
+  const j = s.journal;
+  if (j.removed) throw fail("ERR_SESSION_REMOVED", "the session was removed; nothing more is written to it");
+  if (j.closed === true || j.isClosed === true) throw fail("ERR_JOURNAL_CLOSED", "the session's journal is closed");
 }
 
 function sessionArg(s, what) {
@@ -159,7 +231,7 @@ function metadata(options, type) {
   return record;
 }
 
-/** The store each session came from (keepFullOutput writes beside it). */
+/** The store a session was opened from (startChildSession opens its subagent runs there; keepFullOutput writes beside it). */
 const storeOf = new WeakMap();
 
 /** startSession(store, options): a new session, its `start` record written. */
@@ -170,6 +242,31 @@ function startSession(store, options = {}) {
     const s = new Session(id, options.root, journal);
     storeOf.set(s, store);
     s.write({ ...metadata(options, "start"), sessionId: id });
+    return s;
+  } catch (e) {
+    journal.close?.();
+    throw e;
+  }
+}
+
+/**
+ * startChildSession(parent, childId, options): a full Session for a
+ * subagent run (explore-<call id>, agent-<name>-<call id>), kept with its
+ * parent through the store's openChild, its `start` record written. The
+ * same functions drive it; its report goes back in the parent's
+ * tool_results. A run of a run is refused: the store keeps one level.
+ */
+function startChildSession(parent, childId, options = {}) {
+  sessionArg(parent, "startChildSession(parent, childId, options)");
+  usable(parent);
+  if (typeof childId !== "string" || childId === "") throw fail("ERR_INVALID_ARG_TYPE", "startChildSession: childId must be a non-empty string");
+  const store = storeOf.get(parent);
+  if (store === undefined) throw fail("ERR_INVALID_ARG", "startChildSession: the parent must be a session from startSession or resumeSession (a subagent run has no runs of its own)");
+  const journal = store.openChild(parent.id, childId, LIVE);
+  try {
+    const s = new Session(childId, options.root ?? parent.root, journal);
+    s.parentId = parent.id;
+    s.write({ ...metadata(options, "start"), sessionId: childId });
     return s;
   } catch (e) {
     journal.close?.();
@@ -200,10 +297,14 @@ async function resumeSession(store, id, options = {}) {
     if (options.strict && bad === undefined) {
       throw fail("ERR_INVALID_ARG", "resumeSession(store, id, { strict: true }): the store's journal does not tell `corruption`, so a strict load cannot be checked");
     }
-    const before = journal.figures();
+    // The resume record carries the session's metadata on (root, version,
+    // model, executor, isolation, limits), as the seed's records share it;
+    // what the options give wins.
+    const carried = journal.figures();
+    for (const [k, v] of Object.entries(options)) if (v !== undefined) carried[k] = v;
     const s = new Session(target, options.root, journal);
     storeOf.set(s, store);
-    s.write({ ...metadata({ model: before.model, ...options }, "resume"), sessionId: target });
+    s.write({ ...metadata(carried, "resume"), sessionId: target });
     return s;
   } catch (e) {
     journal.close?.();
@@ -249,8 +350,12 @@ function addToolResults(s, results, meta = {}) {
  */
 function closeOpenToolCalls(s) {
   sessionArg(s, "closeOpenToolCalls(session)");
+  usable(s);
   s.files.forgetReads();
-  const record = session.closeOpenToolCalls({ messages: s.messages });
+  // The core tracks the open calls as records arrive: no history crosses
+  // into wasm (it did, whole, before every prompt).
+  const j = s.journal;
+  const record = typeof j.closeOpenToolCalls === "function" ? j.closeOpenToolCalls(now()) : session.closeOpenToolCalls({ messages: s.messages });
   return record ? s.write(record) : null;
 }
 
@@ -265,16 +370,39 @@ function addSnapshot(s, snapshot) {
   return s.write({ type: "snapshot", messages: s.messages.length, ...snapshot });
 }
 
-function undo(s, after) {
-  sessionArg(s, "undo(session, after)");
-  s.files.forgetReads();
-  return s.write(after === undefined ? { type: "undo" } : { type: "undo", after });
+/** The top of the undo or redo stack, read from the core (or from the whole state, for a journal without snapshotTop). */
+function snapshotTop(s, which) {
+  const j = s.journal;
+  if (typeof j.snapshotTop === "function") return j.snapshotTop(which);
+  const st = j.state();
+  const top = which === "undo" ? st.undo?.at(-1) : st.redo?.at(-1);
+  return top ? { ...(which === "redo" ? top.snapshot : top), after: top.after } : null;
 }
 
+/**
+ * /undo: takes the last turn back. Returns what Garuda restores: the
+ * snapshot's file tree and prompt (and the line written). Nothing to undo
+ * is ERR_NOTHING_TO_UNDO, and nothing is written.
+ */
+function undo(s, after) {
+  sessionArg(s, "undo(session, after)");
+  usable(s);
+  const top = snapshotTop(s, "undo");
+  if (top === null) throw fail("ERR_NOTHING_TO_UNDO", "undo: there is no snapshot to go back to");
+  s.files.forgetReads();
+  const line = s.write(after === undefined ? { type: "undo" } : { type: "undo", after });
+  return { line, tree: top.tree, prompt: top.prompt };
+}
+
+/** /redo: puts the last undone turn back. Returns the line and the tree after that turn (the undo's `after`); ERR_NOTHING_TO_REDO when nothing was undone. */
 function redo(s) {
   sessionArg(s, "redo(session)");
+  usable(s);
+  const top = snapshotTop(s, "redo");
+  if (top === null) throw fail("ERR_NOTHING_TO_REDO", "redo: nothing was undone");
   s.files.forgetReads();
-  return s.write({ type: "redo" });
+  const line = s.write({ type: "redo" });
+  return { line, after: top.after, tree: top.tree, prompt: top.prompt };
 }
 
 const one = (type, build) => (s, ...args) => {
@@ -327,6 +455,7 @@ module.exports = {
   Session,
   FileTracker,
   startSession,
+  startChildSession,
   resumeSession,
   addUserMessage,
   addAssistantResponse,

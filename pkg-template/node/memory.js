@@ -108,6 +108,11 @@ class MemorySessionStore {
     return this.#sorted()[0]?.[0];
   }
 
+  /** /sessions rows (summariseSession of each), newest first: the same fast path FileSessionStore has. */
+  summaries() {
+    return this.#sorted().map(([id, e]) => session.summariseSession(id, e.updated, e.lines));
+  }
+
   async list() {
     return this.#sorted().map(([id, e]) => ({ id, updated: e.updated }));
   }

@@ -1,6 +1,6 @@
 // Types of @garuda/session/redis: the SessionStore contract on Redis.
 import type { JournalRecord, Redactor, SessionRow, SessionState } from "../index.js";
-import type { JournalOpenOptions, StoreOptions } from "./store.js";
+import type { JournalOpenOptions, JournalViewMethods, StoreOptions } from "./store.js";
 
 /** A session (or a child run) open for writing on Redis: this writer holds its lease. */
 export class RedisJournal {
@@ -20,6 +20,9 @@ export class RedisJournal {
   /** Releases the lease. */
   close(): void;
 }
+
+/** The counts and the model view the session layer reads (issue 20). */
+export interface RedisJournal extends JournalViewMethods {}
 
 export interface RedisStoreOptions extends StoreOptions {
   /** A redis:// URL (default redis://127.0.0.1:6379). */

@@ -51,10 +51,47 @@ export class MemorySessionStore {
   readOutput(id: string, toolUseId: string): Promise<string>;
 }
 
-/** How a journal is opened: the session layer keeps the model's view in memory and refuses bad records. */
+/**
+ * How a journal is opened. The session layer opens with both true; a store
+ * that ignores them changes behaviour silently (the model would be sent the
+ * redacted text, and a bad record would reach the disk).
+ */
 export interface JournalOpenOptions {
+  /** Memory keeps each record as written (what the model saw, a secret included) while the line for the disk is redacted; the message is marked redacted as replay of its line would mark it. Default false: memory holds the redacted line. */
   modelView?: boolean;
+  /** `write` refuses (ERR_BAD_RECORD) a record replay would skip or warn about (a field of the wrong type, an unknown type, an undo with nothing to undo): nothing is written, nothing changes. Default false. */
   strict?: boolean;
+}
+
+/**
+ * What the session layer reads from a journal besides write, figures and
+ * messagesFrom (issue 20): plain counts, and the conversation as the model
+ * gets it, owned by the core (`session.messages` is `viewFrom`).
+ */
+export interface JournalViewMethods {
+  /** Messages and warnings so far: numbers, no JSON. */
+  readonly messageCount: number;
+  readonly warningCount: number;
+  /** The messages the model gets from `from` on: what came before the latest start, resume or model record repaired by the seed's thinking rules, what came after as written. */
+  viewFrom(from: number): import("../index.js").Message[];
+  readonly viewCount: number;
+  /** Changes whenever the view changed other than by one message appended at its end. */
+  readonly viewGeneration: number;
+  viewReport(): import("../index.js").RepairReport;
+  /** Tool calls of the view's last assistant message that nothing answers yet. */
+  readonly openToolCalls: number;
+  /** The synthetic tool_results record answering them (timed `now`), or null: O(1) when nothing is open. */
+  closeOpenToolCalls(now: string): import("../index.js").ToolResultsRecord | null;
+  /** The snapshot an undo would restore, or the one the last undo took back. */
+  snapshotTop(which: "undo" | "redo"): { tree?: import("../index.js").Json; prompt?: import("../index.js").Json; messages: number; after?: import("../index.js").Json } | null;
+  /** After close(): every call throws ERR_JOURNAL_CLOSED. */
+  readonly closed: boolean;
+}
+export interface FileJournal extends JournalViewMethods {}
+export interface MemoryJournal extends JournalViewMethods {}
+export interface MemorySessionStore {
+  /** /sessions rows (summariseSession of each), newest first. */
+  summaries(): SessionRow[];
 }
 
 export interface StoreOptions {

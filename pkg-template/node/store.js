@@ -124,17 +124,57 @@ class JournalBase {
   }
 
   state() {
+    this.usable();
     return this.journal.state();
   }
 
   /** Usage, cost, context size, message count, model...: O(1) of the conversation. */
   figures() {
+    this.usable();
     return this.journal.figures();
   }
 
   /** The messages from index `from` on, with their origins. */
   messagesFrom(from) {
+    this.usable();
     return this.journal.messagesFrom(from);
+  }
+
+  // The conversation as the model gets it, owned by the core (the session
+  // layer's `messages`), and what it needs without a walk of the history.
+  viewFrom(from) {
+    this.usable();
+    return this.journal.viewFrom(from);
+  }
+
+  get viewCount() {
+    this.usable();
+    return this.journal.viewCount;
+  }
+
+  get viewGeneration() {
+    this.usable();
+    return this.journal.viewGeneration;
+  }
+
+  viewReport() {
+    this.usable();
+    return this.journal.viewReport();
+  }
+
+  get openToolCalls() {
+    this.usable();
+    return this.journal.openToolCalls;
+  }
+
+  closeOpenToolCalls(now) {
+    this.usable();
+    return this.journal.closeOpenToolCalls(now);
+  }
+
+  snapshotTop(which) {
+    this.usable();
+    return this.journal.snapshotTop(which);
   }
 
   /** The number of messages and of warnings: plain numbers, for a copy kept in step. */

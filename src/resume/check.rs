@@ -2,6 +2,7 @@
 //! answers 400, checked before a request is sent (spec §6 rule 5).
 
 use super::message::{Block, Kind, Msg, Role};
+use super::ids::Ids;
 
 /// Which rule of the Messages API a history breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,10 +18,11 @@ pub enum ProblemKind {
     ThinkingUnsigned,
     ThinkingMissing,
     BadBlock,
+    ThinkingRedacted,
 }
 
 impl ProblemKind {
-    pub const ALL: [ProblemKind; 11] = [
+    pub const ALL: [ProblemKind; 12] = [
         ProblemKind::NoMessages,
         ProblemKind::NotAMessage,
         ProblemKind::FirstNotUser,
@@ -32,6 +34,7 @@ impl ProblemKind {
         ProblemKind::ThinkingUnsigned,
         ProblemKind::ThinkingMissing,
         ProblemKind::BadBlock,
+        ProblemKind::ThinkingRedacted,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -47,6 +50,7 @@ impl ProblemKind {
             ProblemKind::ThinkingUnsigned => "thinking-unsigned",
             ProblemKind::ThinkingMissing => "thinking-missing",
             ProblemKind::BadBlock => "bad-block",
+            ProblemKind::ThinkingRedacted => "thinking-redacted",
         }
     }
 }
@@ -86,6 +90,13 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
         _ => {}
     }
     let last = messages.len().saturating_sub(1);
+    // The current run of user messages (one turn to the API): the tool
+    // calls of the assistant message before it, and whether a message of
+    // the run already held other content. Kept as the loop goes, so the
+    // check is linear (it looked back over the run at every message).
+    let mut asked: Ids<&str> = Ids::default();
+    let mut seen_other = false;
+    let mut in_run = false;
     for (i, m) in messages.iter().enumerate() {
         if m.blocks.is_empty() && !(i == last && m.role == Role::Assistant) {
             out.push(problem(i, ProblemKind::EmptyContent, format!("message {i} has empty content")));
@@ -102,6 +113,15 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                     format!("message {i}, block {j}: a text block is empty"),
                 ));
             }
+            if b.kind == Kind::Thinking && b.signed && b.legacy_redacted {
+                // repairThinking: the signature was made over the text
+                // before the Redactor changed it.
+                out.push(problem(
+                    i,
+                    ProblemKind::ThinkingRedacted,
+                    format!("message {i}, block {j}: a thinking block whose text was redacted keeps its signature (the API refuses it: the block is bound to a different conversation)"),
+                ));
+            }
             if b.kind == Kind::Thinking && !b.signed {
                 out.push(problem(
                     i,
@@ -112,6 +132,7 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
         }
         match m.role {
             Role::Assistant => {
+                in_run = false;
                 let uses: Vec<&str> = m.tool_use_ids().collect();
                 if uses.is_empty() {
                     continue;
@@ -119,13 +140,13 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                 // The API joins consecutive user messages into one turn: a
                 // partial result message and the one closeOpenToolCalls
                 // wrote after it answer the call together.
-                let answered: Vec<&str> = messages[i + 1..]
+                let answered: Ids<&str> = messages[i + 1..]
                     .iter()
                     .take_while(|next| next.role == Role::User)
                     .flat_map(|next| next.tool_result_ids())
                     .collect();
                 for id in uses {
-                    if !answered.contains(&id) {
+                    if !answered.contains(id) {
                         out.push(problem(
                             i,
                             ProblemKind::ToolUseUnanswered,
@@ -138,21 +159,21 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                 // The assistant message before this run of user messages
                 // (they are one turn to the API), and whether an earlier
                 // message of the run already held other content.
-                let run_start = messages[..i].iter().rposition(|p| p.role != Role::User).map_or(0, |p| p + 1);
-                let asked: Vec<&str> = match run_start.checked_sub(1).and_then(|p| messages.get(p)) {
-                    Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().collect(),
-                    _ => Vec::new(),
-                };
-                let mut seen_other = messages[run_start..i]
-                    .iter()
-                    .any(|p| p.blocks.iter().any(|b| b.kind != Kind::ToolResult));
+                if !in_run {
+                    in_run = true;
+                    seen_other = false;
+                    asked = match i.checked_sub(1).and_then(|p| messages.get(p)) {
+                        Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().collect(),
+                        _ => Ids::default(),
+                    };
+                }
                 for b in &m.blocks {
                     if b.kind != Kind::ToolResult {
                         seen_other = true;
                         continue;
                     }
                     let id = b.id.as_deref().unwrap_or("");
-                    if !asked.contains(&id) {
+                    if !asked.contains(id) {
                         out.push(problem(
                             i,
                             ProblemKind::ToolResultOrphan,

@@ -81,7 +81,54 @@ pub(crate) fn string(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
             return Some(Cow::Borrowed(inner));
         }
     }
-    serde_json::from_str::<Cow<str>>(text).ok()
+    serde_json::from_str::<Cow<str>>(text).ok().or_else(|| lenient(text).map(Cow::Owned))
+}
+
+/// A JSON string literal read as text even when it holds a lone surrogate
+/// escape (`"\uD83D"`: what JS `.slice()` leaves of an emoji, and what
+/// `JSON.stringify` writes for it). serde refuses those; read strictly, the
+/// text would count as absent and its block as blank, and resume would drop
+/// it. Each lone half reads as U+FFFD here, for the rules only: the block's
+/// own JSON text, escape included, is what goes back to the model.
+pub(crate) fn lenient(literal: &str) -> Option<String> {
+    if !literal.starts_with('"') {
+        return None;
+    }
+    let b = literal.as_bytes();
+    let hex = |at: usize| -> Option<u16> {
+        let h = literal.get(at..at + 4)?;
+        u16::from_str_radix(h, 16).ok()
+    };
+    let mut out = String::with_capacity(literal.len());
+    let mut i = 0;
+    let mut last = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        if b.get(i + 1) != Some(&b'u') {
+            i += 2;
+            continue;
+        }
+        let Some(unit) = hex(i + 2) else { return None };
+        let pair = (0xD800..0xDC00).contains(&unit)
+            && b.get(i + 6) == Some(&b'\\')
+            && b.get(i + 7) == Some(&b'u')
+            && hex(i + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+        if pair {
+            i += 12;
+        } else if (0xD800..0xE000).contains(&unit) {
+            out.push_str(&literal[last..i]);
+            out.push_str("\\ufffd");
+            i += 6;
+            last = i;
+        } else {
+            i += 6;
+        }
+    }
+    out.push_str(&literal[last..]);
+    serde_json::from_str::<String>(&out).ok()
 }
 
 fn is(raw: Option<&RawValue>, first: u8) -> bool {
@@ -209,7 +256,7 @@ impl Block {
         }
         let Some(content) = self.field::<Box<RawValue>>("content") else { return String::new() };
         match crate::record::raw_kind(&content) {
-            b'"' => serde_json::from_str(content.get()).unwrap_or_default(),
+            b'"' => string(Some(&content)).map(Cow::into_owned).unwrap_or_default(),
             b'[' => serde_json::from_str::<Vec<Part>>(content.get())
                 .unwrap_or_default()
                 .into_iter()
@@ -224,6 +271,24 @@ impl Block {
     }
 }
 
+/// Why `Msg::parse` took a message for none (for the repair report).
+pub fn why_not(json: &str) -> &'static str {
+    let Ok(parts) = serde_json::from_str::<MessageParts>(json) else { return "not a JSON object" };
+    match parts.get("role").map(|r| r.get()) {
+        None => "a message needs a `role`",
+        Some(r#""user""# | r#""assistant""#) => match parts.get("content").map(|c| raw_kind_of(c)) {
+            None => "a message needs `content`",
+            Some(b'"' | b'[') => "its content could not be read",
+            Some(_) => "a message's content must be a string or an array of blocks",
+        },
+        Some(_) => "a role the API does not take (only user and assistant)",
+    }
+}
+
+fn raw_kind_of(raw: &RawValue) -> u8 {
+    crate::record::raw_kind(raw)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     User,
@@ -234,7 +299,8 @@ pub enum Role {
 pub struct Msg {
     pub role: Role,
     pub blocks: Vec<Block>,
-    /// The content was a plain string (kept as one when nothing changed).
+    /// The content was a plain string: its JSON literal as it came (kept
+    /// as one when nothing changed; a lone surrogate escape stays as it is).
     pub string_content: Option<String>,
     /// Other fields of the message object, kept as raw JSON.
     pub extra: Vec<(String, String)>,
@@ -265,11 +331,13 @@ impl Msg {
         let content = parts.get("content")?;
         let (blocks, string_content) = match crate::record::raw_kind(content) {
             b'"' => {
-                let s: String = serde_json::from_str(content.get()).ok()?;
+                let s = string(Some(content))?;
                 if s.trim().is_empty() {
                     (Vec::new(), None)
                 } else {
-                    (vec![Block { at: Some(0), ..Block::text(&s) }], Some(s))
+                    let literal = content.get();
+                    let block = Block::parse(&format!(r#"{{"type":"text","text":{literal}}}"#));
+                    (vec![Block { at: Some(0), ..block }], Some(literal.to_owned()))
                 }
             }
             b'[' => {
@@ -313,7 +381,7 @@ impl Msg {
         };
         let mut out = format!(r#"{{"role":"{role}","content":"#);
         match &self.string_content {
-            Some(s) if !self.changed => out.push_str(&str_literal(s)),
+            Some(literal) if !self.changed => out.push_str(literal),
             _ => {
                 out.push('[');
                 for (i, b) in self.blocks.iter().enumerate() {

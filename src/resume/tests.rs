@@ -257,3 +257,55 @@ fn partial_results_and_the_closing_record_are_one_turn() {
     let texts: Vec<String> = rebuild_state(&bad).messages.iter().map(|m| m.json.to_string()).collect();
     assert!(check_messages(&texts, false).iter().any(|p| p.kind == ProblemKind::ToolResultNotFirst));
 }
+
+/// Half an emoji (what JS `.slice()` leaves, and `JSON.stringify` writes as
+/// an escape) is text, not nothing: the prompt and the answer stay, the
+/// escape goes back as it came.
+#[test]
+fn a_lone_surrogate_keeps_its_message_and_its_escape() {
+    let prompt = r#"{"type":"user","message":{"role":"user","content":"half \ud83d here"}}"#;
+    let block = r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"\ud83d"}]}}"#;
+    let reply = assistant(r#"[{"type":"text","text":"an answer \udc00"}]"#);
+    let j = [START, prompt, &reply, block, &reply].join("\n");
+    let state = rebuild_state(&j);
+    let r = resume(&state, &ResumeOptions::default());
+    let (out, report) = (r.messages_json(), r.report);
+    assert_eq!(out.len(), 4, "{out:?} {report:?}");
+    assert_eq!(report.messages_removed + report.blank_text_removed, 0);
+    assert!(out[0].contains(r"half \ud83d here"), "{}", out[0]);
+    assert!(out[2].contains(r"\ud83d"), "{}", out[2]);
+    assert!(check_messages(&out, false).is_empty());
+    assert_eq!(super::message::lenient(r#""a\ud83d\ude00b\\ud83d""#).as_deref(), Some("a😀b\\ud83d"));
+    assert_eq!(super::message::lenient(r#""\udc00x""#).as_deref(), Some("\u{fffd}x"));
+}
+
+/// repairThinking, as checkMessages sees it: a signed block whose text the
+/// Redactor changed is refused by the API.
+#[test]
+fn check_messages_flags_signed_thinking_whose_text_was_redacted() {
+    let msgs = [
+        r#"{"role":"user","content":"go"}"#,
+        r#"{"role":"assistant","content":[{"type":"thinking","thinking":"the key [REDACTED]","signature":"c2ln"},{"type":"text","text":"x"}]}"#,
+    ]
+    .map(str::to_owned);
+    let kinds: Vec<&str> = check_messages(&msgs, false).iter().map(|p| p.kind.as_str()).collect();
+    assert_eq!(kinds, ["thinking-redacted"]);
+}
+
+/// Many tool calls, reused ids among them: each reuse renamed once, every
+/// call answered (the sets that made this linear give what the lists gave).
+#[test]
+fn many_tool_calls_with_reused_ids_are_renamed_and_answered() {
+    let mut lines = vec![START.to_owned(), USER.to_owned()];
+    for i in 0..2000 {
+        let id = format!("t{}", i % 1500);
+        lines.push(assistant(&format!(r#"[{{"type":"tool_use","id":"{id}","name":"x","input":{{}}}}]"#)));
+        lines.push(results(&format!(r#"[{{"type":"tool_result","tool_use_id":"{id}","content":"r"}}]"#)));
+    }
+    let (messages, report) = resumed(&lines.join("\n"), "m1", None);
+    assert_eq!(report.tool_use_ids_renamed, 500);
+    assert!(report.remaining.is_empty(), "{:?}", &report.remaining[..3.min(report.remaining.len())]);
+    assert_eq!(messages.len(), 4001);
+    assert_eq!(messages[3001]["content"][0]["id"], "t0_dup2");
+    assert_eq!(messages[3002]["content"][0]["tool_use_id"], "t0_dup2");
+}

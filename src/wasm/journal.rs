@@ -221,6 +221,91 @@ impl Journal {
         parse_json(&self.inner.state().messages_json())
     }
 
+    /// The number of messages the model gets (`viewFrom`): the conversation
+    /// with the seed's rules applied to what came before the latest start,
+    /// resume or model record.
+    #[wasm_bindgen(getter, js_name = viewCount)]
+    pub fn view_count(&mut self) -> f64 {
+        let (view, state) = self.inner.model_view();
+        view.len(state) as f64
+    }
+
+    /// Changes whenever the view changed other than by one message appended
+    /// at its end (a resume, a model switch, a compaction, an undo or redo):
+    /// a host that keeps the messages as objects fetches them again then.
+    #[wasm_bindgen(getter, js_name = viewGeneration)]
+    pub fn view_generation(&mut self) -> f64 {
+        self.inner.model_view().0.generation() as f64
+    }
+
+    /// The messages the model gets, from index `from` on: what the API
+    /// accepts after a resume or a model switch (spec §6), owned by the core.
+    #[wasm_bindgen(js_name = viewFrom, unchecked_return_type = "Message[]")]
+    pub fn view_from(&mut self, from: f64) -> Result<JsValue, JsValue> {
+        if !(from >= 0.0 && from.fract() == 0.0) {
+            return Err(coded("ERR_INVALID_ARG", "viewFrom(from): from must be a whole number of messages, 0 or more"));
+        }
+        let (view, state) = self.inner.model_view();
+        parse_json(&view.json_from(state, from as usize))
+    }
+
+    /// What the view's repair changed in the messages before the latest
+    /// start, resume or model record.
+    #[wasm_bindgen(js_name = viewReport, unchecked_return_type = "RepairReport")]
+    pub fn view_report(&mut self) -> Result<JsValue, JsValue> {
+        parse_json(&self.inner.model_view().0.report().to_json())
+    }
+
+    /// The number of tool calls of the view's last assistant message that
+    /// nothing answers yet (kept as records are written: no JSON, no walk).
+    #[wasm_bindgen(getter, js_name = openToolCalls)]
+    pub fn open_tool_calls(&mut self) -> f64 {
+        self.inner.model_view().0.open_calls().len() as f64
+    }
+
+    /// The synthetic `tool_results` record that answers the open tool
+    /// calls, timed `now`, or null: O(1) when nothing is open.
+    #[wasm_bindgen(js_name = closeOpenToolCalls, unchecked_return_type = "JournalRecord | null")]
+    pub fn close_open_tool_calls(&mut self, now: JsValue) -> Result<JsValue, JsValue> {
+        let open = self.inner.model_view().0.open_calls();
+        if open.is_empty() {
+            return Ok(JsValue::NULL);
+        }
+        let now = now.as_string().ok_or_else(|| {
+            coded("ERR_INVALID_ARG_TYPE", "closeOpenToolCalls(now): now must be the record's time (an ISO string)")
+        })?;
+        let pairs: Vec<(&str, &str)> = open.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        match resume::closing_record(&pairs, &now) {
+            Some(record) => parse_json(&record),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The snapshot an undo would restore (`"undo"`), or the one the last
+    /// undo took back (`"redo"`): `{ tree, prompt, messages, after? }`, or
+    /// null when there is none. What /undo restores, without a state().
+    #[wasm_bindgen(js_name = snapshotTop, unchecked_return_type = "{ tree?: Json; prompt?: Json; messages: number; after?: Json } | null")]
+    pub fn snapshot_top(&self, which: JsValue) -> Result<JsValue, JsValue> {
+        let state = self.inner.state();
+        let (snapshot, after) = match which.as_string().as_deref() {
+            Some("undo") => (state.undo.last(), None),
+            Some("redo") => match state.redo.last() {
+                Some(u) => (Some(&u.snapshot), u.after.as_deref()),
+                None => (None, None),
+            },
+            _ => return Err(coded("ERR_INVALID_ARG", "snapshotTop(which): which must be \"undo\" or \"redo\"")),
+        };
+        let Some(snapshot) = snapshot else { return Ok(JsValue::NULL) };
+        let mut out = format!(r#"{{"messages":{}"#, snapshot.messages);
+        for (key, value) in [("tree", snapshot.tree.as_deref()), ("prompt", snapshot.prompt.as_deref()), ("after", after)] {
+            if let Some(v) = value {
+                out.push_str(&format!(r#","{key}":{v}"#));
+            }
+        }
+        out.push('}');
+        parse_json(&out)
+    }
+
     /// What resume would change in this journal's conversation (the report
     /// of `repairForResume`, without handing the messages over).
     #[wasm_bindgen(js_name = resumeReport, unchecked_return_type = "RepairReport")]

@@ -6,7 +6,11 @@
 // closes open tool calls and carries on. At the end the replayed state
 // equals the live one, every history sent to the model passed
 // checkMessages (the run exits 3 otherwise), no secret is on disk, and
-// every complete line is intact.
+// every complete line is intact. Issue 20: every history also goes to a
+// fake API (support/fake-api.cjs) that signs each thinking block over the
+// content before it and refuses a block whose prefix or text changed; the
+// run pauses once at step 120 and resumes with another model, and switches
+// models live at step 200.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -54,17 +58,24 @@ test(`a scripted agent run of ${TURNS} turns survives ${KILLS} kills -9`, { time
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   let killed = 0;
   let finishedEarly = false;
+  let paused = 0;
   for (let i = 0; i < KILLS; i++) {
     const r = await run(dir, Math.floor(random() * 60));
     if (r.signal === "SIGKILL") killed++;
+    else if (r.code === 0 && r.out.includes("paused ")) paused++;
     else {
       assert.equal(r.code, 0, `run ${i} failed: ${r.err}`);
       finishedEarly = true;
       break;
     }
   }
-  const last = await run(dir);
+  let last = await run(dir);
+  if (last.code === 0 && last.out.includes("paused ")) {
+    paused++;
+    last = await run(dir);
+  }
   assert.equal(last.code, 0, last.err);
+  assert.equal(paused, 1, "the run paused once, at step 120, and resumed with another model");
   const live = JSON.parse(/done (.*)\n/.exec(last.out)[1]);
   const store = new FileSessionStore(dir);
   const state = store.replay("run");
@@ -86,6 +97,11 @@ test(`a scripted agent run of ${TURNS} turns survives ${KILLS} kills -9`, { time
   // Some kills landed between a tool_use and its result: the next run's
   // closeOpenToolCalls answered them (synthetic tool_results records).
   const records = await store.read("run");
+  // Every history went to the fake API (exit 3 otherwise); the session
+  // resumed with another model (m1 to m1b at 121) and switched live (m2 at 200).
+  assert.ok(live.requests > 0);
+  assert.ok(records.some((r) => r.type === "resume" && r.model === "claude-m1b"), "a resume with another model");
+  assert.ok(records.some((r) => r.type === "model" && r.model === "claude-m2"), "a live switch");
   const synthetic = records.filter((r) => r.type === "tool_results" && r.synthetic).length;
   assert.ok(synthetic >= 1, "no kill landed between a tool call and its result");
   // The resumed history is one the API accepts, with thinking on too.

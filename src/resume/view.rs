@@ -1,0 +1,249 @@
+//! The conversation as the model gets it from a live journal: the one copy
+//! a host sends (`session.messages`), owned by the core.
+//!
+//! The state keeps every message as it was written (unredacted in a live
+//! journal's memory, redacted as replayed from disk). What the model may
+//! be sent differs in one way: the messages before the latest `start`,
+//! `resume` or `model` record (the barrier) go through resume's repair
+//! (spec §6, the seed's rules): thinking from the first message redacted
+//! on disk on (dropThinkingAfterRedaction), a thinking block whose own text
+//! was redacted (repairThinking), all thinking before a model switch (a
+//! live `/models`, or a resume with another model), and thinking after any
+//! repair that changed content. The messages after the barrier were sent
+//! live, with signatures made over that repaired history: they go as they
+//! are.
+//!
+//! The repaired part changes only at a barrier, a compaction, or an undo or
+//! redo that reaches into it; appends cost nothing here but the tracking of
+//! open tool calls, so `closeOpenToolCalls` is O(1) when nothing is open.
+
+use super::message::{Kind, Msg, Role};
+use super::{resume_messages, RepairReport, ResumeOptions, INTERRUPTED};
+use crate::record::RecordKind;
+use crate::state::SessionState;
+
+#[derive(Debug, Clone, Default)]
+pub struct ModelView {
+    /// The line of the latest start, resume or model record (0: none).
+    barrier: u64,
+    /// The repaired part must be made again before it is read.
+    stale: bool,
+    /// How many of the state's messages the repaired part stands for.
+    covered: usize,
+    /// The repaired messages (JSON texts).
+    prefix: Vec<String>,
+    report: RepairReport,
+    /// Bumped whenever the view changed other than by one message appended
+    /// at its end: a host that keeps the messages as objects fetches them
+    /// again then.
+    generation: u64,
+    /// The tool calls (id, name) of the view's last assistant message that
+    /// no later message answers.
+    open: Vec<(String, String)>,
+}
+
+impl ModelView {
+    /// Takes note of a record the state applied (`before`: its message
+    /// count before). Called for every applied record; `live`: written,
+    /// not replayed (a replay only marks the view stale: reading each
+    /// message again would double its cost, for a view it may never need).
+    pub fn observe(&mut self, kind: RecordKind, line: u64, before: usize, state: &SessionState, live: bool) {
+        match kind {
+            RecordKind::Start | RecordKind::Resume | RecordKind::Model => {
+                self.barrier = line;
+                self.stale = true;
+            }
+            RecordKind::User | RecordKind::Continue | RecordKind::ToolResults | RecordKind::Assistant => {
+                if self.stale {
+                    return;
+                }
+                if !live {
+                    self.stale = true;
+                    return;
+                }
+                match state.messages.get(before..) {
+                    Some([m]) => self.note_appended(&m.json),
+                    _ => self.stale = true,
+                }
+            }
+            RecordKind::Undo | RecordKind::Redo => {
+                // Within the live part, the view is the state's tail: only
+                // the open calls and the generation change.
+                let live = state.messages.len() >= self.covered
+                    && state.messages[self.covered..].iter().all(|m| m.origin.line > self.barrier);
+                if self.stale || !live {
+                    self.stale = true;
+                } else {
+                    self.generation += 1;
+                    let open = open_calls(self.iter(state));
+                    self.open = open;
+                }
+            }
+            RecordKind::Compaction => self.stale = true,
+            _ => {}
+        }
+    }
+
+    /// A message appended at the end: its tool calls open, or its results
+    /// answer open ones.
+    fn note_appended(&mut self, json: &str) {
+        // Most messages call nothing, or answer nothing open: no parse for
+        // them (a live write would pay for one per record).
+        let calls = json.contains(r#""tool_use""#);
+        if !calls && self.open.is_empty() {
+            return;
+        }
+        if !calls && !json.contains(r#""tool_result""#) {
+            // Answers nothing: only a response (which has no calls) changes
+            // what is open.
+            #[derive(serde::Deserialize)]
+            struct RoleOnly<'a> {
+                #[serde(borrow)]
+                role: Option<&'a serde_json::value::RawValue>,
+            }
+            let role = serde_json::from_str::<RoleOnly>(json).ok().and_then(|r| r.role);
+            if role.is_some_and(|r| r.get() == r#""assistant""#) {
+                self.open.clear();
+            }
+            return;
+        }
+        let Some(m) = Msg::parse(json, Default::default(), None) else { return };
+        match m.role {
+            Role::Assistant => self.open = calls_of(&m),
+            Role::User => {
+                if !self.open.is_empty() {
+                    let answered: Vec<&str> = m.tool_result_ids().collect();
+                    self.open.retain(|(id, _)| !answered.contains(&id.as_str()));
+                }
+            }
+        }
+    }
+
+    /// Makes the repaired part again when something reached into it.
+    pub fn refresh(&mut self, state: &SessionState) {
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
+        self.generation += 1;
+        // The live part: the messages at the end written after the barrier.
+        let barrier = self.barrier;
+        self.covered = state.messages.iter().rposition(|m| m.origin.line < barrier).map_or(0, |i| i + 1);
+        let options = ResumeOptions { model: None, thinking: thinking_on(state.thinking.as_deref()) };
+        let resumed =
+            resume_messages(&state.messages[..self.covered], state.model.as_deref(), state.epoch, &options);
+        let mut report = resumed.report;
+        let mut prefix = resumed.messages;
+        // Calls left open at the end stay open here: the host's
+        // closeOpenToolCalls answers them with a record, so the journal
+        // holds the answer too (answered here as well, they would be
+        // answered twice).
+        if let [.., call, last] = prefix.as_slice() {
+            let interrupted = last.source.is_none()
+                && last.role == Role::User
+                && call.role == Role::Assistant
+                && last.blocks.iter().all(|b| b.kind == Kind::ToolResult && b.json.contains(INTERRUPTED));
+            if interrupted {
+                let ids: Vec<String> = last.tool_result_ids().map(str::to_owned).collect();
+                report.tool_calls_answered.retain(|id| !ids.contains(id));
+                prefix.pop();
+            }
+        }
+        self.prefix = prefix.iter().map(Msg::to_json).collect();
+        self.report = report;
+        let open = open_calls(self.iter(state));
+        self.open = open;
+    }
+
+    /// The view's messages (JSON texts), the repaired part first.
+    pub fn iter<'a>(&'a self, state: &'a SessionState) -> impl DoubleEndedIterator<Item = &'a str> + 'a {
+        let live = state.messages.get(self.covered..).unwrap_or_default();
+        self.prefix.iter().map(String::as_str).chain(live.iter().map(|m| &*m.json))
+    }
+
+    /// The number of messages the model gets.
+    pub fn len(&self, state: &SessionState) -> usize {
+        self.prefix.len() + state.messages.len().saturating_sub(self.covered)
+    }
+
+    pub fn is_empty(&self, state: &SessionState) -> bool {
+        self.len(state) == 0
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// What the repair of the part before the barrier changed.
+    pub fn report(&self) -> &RepairReport {
+        &self.report
+    }
+
+    /// The messages from `from` on, as a JSON array.
+    pub fn json_from(&self, state: &SessionState, from: usize) -> String {
+        let mut out = String::from("[");
+        for (i, json) in self.iter(state).skip(from).enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(json);
+        }
+        out.push(']');
+        out
+    }
+
+    /// The tool calls left open, as `closeOpenToolCalls` answers them.
+    pub fn open_calls(&self) -> &[(String, String)] {
+        &self.open
+    }
+}
+
+/// What a `thinking` record's choice says of the next request: on, off, or
+/// unknown (the SDK's `{type: "enabled" | "adaptive" | "disabled"}`, or a
+/// boolean).
+fn thinking_on(choice: Option<&str>) -> Option<bool> {
+    let choice = choice?;
+    match choice {
+        "true" => return Some(true),
+        "false" => return Some(false),
+        _ => {}
+    }
+    #[derive(serde::Deserialize)]
+    struct Choice {
+        #[serde(rename = "type")]
+        kind: Option<String>,
+    }
+    match serde_json::from_str::<Choice>(choice).ok()?.kind.as_deref() {
+        Some("enabled" | "adaptive") => Some(true),
+        Some("disabled") => Some(false),
+        _ => None,
+    }
+}
+
+fn calls_of(m: &Msg) -> Vec<(String, String)> {
+    m.blocks
+        .iter()
+        .filter(|b| b.kind == Kind::ToolUse)
+        .filter_map(|b| Some((b.id.clone()?, b.name.clone().unwrap_or_default())))
+        .collect()
+}
+
+/// The open calls of a list of messages: the last assistant message's
+/// calls that no later message answers.
+fn open_calls<'a>(messages: impl DoubleEndedIterator<Item = &'a str>) -> Vec<(String, String)> {
+    let mut answered: Vec<String> = Vec::new();
+    for json in messages.rev() {
+        let Some(m) = Msg::parse(json, Default::default(), None) else { continue };
+        match m.role {
+            Role::User => answered.extend(m.tool_result_ids().map(str::to_owned)),
+            Role::Assistant => {
+                return calls_of(&m).into_iter().filter(|(id, _)| !answered.contains(id)).collect()
+            }
+        }
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+#[path = "view_tests.rs"]
+mod tests;

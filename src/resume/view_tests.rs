@@ -1,0 +1,241 @@
+//! The model view through a core Journal, live and after resume: each of
+//! the seed's thinking rules, and the open tool calls as records arrive.
+
+use super::super::{close_open_tool_calls, closing_record, resume, ResumeOptions, INTERRUPTED};
+use crate::{Journal, Redactor};
+use serde_json::Value;
+
+const SECRET: &str = "pl4nted-S3CRET-value-0042";
+
+fn redactor() -> Redactor {
+    Redactor::new([("MY_API_TOKEN", SECRET)])
+}
+
+/// A live journal (model view, strict) that read `disk` first, as a store's open does.
+fn opened(disk: &str) -> Journal {
+    let mut j = Journal::new(redactor()).with_model_view(true).with_strict(true);
+    j.feed(disk);
+    j.finish();
+    j
+}
+
+fn view(j: &mut Journal) -> Vec<Value> {
+    let (v, s) = j.model_view();
+    serde_json::from_str(&v.json_from(s, 0)).expect("JSON")
+}
+
+/// Indices of the messages that hold a thinking block.
+fn thinking_at(messages: &[Value]) -> Vec<usize> {
+    (0..messages.len())
+        .filter(|&i| {
+            messages[i]["content"].as_array().is_some_and(|c| c.iter().any(|b| b["type"] == "thinking"))
+        })
+        .collect()
+}
+
+fn user(text: &str) -> String {
+    format!(r#"{{"type":"user","message":{{"role":"user","content":{}}}}}"#, crate::json::str_literal(text))
+}
+
+fn answer(step: u32, tool: Option<&str>) -> String {
+    let call = tool.map_or(String::new(), |id| format!(r#",{{"type":"tool_use","id":"{id}","name":"bash","input":{{}}}}"#));
+    format!(
+        r#"{{"type":"assistant","step":{step},"response":{{"content":[{{"type":"thinking","thinking":"plan {step}","signature":"sig{step}"}},{{"type":"text","text":"step {step}"}}{call}],"usage":{{}}}}}}"#
+    )
+}
+
+fn results(id: &str, content: &str) -> String {
+    format!(
+        r#"{{"type":"tool_results","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":{}}}]}},"calls":[]}}"#,
+        crate::json::str_literal(content)
+    )
+}
+
+/// Writes records live and returns the disk's lines.
+fn write_all(j: &mut Journal, records: &[String]) -> String {
+    let mut disk = String::new();
+    for r in records {
+        disk.push_str(&j.write(r).expect("written"));
+        disk.push('\n');
+    }
+    disk
+}
+
+/// The issue's session: a tool result redacted on disk (message 2), thinking at [1, 3, 5].
+fn session_with_a_redacted_result() -> String {
+    let mut j = opened("");
+    let disk = write_all(
+        &mut j,
+        &[
+            r#"{"type":"start","sessionId":"s","model":"m1"}"#.into(),
+            user("go"),
+            answer(1, Some("t1")),
+            results("t1", &format!("env: MY_API_TOKEN={SECRET}")),
+            answer(2, None),
+            user("more"),
+            answer(3, None),
+        ],
+    );
+    assert_eq!(thinking_at(&view(&mut j)), vec![1, 3, 5], "live, nothing is dropped");
+    assert!(view(&mut j)[2].to_string().contains(SECRET), "live memory keeps what the model saw");
+    disk
+}
+
+#[test]
+fn resume_with_the_same_model_drops_thinking_from_the_first_redacted_message_on() {
+    let disk = session_with_a_redacted_result();
+    let mut j = opened(&disk);
+    write_all(&mut j, &[r#"{"type":"resume","sessionId":"s","model":"m1"}"#.into()]);
+    let messages = view(&mut j);
+    assert_eq!(thinking_at(&messages), vec![1], "dropThinkingAfterRedaction");
+    let expected = resume(j.state(), &ResumeOptions { model: Some("m1".into()), thinking: None });
+    let (v, state) = j.model_view();
+    assert_eq!(v.json_from(state, 0), format!("[{}]", expected.messages_json().join(",")));
+    // Live after the resume: new thinking goes as it came.
+    write_all(&mut j, &[user("again"), answer(4, None)]);
+    let messages = view(&mut j);
+    assert_eq!(thinking_at(&messages), vec![1, messages.len() - 1]);
+}
+
+#[test]
+fn resume_with_another_model_drops_all_thinking_before_it() {
+    let disk = session_with_a_redacted_result();
+    let mut j = opened(&disk);
+    write_all(&mut j, &[r#"{"type":"resume","sessionId":"s","model":"m2"}"#.into()]);
+    assert_eq!(thinking_at(&view(&mut j)), Vec::<usize>::new());
+    write_all(&mut j, &[user("again"), answer(4, None)]);
+    assert_eq!(thinking_at(&view(&mut j)), vec![7]);
+}
+
+#[test]
+fn a_live_model_switch_drops_the_thinking_before_it_and_keeps_what_follows() {
+    let mut j = opened("");
+    write_all(
+        &mut j,
+        &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, None), user("next"), answer(2, None)],
+    );
+    let generation = j.model_view().0.generation();
+    write_all(&mut j, &[r#"{"type":"model","model":"m2"}"#.into()]);
+    assert_eq!(thinking_at(&view(&mut j)), Vec::<usize>::new());
+    assert_ne!(j.model_view().0.generation(), generation, "a host fetches the view again");
+    write_all(&mut j, &[user("after"), answer(3, None)]);
+    assert_eq!(thinking_at(&view(&mut j)), vec![5]);
+    assert_eq!(view(&mut j).len(), 6);
+}
+
+#[test]
+fn a_thinking_block_whose_own_text_was_redacted_is_left_out_with_those_after_it() {
+    let mut j = opened("");
+    let leaky = format!(
+        r#"{{"type":"assistant","step":2,"response":{{"content":[{{"type":"thinking","thinking":"the token is {SECRET}","signature":"sig2"}},{{"type":"text","text":"ok"}}],"usage":{{}}}}}}"#
+    );
+    let disk = write_all(
+        &mut j,
+        &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, None), user("next"), leaky, user("more"), answer(3, None)],
+    );
+    assert!(disk.contains("[REDACTED]") && !disk.contains(SECRET));
+    let mut j = opened(&disk);
+    write_all(&mut j, &[r#"{"type":"resume","model":"m1"}"#.into()]);
+    let messages = view(&mut j);
+    assert_eq!(thinking_at(&messages), vec![1]);
+    assert!(!messages.iter().any(|m| m.to_string().contains("[REDACTED]\",\"signature")));
+}
+
+#[test]
+fn thinking_after_a_repair_goes_and_live_thinking_after_the_resume_stays() {
+    // A blank text block (a repair that changes content) in message 1.
+    let blank = r#"{"type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"a","signature":"s1"},{"type":"text","text":"  "},{"type":"text","text":"one"}],"usage":{}}}"#;
+    let disk = [r#"{"type":"start","model":"m1"}"#, &user("go"), blank, &user("next"), &answer(2, None), ""].join("\n");
+    let mut j = opened(&disk);
+    write_all(&mut j, &[r#"{"type":"resume","model":"m1"}"#.into()]);
+    assert_eq!(thinking_at(&view(&mut j)), Vec::<usize>::new(), "from the repaired message on");
+    write_all(&mut j, &[user("live"), answer(3, Some("t3")), results("t3", "ok")]);
+    let messages = view(&mut j);
+    assert_eq!(thinking_at(&messages), vec![5], "the live tool loop keeps its thinking");
+    let texts: Vec<String> = messages.iter().map(Value::to_string).collect();
+    assert!(super::super::check_messages(&texts, true).is_empty());
+}
+
+#[test]
+fn open_tool_calls_are_tracked_as_records_arrive() {
+    let mut j = opened("");
+    write_all(&mut j, &[r#"{"type":"start","model":"m1"}"#.into(), user("go")]);
+    assert!(j.model_view().0.open_calls().is_empty());
+    write_all(&mut j, &[answer(1, Some("t1"))]);
+    assert_eq!(j.model_view().0.open_calls(), &[("t1".to_owned(), "bash".to_owned())]);
+    write_all(&mut j, &[results("t1", "ok")]);
+    assert!(j.model_view().0.open_calls().is_empty());
+}
+
+#[test]
+fn after_resume_the_calls_left_open_are_answered_once_by_close_open_tool_calls() {
+    let mut j = opened("");
+    let disk = write_all(
+        &mut j,
+        &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, Some("t1"))],
+    );
+    let mut j = opened(&disk);
+    write_all(&mut j, &[r#"{"type":"resume","model":"m1"}"#.into()]);
+    assert_eq!(view(&mut j).len(), 2, "not answered in the view: the record will");
+    let open: Vec<(String, String)> = j.model_view().0.open_calls().to_vec();
+    let pairs: Vec<(&str, &str)> = open.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let record = closing_record(&pairs, "2026-12-01T00:00:00.000Z").expect("t1 is open");
+    assert_eq!(Some(record.clone()), close_open_tool_calls(j.state(), "2026-12-01T00:00:00.000Z"));
+    write_all(&mut j, &[record]);
+    let messages = view(&mut j);
+    assert_eq!(messages.len(), 3);
+    assert_eq!(messages[2]["content"][0]["content"], INTERRUPTED);
+    assert!(j.model_view().0.open_calls().is_empty());
+    let texts: Vec<String> = messages.iter().map(Value::to_string).collect();
+    assert!(super::super::check_messages(&texts, true).is_empty(), "{messages:?}");
+}
+
+#[test]
+fn undo_and_redo_in_the_live_part_follow_the_state() {
+    let mut j = opened("");
+    write_all(
+        &mut j,
+        &[
+            r#"{"type":"start","model":"m1"}"#.into(),
+            user("go"),
+            answer(1, None),
+            r#"{"type":"snapshot","messages":2,"tree":"t","prompt":"p"}"#.into(),
+            user("next"),
+            answer(2, Some("t2")),
+        ],
+    );
+    assert_eq!(j.model_view().0.open_calls().len(), 1);
+    write_all(&mut j, &[r#"{"type":"undo"}"#.into()]);
+    assert_eq!(view(&mut j).len(), 2);
+    assert!(j.model_view().0.open_calls().is_empty());
+    write_all(&mut j, &[r#"{"type":"redo"}"#.into()]);
+    assert_eq!(view(&mut j).len(), 4);
+    assert_eq!(j.model_view().0.open_calls().len(), 1);
+}
+
+#[test]
+fn a_replayed_journal_gives_the_view_a_live_one_has() {
+    let disk = session_with_a_redacted_result();
+    let resume_line = r#"{"type":"resume","sessionId":"s","model":"m1"}"#;
+    let mut live = opened(&disk);
+    let more = write_all(&mut live, &[resume_line.into(), user("again"), answer(4, None)]);
+    let mut replayed = opened(&format!("{disk}{more}"));
+    assert_eq!(thinking_at(&view(&mut replayed)), thinking_at(&view(&mut live)));
+    assert_eq!(view(&mut replayed).len(), view(&mut live).len());
+}
+
+/// The cheap paths of the tracking (no parse for most messages) agree with
+/// a walk of the messages: a response without calls closes nothing but
+/// leaves nothing open; a quoted "tool_result" in a prompt answers nothing.
+#[test]
+fn open_calls_tracked_cheaply_agree_with_a_walk() {
+    let mut j = opened("");
+    write_all(&mut j, &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, Some("t1"))]);
+    write_all(&mut j, &[user(r#"I wrote "tool_result" and "tool_use" in text"#)]);
+    assert_eq!(j.model_view().0.open_calls().len(), 1, "text answers nothing");
+    let record = close_open_tool_calls(j.state(), "now");
+    assert!(record.is_some(), "the walk agrees: t1 is open");
+    write_all(&mut j, &[answer(2, None)]);
+    assert!(j.model_view().0.open_calls().is_empty(), "the last response has no calls");
+    assert_eq!(close_open_tool_calls(j.state(), "now"), None, "the walk agrees");
+}
