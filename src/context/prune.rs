@@ -16,7 +16,7 @@
 //! - A history that ends in an open tool loop whose assistant message is
 //!   signed thinking is not pruned at all: the API needs that thinking, and
 //!   pruning before it would break its signature. Prune at compaction
-//!   points, before a new prompt, where no loop is open.
+//!   points, once the new prompt is in the history (no loop is open then).
 //! - A placeholder is never pruned again, so pruning twice is pruning once.
 
 #![forbid(unsafe_code)]
@@ -119,7 +119,7 @@ pub fn plan(msgs: &[Option<MessageView>], options: &PruneOptions, out: &mut Prun
     let mut plan = Plan::default();
     let Some(cut) = protected_from(msgs, options.protect_turns) else { return plan };
     if ends_in_signed_loop(msgs) {
-        out.skipped = Some("the history ends in an open tool loop with thinking: prune before the next prompt");
+        out.skipped = Some("the history ends in an open tool loop with thinking: prune once the next prompt is added");
         return plan;
     }
     // Id to index into `kept`: the map type the state's child debits use
