@@ -652,6 +652,8 @@ export interface JournalOptions extends ReadOptions {
   keepTranslation?: boolean;
   /** With `history: true`: a Garuda journal's history forgets each message once its transcript entry is built, so memory grows with the number of entries, not the journal's size; `transcriptEntry(index, lines)` then takes the lines `transcriptLinesFor(index)` names. Another agent's session keeps its history whole. */
   lean?: boolean;
+  /** `finish()` throws ERR_JOURNAL_CORRUPT when a line read was malformed or unknown (see `RebuildOptions.strict`); the state stays readable. */
+  strictLoad?: boolean;
   /** The longest line written or read, in bytes (default 64 MiB). A longer record is refused by write(); a longer line is skipped by replay with a "line-too-long" warning, never held in memory whole. */
   maxLineBytes?: number;
 }
@@ -663,8 +665,10 @@ export class Journal {
   write(record: JournalRecord | string): string;
   /** Feeds journal text read from disk (any chunking; chunks of bytes may split characters). No redaction. */
   feed(chunk: string | Uint8Array): void;
-  /** Ends fed text: a last line without a newline is applied, or reported as a torn tail. */
+  /** Ends fed text: a last line without a newline is applied, or reported as a torn tail. With `strictLoad`, throws ERR_JOURNAL_CORRUPT naming the first malformed or unknown line. */
   finish(): void;
+  /** The first line read that a strict load refuses, or null: check it to fail closed after a tolerant load. */
+  readonly corruption: JournalCorruption | null;
   /** With `keepTranslation`: the records read from another agent's session since the last call, as [line of the file, record JSON text]. */
   translated(): [number, string][];
   /** The format read so far: null until a line says one. */
@@ -844,6 +848,26 @@ export interface ImportOptions extends ReadOptions {
  */
 export function importSession(journal: string | Uint8Array, options?: ImportOptions): string;
 /** Replays a journal (Garuda's, or a Claude Code, Codex, pi or Gemini CLI session: detected, or given as `format`). */
+export function rebuildState(journal: JournalInput, options?: RebuildOptions): SessionState;
+
+export interface RebuildOptions extends ReadOptions {
+  /**
+   * Fail closed: throw an Error with code `ERR_JOURNAL_CORRUPT` (and `line`, 1-based, and `kind`)
+   * at the first line that does not parse, is not a record, has an unknown type or a field of
+   * the wrong type, is over the maximum size or nested too deep, or is a torn last line. For
+   * state that decides what the agent may do: a malformed line could be a newer transition.
+   * The default stays tolerant.
+   */
+  strict?: boolean;
+}
+
+/** The first line a strict load refuses (`Journal.corruption`). */
+export interface JournalCorruption {
+  /** 1-based. */
+  line: number;
+  kind: "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "too-deep" | "line-too-long" | "torn-tail";
+  message: string;
+}
 export function rebuildState(journal: JournalInput, options?: ReadOptions): SessionState;
 /** What formatCost and budgetNote read: a state, or a journal's or session's `figures()`. */
 export type CostFigures = Pick<SessionState, "costUsd"> & Partial<Pick<SessionState, "costIncomplete" | "usage" | "unreportedTokens" | "childDebits">>;
@@ -931,3 +955,58 @@ export function repairForResume(state: SessionState, options?: ResumeOptions): {
 export function closeOpenToolCalls(state: SessionState): ToolResultsRecord | null;
 /** The problems for which the Messages API answers 400. */
 export function checkMessages(messages: Message[], options?: { thinking?: boolean }): MessageProblem[];
+
+/** Limits of truncateToolOutput (defaults: the seed's 50 KB, 2,000 lines, 200 head and 500 tail lines). */
+export interface TruncateOptions {
+  maxBytes?: number;
+  maxLines?: number;
+  headLines?: number;
+  tailLines?: number;
+  /** Where the whole output was kept (what `keepFullOutput` returned), for the note the model reads. */
+  fullOutputAt?: string;
+}
+
+export interface TruncatedOutput {
+  /** The output itself when it was within the limits; else its first and last whole lines around a note ("[… 4,300 lines (312,004 bytes) left out …"). */
+  text: string;
+  truncated: boolean;
+  omittedLines: number;
+  omittedBytes: number;
+}
+
+/**
+ * A tool output over `maxBytes` or `maxLines` keeps its first `headLines` and last `tailLines`
+ * lines (fewer where they would pass `maxBytes`: the kept text never does), whole lines only,
+ * never cut inside a character; the note between says how many lines went and where the full
+ * output is.
+ */
+export function truncateToolOutput(output: string, options?: TruncateOptions): TruncatedOutput;
+
+export interface PruneOptions {
+  /** The most recent turns (from a user prompt on) kept whole. Default 2. */
+  protectTurns?: number;
+  /** Where a call's full output is kept (`keepFullOutput`), by tool_use id: its placeholder says so. */
+  kept?: Record<string, string>;
+}
+
+export interface PruneReport {
+  prunedResults: number;
+  /** Thinking blocks dropped from the first pruned message on: their signatures bind the content before them. */
+  thinkingDropped: number;
+  savedBytes: number;
+  /** An estimate: 4 bytes a token for text, 1,600 tokens an image. */
+  savedTokens: number;
+  /** Why nothing was pruned though results were old enough (an open tool loop with thinking), or null. */
+  skipped: string | null;
+}
+
+/**
+ * Older tool results (images and documents too) replaced by placeholders naming the tool, the call
+ * id and how to get the output back; the last `protectTurns` turns untouched. Returns a new array
+ * (unchanged messages are the same objects); the input is not changed. Every tool_use/tool_result
+ * pair stays and checkMessages stays clean. Pruning changes the prompt-cache prefix: call it at
+ * compaction points, not every turn.
+ */
+export function pruneOldToolOutputs(messages: readonly Message[], options?: PruneOptions): Message[];
+/** pruneOldToolOutputs with its report (results pruned, tokens saved). */
+export function pruneOldToolOutputsWithReport(messages: readonly Message[], options?: PruneOptions): { messages: Message[]; report: PruneReport };

@@ -16,9 +16,11 @@
 //! - `prices`: the dated price table and the cost of one request
 //! - `transcript`: the one transcript model the viewer, export and CLI render
 //! - `formats`: readers of other agents' sessions (Claude Code, Codex, pi, Gemini CLI)
+//! - `context`: keeping the context small and the load safe (truncation, pruning, the strict load)
 
 pub mod accounting;
 mod bytes;
+pub mod context;
 pub mod formats;
 pub mod journal;
 mod json;

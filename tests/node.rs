@@ -4,5 +4,7 @@
 #[path = "common/boundary.rs"]
 mod boundary;
 
+#[path = "common/context.rs"]
+mod context;
 #[path = "common/view_boundary.rs"]
 mod view_boundary;

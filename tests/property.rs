@@ -215,3 +215,50 @@ fn random_input_never_panics() {
         let _ = check_messages(&resumed.messages_json(), true);
     }
 }
+
+/// Pruning any acceptable history gives an acceptable history (issue 26):
+/// every resumed history of the generated journals, cut and damaged as
+/// above, pruned with 0 to 3 protected turns, with thinking on and off,
+/// still passes checkMessages; pruning it again changes nothing; the
+/// messages pruning did not list are the input's, byte for byte.
+#[test]
+fn pruning_an_acceptable_history_keeps_it_acceptable() {
+    use garuda_session::context::{prune_old_tool_outputs, PruneOptions};
+    use garuda_session::resume::{check_messages, resume, ResumeOptions};
+    let mut rng = Rng::new(26);
+    let mut pruned_any = 0;
+    for seed in 0..SEEDS {
+        let text = small_journal(seed);
+        let lines: Vec<&str> = text.lines().collect();
+        let mut variants = vec![text.clone(), damage(&text, &mut rng)];
+        for _ in 0..3 {
+            let cut = 1 + rng.below(lines.len() as u64) as usize;
+            variants.push(lines[..cut].join("\n"));
+        }
+        for variant in variants {
+            let state = rebuild_state(&variant);
+            for thinking in [true, false] {
+                let options = ResumeOptions { model: state.model.clone(), thinking: Some(thinking) };
+                let history = resume(&state, &options).messages_json();
+                if !check_messages(&history, thinking).is_empty() {
+                    continue; // an empty history: nothing to prune
+                }
+                for turns in 0..4 {
+                    let refs: Vec<&str> = history.iter().map(String::as_str).collect();
+                    let p = prune_old_tool_outputs(&refs, &PruneOptions { protect_turns: turns, ..Default::default() });
+                    let mut out = history.clone();
+                    for (i, json) in &p.replaced {
+                        out[*i] = json.clone();
+                    }
+                    let problems = check_messages(&out, thinking);
+                    assert!(problems.is_empty(), "seed {seed}, {turns} turns, thinking {thinking}: {problems:?}");
+                    let refs: Vec<&str> = out.iter().map(String::as_str).collect();
+                    let again = prune_old_tool_outputs(&refs, &PruneOptions { protect_turns: turns, ..Default::default() });
+                    assert!(again.replaced.is_empty(), "seed {seed}: pruning twice changed more");
+                    pruned_any += p.results;
+                }
+            }
+        }
+    }
+    assert!(pruned_any > 100, "the generated histories must have results to prune ({pruned_any})");
+}

@@ -22,7 +22,9 @@ const USAGE = `usage: garuda-session <command> ...
   import <file> -o <out.jsonl>                another agent's session as a Garuda journal (redacted)
   redact <file> [-o out | --in-place] [--rules rules.json]   a redacted copy, with counts per rule
   resume <file> [--model m] [--thinking on|off]   resume messages (stdout), repair report (stderr)
-  check <file> [--model m] [--thinking on|off]    exit 1 when the API would refuse the history
+  check <file> [--model m] [--thinking on|off] [--strict]
+                                                  exit 1 when the API would refuse the history
+                                                  (--strict: or when a line is malformed or unknown)
   list <dir>                                  the /sessions table of a sessions folder
   export <file> --format md|html [-o out] [--rules rules.json] [--live] [--no-redact]
                                               the whole transcript, readable and redacted
@@ -489,8 +491,16 @@ function resume(args) {
 }
 
 function check(args) {
-  const o = parseArgs(args, { "--model": "model", "--thinking": "thinking", ...READ });
-  const state = known(replayFile(o._[0], readOptions(o)), o._[0]);
+  const o = parseArgs(args, { "--model": "model", "--thinking": "thinking", "--strict": "strict!", ...READ });
+  const journal = journalOf(o._[0], readOptions(o));
+  const state = known(journal.state(), o._[0]);
+  const corruption = journal.corruption;
+  journal.free();
+  if (o.strict && corruption) {
+    // The strict load (seed 001): a line replay would skip fails the check.
+    process.stdout.write(`${o._[0]}: line ${corruption.line} is ${corruption.kind}: ${corruption.message}; a strict load refuses this journal\n`);
+    return 1;
+  }
   const options = resumeOptions(o, state);
   const thinking = options.thinking === true;
   const raw = session.checkMessages(state.messages, { thinking });

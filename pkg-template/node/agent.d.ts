@@ -17,6 +17,8 @@ export interface LiveJournal extends JournalViewMethods {
   state(): SessionState;
   messagesFrom(from: number): { messages: Message[]; messageOrigins: import("../index.js").MessageOrigin[] };
   close(): void;
+  /** The first line read that a strict load refuses, or null; `resumeSession(…, { strict: true })` needs it. */
+  readonly corruption?: import("../index.js").JournalCorruption | null;
 }
 
 export type { JournalOpenOptions };
@@ -116,12 +118,16 @@ export interface SessionError extends Error {
 }
 
 export function startSession(store: SessionStore, options?: SessionOptions): Session;
+export interface ResumeSessionOptions extends SessionOptions {
+  /** Fail closed (ERR_JOURNAL_CORRUPT, with `line` and `kind`) when a line of the journal does not parse or is unknown, before anything is written. */
+  strict?: boolean;
+}
 /** A subagent run (explore-<call id>, agent-<name>-<call id>) as a full Session, kept with its parent through `store.openChild`. */
 export function startChildSession(parent: Session, childId: string, options?: SessionOptions): Session;
 /** The latest session, replayed, a `resume` record written. */
-export function resumeSession(store: SessionStore, options?: SessionOptions): Promise<Session>;
+export function resumeSession(store: SessionStore, options?: ResumeSessionOptions): Promise<Session>;
 /** The session named (or the latest, for undefined), replayed, a `resume` record written. */
-export function resumeSession(store: SessionStore, id: string | undefined, options?: SessionOptions): Promise<Session>;
+export function resumeSession(store: SessionStore, id: string | undefined, options?: ResumeSessionOptions): Promise<Session>;
 export function addUserMessage(session: Session, text: string, notes?: string[], attachments?: string[]): string;
 export function addAssistantResponse(session: Session, response: AssistantResponse, step: number, cost?: number): string;
 export function addToolResults(session: Session, results: ContentBlock[], meta?: { calls?: ToolCallMeta[] }): string;
@@ -143,3 +149,23 @@ export function addUnreported(session: Session, tokens: number): string;
 export function addChildDebit(session: Session, childSessionId: string, tokens: number): string;
 export function addSideUsage(session: Session, purpose: string, usage: Partial<Usage> | ApiUsage, costUsd?: number): string;
 export function endSession(session: Session, stopReason: JsonValue, steps: number): string;
+
+/** A store that keeps tool outputs (FileSessionStore, MemorySessionStore and RedisSessionStore do). */
+export interface OutputStore {
+  /** Keeps the whole output (redacted) and returns where. */
+  keepOutput(sessionId: string, toolUseId: string, output: string): string;
+  /** The kept output; rejects with code ERR_NO_OUTPUT when none was kept. */
+  readOutput(sessionId: string, toolUseId: string): Promise<string>;
+}
+
+/**
+ * Keeps a tool call's whole output beside its session (file store: `<dir>/<id>/outputs/<toolUseId>.txt`,
+ * 0600; Redis: a field of `<prefix>{<id>}:outputs`; memory store: in memory), redacted like every
+ * line the package writes; `remove` deletes it with the session. Returns where: pass it to
+ * truncateToolOutput's `fullOutputAt` and pruneOldToolOutputs' `kept`.
+ */
+export function keepFullOutput(session: Session, toolUseId: string, output: string): string;
+/** An output keepFullOutput kept (as written: redacted). Rejects with ERR_NO_OUTPUT when there is none. */
+export function readFullOutput(store: OutputStore, sessionId: string, toolUseId: string): Promise<string>;
+export { truncateToolOutput, pruneOldToolOutputs, pruneOldToolOutputsWithReport } from "../index.js";
+export type { TruncateOptions, TruncatedOutput, PruneOptions, PruneReport } from "../index.js";

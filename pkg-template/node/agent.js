@@ -231,7 +231,7 @@ function metadata(options, type) {
   return record;
 }
 
-/** The store a session was opened from (startChildSession opens its subagent runs there). */
+/** The store a session was opened from (startChildSession opens its subagent runs there; keepFullOutput writes beside it). */
 const storeOf = new WeakMap();
 
 /** startSession(store, options): a new session, its `start` record written. */
@@ -286,6 +286,17 @@ async function resumeSession(store, id, options = {}) {
   if (target === undefined) throw fail("ERR_NO_SESSION", "resumeSession: there is no session to resume");
   const journal = store.open(target, LIVE);
   try {
+    // The strict load (seed 001, LoadSessionModeStrict): fail closed, before
+    // anything is written, on the first malformed or unknown line.
+    const bad = options.strict ? journal.corruption : null;
+    if (bad) {
+      const e = fail("ERR_JOURNAL_CORRUPT", `resumeSession: session ${target} has a line a strict load refuses: line ${bad.line} is ${bad.kind}: ${bad.message}`);
+      Object.assign(e, { line: bad.line, kind: bad.kind });
+      throw e;
+    }
+    if (options.strict && bad === undefined) {
+      throw fail("ERR_INVALID_ARG", "resumeSession(store, id, { strict: true }): the store's journal does not tell `corruption`, so a strict load cannot be checked");
+    }
     // The resume record carries the session's metadata on (root, version,
     // model, executor, isolation, limits), as the seed's records share it;
     // what the options give wins.
@@ -412,6 +423,29 @@ const addChildDebit = one("child_debit", (childSessionId, tokens) => ({ childSes
 const addSideUsage = one("side_usage", (purpose, usage, costUsd) => (costUsd === undefined ? { purpose, usage } : { purpose, usage, costUsd }));
 const endSession = one("end", (stopReason, steps) => ({ stopReason, steps }));
 
+/**
+ * keepFullOutput(session, toolUseId, output): the whole output of a tool
+ * call kept beside its session by the store (redacted, like everything the
+ * package writes); returns where, for truncateToolOutput's `fullOutputAt`
+ * and pruneOldToolOutputs' `kept`. The file store writes
+ * <dir>/<id>/outputs/<toolUseId>.txt (0600); Redis a field of
+ * <prefix>{<id>}:outputs; the memory store keeps it in memory.
+ */
+function keepFullOutput(s, toolUseId, output) {
+  sessionArg(s, "keepFullOutput(session, toolUseId, output)");
+  const store = storeOf.get(s);
+  if (typeof store?.keepOutput !== "function") {
+    throw fail("ERR_INVALID_ARG", "keepFullOutput: the session's store has no keepOutput(id, toolUseId, output)");
+  }
+  return store.keepOutput(s.id, toolUseId, output);
+}
+
+/** readFullOutput(store, sessionId, toolUseId): an output keepFullOutput kept (redacted); ERR_NO_OUTPUT when none. */
+async function readFullOutput(store, sessionId, toolUseId) {
+  if (typeof store?.readOutput !== "function") throw fail("ERR_INVALID_ARG", "readFullOutput: the store has no readOutput(id, toolUseId)");
+  return store.readOutput(sessionId, toolUseId);
+}
+
 const { FileSessionStore, MemorySessionStore, MemoryJournal } = require("./store.js");
 
 module.exports = {
@@ -439,4 +473,9 @@ module.exports = {
   addChildDebit,
   addSideUsage,
   endSession,
+  keepFullOutput,
+  readFullOutput,
+  truncateToolOutput: session.truncateToolOutput,
+  pruneOldToolOutputs: session.pruneOldToolOutputs,
+  pruneOldToolOutputsWithReport: session.pruneOldToolOutputsWithReport,
 };

@@ -13,6 +13,9 @@ export const {
   newSessionId,
   resumeMessages,
   repairForResume,
+  truncateToolOutput,
+  pruneOldToolOutputs,
+  pruneOldToolOutputsWithReport,
   closeOpenToolCalls,
   checkMessages,
 } = pkg;

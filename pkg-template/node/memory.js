@@ -5,7 +5,7 @@
 "use strict";
 
 const session = require("./garuda_session.js");
-const { fail, JournalBase, checkId, cleanChildId } = require("./store.js");
+const { fail, JournalBase, checkId, checkToolUseId, cleanChildId } = require("./store.js");
 
 /** A session in memory: the lines written (redacted), and the state they replay to. */
 class MemoryJournal extends JournalBase {
@@ -146,6 +146,25 @@ class MemorySessionStore {
       j.removed = true;
     }
     this.sessions.delete(id);
+  }
+
+  /** Keeps a tool call's whole output with the session, redacted (keepFullOutput); returns where. */
+  keepOutput(id, toolUseId, output) {
+    checkId(id, "session id");
+    checkToolUseId(toolUseId, "keepOutput(id, toolUseId, output)");
+    if (typeof output !== "string") throw fail("ERR_INVALID_ARG_TYPE", "keepOutput(id, toolUseId, output): output must be a string");
+    const entry = this.#entry(id, true);
+    entry.outputs ??= new Map();
+    entry.outputs.set(toolUseId, this.redactor.redact(output));
+    return `memory:${id}/outputs/${toolUseId}`;
+  }
+
+  async readOutput(id, toolUseId) {
+    checkId(id, "session id");
+    checkToolUseId(toolUseId, "readOutput(id, toolUseId)");
+    const text = this.#entry(id, false)?.outputs?.get(toolUseId);
+    if (text === undefined) throw fail("ERR_NO_OUTPUT", `no kept output for ${toolUseId} in session ${id}`);
+    return text;
   }
 }
 

@@ -143,6 +143,12 @@ const ops = {
   async sadd(key, member) {
     return cmd(key, ["SADD", key, member]);
   },
+  async hset(key, field, value) {
+    return cmd(key, ["HSET", key, field, value]);
+  },
+  async hget(key, field) {
+    return cmd(key, ["HGET", key, field], true);
+  },
   async members(key) {
     return cmd(key, ["SMEMBERS", key], true);
   },

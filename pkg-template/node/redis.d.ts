@@ -51,6 +51,10 @@ export class RedisSessionStore {
   list(): Promise<{ id: string; updated: Date }[]>;
   setTitle(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
+  /** Keeps a tool call's whole output with the session, redacted (keepFullOutput); returns where. `remove` deletes it too. */
+  keepOutput(id: string, toolUseId: string, output: string): string;
+  /** A kept output; rejects with ERR_NO_OUTPUT when none was kept. */
+  readOutput(id: string, toolUseId: string): Promise<string>;
   /** The journal text of a session (or of one of its child runs), as a file would hold it. */
   text(id: string, childId?: string): Promise<string>;
   /** The ids of a session's child runs, sorted. */

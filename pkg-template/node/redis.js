@@ -31,7 +31,7 @@ const crypto = require("node:crypto");
 const { Worker, MessageChannel, receiveMessageOnPort } = require("node:worker_threads");
 const session = require("./garuda_session.js");
 // The id rules are the file store's: one place says what a session id is.
-const { JournalBase, fail, checkId, cleanChildId } = require("./store.js");
+const { JournalBase, fail, checkId, checkToolUseId, cleanChildId } = require("./store.js");
 
 const BATCH = 5000;
 
@@ -432,10 +432,33 @@ class RedisSessionStore {
       }
     }
     const children = await this.conn.ask("members", `${base}:children`);
-    const keys = [`${base}:children`, ...this.#keys(`${base}:log`)];
+    const keys = [`${base}:children`, `${base}:outputs`, ...this.#keys(`${base}:log`)];
     for (const c of children) keys.push(...this.#keys(`${base}:child:${c}`));
     await this.conn.ask("del", keys);
     await this.conn.ask("zrem", `${this.prefix}index`, id);
+  }
+
+  /**
+   * Keeps a tool call's whole output with the session (keepFullOutput): a
+   * field of the hash <prefix>{<id>}:outputs (the session's hash tag, so a
+   * cluster keeps it on the session's node), redacted as every line the
+   * store writes. Returns where; `remove` deletes it with the session.
+   */
+  keepOutput(id, toolUseId, output) {
+    const key = `${this.#base(id)}:outputs`;
+    checkToolUseId(toolUseId, "keepOutput(id, toolUseId, output)");
+    if (typeof output !== "string") throw fail("ERR_INVALID_ARG_TYPE", "keepOutput(id, toolUseId, output): output must be a string");
+    this.conn.call("hset", key, toolUseId, this.redactor.redact(output));
+    return `redis:${key}#${toolUseId}`;
+  }
+
+  /** A kept output (redacted); ERR_NO_OUTPUT when none was kept. */
+  async readOutput(id, toolUseId) {
+    const key = `${this.#base(id)}:outputs`;
+    checkToolUseId(toolUseId, "readOutput(id, toolUseId)");
+    const text = await this.conn.ask("hget", key, toolUseId);
+    if (text == null) throw fail("ERR_NO_OUTPUT", `no kept output for ${toolUseId} in session ${id} (${key})`);
+    return String(text);
   }
 
   /** Closes the journals open here and the connection. */

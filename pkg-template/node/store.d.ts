@@ -45,6 +45,10 @@ export class MemorySessionStore {
   list(): Promise<{ id: string; updated: Date }[]>;
   setTitle(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
+  /** Keeps a tool call's whole output with the session, redacted (keepFullOutput); returns where. `remove` deletes it too. */
+  keepOutput(id: string, toolUseId: string, output: string): string;
+  /** A kept output; rejects with ERR_NO_OUTPUT when none was kept. */
+  readOutput(id: string, toolUseId: string): Promise<string>;
 }
 
 /**
@@ -110,7 +114,10 @@ export type StoreErrorCode =
   | "ERR_STORE_SYMLINK"
   | "ERR_LINE_TOO_LONG"
   | "ERR_BAD_RECORD"
-  | "ERR_INVALID_ARG_TYPE";
+  | "ERR_INVALID_ARG_TYPE"
+  | "ERR_INVALID_ARG"
+  | "ERR_NO_OUTPUT"
+  | "ERR_JOURNAL_CORRUPT";
 
 /** What the store throws: an Error with a stable code; `cause` is the system error, when there was one. */
 export interface StoreError extends Error {
@@ -141,6 +148,10 @@ export class FileSessionStore {
   setTitle(id: string, title: string): Promise<void>;
   /** Deletes the file and the subagent folder; a journal of it open in this process is closed and refuses later writes. */
   remove(id: string): Promise<void>;
+  /** Keeps a tool call's whole output with the session, redacted (keepFullOutput); returns where. `remove` deletes it too. */
+  keepOutput(id: string, toolUseId: string, output: string): string;
+  /** A kept output; rejects with ERR_NO_OUTPUT when none was kept. */
+  readOutput(id: string, toolUseId: string): Promise<string>;
 }
 
 /**

@@ -189,6 +189,19 @@ class JournalBase {
     this.usable();
     return this.journal.warningCount;
   }
+
+  /** The first line read that a strict load refuses, or null (resumeSession's `strict`). */
+  get corruption() {
+    this.usable();
+    return this.journal.corruption;
+  }
+}
+
+/** A tool call id as a file or key name: what the API and the agents use ([A-Za-z0-9_-]), nothing else. */
+function checkToolUseId(toolUseId, what) {
+  if (typeof toolUseId !== "string" || !/^[A-Za-z0-9_-]{1,200}$/.test(toolUseId)) {
+    throw fail("ERR_INVALID_ARG", `${what}: toolUseId ${JSON.stringify(toolUseId)} must be 1 to 200 letters, digits, "-" or "_"`);
+  }
 }
 
 /** A session file open for writing. */
@@ -466,9 +479,55 @@ class FileSessionStore {
     fs.rmSync(childDir, { recursive: true, force: true });
     fs.rmSync(path.join(this.dir, `${id}.lock`), { force: true });
   }
+
+  /**
+   * Keeps a tool call's whole output beside its session (keepFullOutput):
+   * <dir>/<id>/outputs/<toolUseId>.txt, 0600, redacted as every line the
+   * store writes, written whole (a temporary file renamed into place).
+   * Returns the file's path, for the note the model reads. `remove` deletes
+   * it with the session's folder.
+   */
+  keepOutput(id, toolUseId, output) {
+    checkId(id, "session id");
+    checkToolUseId(toolUseId, "keepOutput(id, toolUseId, output)");
+    if (typeof output !== "string") throw fail("ERR_INVALID_ARG_TYPE", "keepOutput(id, toolUseId, output): output must be a string");
+    const dir = path.join(this.dir, id, "outputs");
+    this.#ensureDir(this.dir);
+    this.#ensureDir(path.join(this.dir, id));
+    this.#ensureDir(dir);
+    const file = path.join(dir, `${toolUseId}.txt`);
+    const tmp = path.join(dir, `.${toolUseId}.${process.pid}.${Date.now()}.tmp`);
+    try {
+      const fd = fs.openSync(tmp, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | (fs.constants.O_NOFOLLOW ?? 0), FILE_MODE);
+      try {
+        fs.writeFileSync(fd, this.redactor.redact(output));
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, file);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw unwritable(file, e);
+    }
+    return file;
+  }
+
+  /** A kept output (as keepOutput wrote it: redacted); ERR_NO_OUTPUT when none was kept. */
+  async readOutput(id, toolUseId) {
+    checkId(id, "session id");
+    checkToolUseId(toolUseId, "readOutput(id, toolUseId)");
+    const file = path.join(this.dir, id, "outputs", `${toolUseId}.txt`);
+    try {
+      return fs.readFileSync(file, "utf8");
+    } catch (e) {
+      if (e.code === "ENOENT") throw fail("ERR_NO_OUTPUT", `no kept output for ${toolUseId} in session ${id} (${file})`, e);
+      throw e;
+    }
+  }
 }
 
-module.exports = { FileSessionStore, FileJournal, JournalBase, fail, checkId, cleanChildId, lockHeld, takeSessionLock, releaseSessionLock };
+module.exports = { FileSessionStore, FileJournal, JournalBase, fail, checkId, checkToolUseId, cleanChildId, lockHeld, takeSessionLock, releaseSessionLock };
 // After the exports above: memory.js takes `fail` from this file.
 const { MemorySessionStore, MemoryJournal } = require("./memory.js");
 module.exports.MemorySessionStore = MemorySessionStore;

@@ -16,6 +16,9 @@ export {
   newSessionId,
   resumeMessages,
   repairForResume,
+  truncateToolOutput,
+  pruneOldToolOutputs,
+  pruneOldToolOutputsWithReport,
   closeOpenToolCalls,
   checkMessages,
 } from "./garuda_session.js";

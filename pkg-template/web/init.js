@@ -24,6 +24,9 @@ export {
   newSessionId,
   resumeMessages,
   repairForResume,
+  truncateToolOutput,
+  pruneOldToolOutputs,
+  pruneOldToolOutputsWithReport,
   closeOpenToolCalls,
   checkMessages,
 } from "./garuda_session.js";

@@ -16,6 +16,14 @@ pub struct Journal {
     lean: bool,
     /// With `lean`: where each fed line starts, to read it again.
     line_starts: Option<crate::lines::LineStarts>,
+    /// `strictLoad: true`: `finish` fails closed on a malformed line.
+    strict_load: bool,
+}
+
+impl Journal {
+    fn corruption_of(&self) -> Option<crate::context::Corruption> {
+        crate::context::corruption(self.inner.state(), self.inner.line_count())
+    }
 }
 
 #[wasm_bindgen]
@@ -23,6 +31,7 @@ impl Journal {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Journal, JsValue> {
         let mut lean = false;
+        let mut strict_load = false;
         let mut inner = match redactor_of(&options)? {
             Some(redactor) => CoreJournal::shared(redactor),
             None => CoreJournal::default(),
@@ -48,6 +57,7 @@ impl Journal {
                 inner = inner.for_usage();
             }
             lean = flag("lean")?;
+            strict_load = flag("strictLoad")?;
             let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
             if !max.is_undefined() {
                 match max.as_f64() {
@@ -64,7 +74,7 @@ impl Journal {
             }
         }
         let line_starts = lean.then(Default::default);
-        Ok(Journal { inner, transcript: Default::default(), lean, line_starts })
+        Ok(Journal { inner, transcript: Default::default(), lean, line_starts, strict_load })
     }
 
     /// Takes a record (an object, or its JSON text), redacts it, applies it,
@@ -121,9 +131,26 @@ impl Journal {
         Ok(())
     }
 
-    /// Ends fed text: a last line without a newline is applied, or is a torn tail.
-    pub fn finish(&mut self) {
+    /// Ends fed text: a last line without a newline is applied, or is a torn
+    /// tail. With `strictLoad: true` it throws ERR_JOURNAL_CORRUPT when any
+    /// line read was malformed or unknown (the state stays readable).
+    pub fn finish(&mut self) -> Result<(), JsValue> {
         self.inner.finish();
+        match (self.strict_load, self.corruption_of()) {
+            (true, Some(c)) => Err(corrupt("Journal.finish() with strictLoad", &c)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The first line a strict load refuses (`{ line, kind, message }`), or null.
+    #[wasm_bindgen(getter, unchecked_return_type = "JournalCorruption | null")]
+    pub fn corruption(&self) -> JsValue {
+        let Some(c) = self.corruption_of() else { return JsValue::NULL };
+        let out = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&out, &"line".into(), &(c.line as f64).into());
+        let _ = js_sys::Reflect::set(&out, &"kind".into(), &c.kind.into());
+        let _ = js_sys::Reflect::set(&out, &"message".into(), &c.message.into());
+        out.into()
     }
 
     /// With `keepTranslation`: the records read from another agent's session
@@ -447,6 +474,9 @@ struct ReadOptions {
     prices: Option<std::rc::Rc<crate::prices::Prices>>,
     /// One child run inside the file (a Claude Code sidechain's Task call).
     run: Option<String>,
+    /// `strict: true` (rebuildState): fail closed on the first malformed or
+    /// unknown line (src/context/strict.rs).
+    strict: bool,
 }
 
 impl ReadOptions {
@@ -488,6 +518,12 @@ impl ReadOptions {
                 error(format!("{what}.run must be a tool call's id (a string), got {}", type_name(&run)))
             })?);
         }
+        let strict = js_sys::Reflect::get(options, &"strict".into()).unwrap_or(JsValue::UNDEFINED);
+        out.strict = match strict.as_bool() {
+            Some(b) => b,
+            None if strict.is_undefined() => false,
+            None => return Err(error(format!("{what}.strict must be true or false, got {}", type_name(&strict)))),
+        };
         let prices = js_sys::Reflect::get(options, &"prices".into()).unwrap_or(JsValue::UNDEFINED);
         if !prices.is_undefined() {
             let text = if prices.is_string() {
@@ -530,11 +566,20 @@ pub(super) fn replay_arg(journal: &JsValue, what: &str) -> Result<SessionState, 
 }
 
 fn replay_with(journal: &JsValue, what: &str, options: &ReadOptions) -> Result<SessionState, JsValue> {
+    replay_counting(journal, what, options).map(|(state, _)| state)
+}
+
+/// The replayed state and how many lines were read.
+fn replay_counting(journal: &JsValue, what: &str, options: &ReadOptions) -> Result<(SessionState, u64), JsValue> {
+    let done = |replay: CoreJournal| {
+        let lines = replay.line_count();
+        (replay.into_state(), lines)
+    };
     if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
         let mut replay = options.journal();
         feed_js_string(&mut replay, text, None);
         replay.finish();
-        return Ok(replay.into_state());
+        return Ok(done(replay));
     }
     if journal.is_instance_of::<js_sys::Uint8Array>() {
         let bytes = js_sys::Uint8Array::from(journal.clone()).to_vec();
@@ -542,7 +587,7 @@ fn replay_with(journal: &JsValue, what: &str, options: &ReadOptions) -> Result<S
         replay.feed_bytes(&bytes);
         drop(bytes);
         replay.finish();
-        return Ok(replay.into_state());
+        return Ok(done(replay));
     }
     if !js_sys::Array::is_array(journal) {
         return Err(error(format!(
@@ -576,7 +621,7 @@ fn replay_with(journal: &JsValue, what: &str, options: &ReadOptions) -> Result<S
         }
     }
     replay.finish();
-    Ok(replay.into_state())
+    Ok(done(replay))
 }
 
 #[wasm_bindgen(js_name = rebuildState, unchecked_return_type = "SessionState")]
@@ -585,7 +630,13 @@ pub fn rebuild_state(
     #[wasm_bindgen(unchecked_param_type = "ReadOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = ReadOptions::from_js(&options, "rebuildState(journal, options): options")?;
-    let state = replay_with(&journal, "rebuildState(journal, options): journal", &options)?;
+    let (state, lines) = replay_counting(&journal, "rebuildState(journal, options): journal", &options)?;
+    if options.strict {
+        // Lines read: the torn tail, when there is one, is the last of them.
+        if let Some(c) = crate::context::corruption(&state, lines) {
+            return Err(corrupt("rebuildState(journal, { strict: true })", &c));
+        }
+    }
     parse_json(&state.to_json())
 }
 
@@ -659,4 +710,12 @@ fn whole(v: &JsValue, min: f64) -> Option<u64> {
 /// An index past what wasm32 can address is past every end, not a wrap.
 fn index_of(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// ERR_JOURNAL_CORRUPT, naming the line (also as `line` and `kind` on the error).
+fn corrupt(what: &str, c: &crate::context::Corruption) -> JsValue {
+    let e = coded("ERR_JOURNAL_CORRUPT", format!("{what}: line {} is {}: {}", c.line, c.kind, c.message));
+    let _ = js_sys::Reflect::set(&e, &"line".into(), &(c.line as f64).into());
+    let _ = js_sys::Reflect::set(&e, &"kind".into(), &c.kind.into());
+    e
 }

@@ -87,7 +87,7 @@ test(`a scripted agent run of ${TURNS} turns survives ${KILLS} kills -9`, { time
   assert.equal(state.steps, TURNS);
   assert.ok(state.ended, "the end record");
   // No secret on disk, in the session or its subagent runs.
-  const files = [path.join(dir, "run.jsonl"), ...fs.readdirSync(path.join(dir, "run")).map((f) => path.join(dir, "run", f))];
+  const files = [path.join(dir, "run.jsonl"), ...fs.readdirSync(path.join(dir, "run"), { recursive: true }).map((f) => path.join(dir, "run", f)).filter((f) => fs.statSync(f).isFile())];
   for (const f of files) assert.ok(!fs.readFileSync(f, "utf8").includes(SECRET), `a secret in ${f}`);
   assert.ok(fs.readFileSync(path.join(dir, "run.jsonl"), "utf8").includes("[REDACTED]"), "the secrets were there to redact");
   // Every complete line is intact: only torn last lines (one per kill at most), ended on the next open, fail to parse.
@@ -102,9 +102,16 @@ test(`a scripted agent run of ${TURNS} turns survives ${KILLS} kills -9`, { time
   assert.ok(live.requests > 0);
   assert.ok(records.some((r) => r.type === "resume" && r.model === "claude-m1b"), "a resume with another model");
   assert.ok(records.some((r) => r.type === "model" && r.model === "claude-m2"), "a live switch");
+  // Large outputs were kept whole (redacted: the scan above) and truncated for the model,
+  // and compactions pruned older outputs to placeholders (issue 26).
+  const outputs = fs.readdirSync(path.join(dir, "run", "outputs"));
+  assert.ok(outputs.length >= 10, `${outputs.length} kept outputs`);
+  assert.ok(records.some((r) => r.type === "tool_results" && JSON.stringify(r.message).includes("lines (") && JSON.stringify(r.message).includes("left out")), "a truncated output");
+  const pruning = records.filter((r) => r.type === "compaction" && JSON.stringify(r.messages).includes("[Output of "));
+  assert.ok(pruning.length >= 3, `${pruning.length} pruning compactions`);
   const synthetic = records.filter((r) => r.type === "tool_results" && r.synthetic).length;
   assert.ok(synthetic >= 1, "no kill landed between a tool call and its result");
   // The resumed history is one the API accepts, with thinking on too.
   assert.deepEqual(core.checkMessages(core.resumeMessages(state, { model: "claude-m2", thinking: true }), { thinking: true }), []);
-  console.log(`agent run: ${TURNS} turns, ${killed} kills${finishedEarly ? " (the run finished before the last kill)" : ""}, ${synthetic} of them between a tool call and its result, ${bad} torn lines ended, ${records.filter((r) => r.type === "resume").length} resumes, ${state.messages.length} messages, ${files.length - 1} subagent runs, cost ${core.formatCost(state)}`);
+  console.log(`agent run: ${TURNS} turns, ${killed} kills${finishedEarly ? " (the run finished before the last kill)" : ""}, ${synthetic} of them between a tool call and its result, ${bad} torn lines ended, ${records.filter((r) => r.type === "resume").length} resumes, ${state.messages.length} messages, ${files.filter((f) => f.endsWith(".jsonl")).length - 1} subagent runs, ${outputs.length} kept outputs, ${pruning.length} pruning compactions, cost ${core.formatCost(state)}`);
 });

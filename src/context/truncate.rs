@@ -1,0 +1,241 @@
+//! `truncateToolOutput`: a tool output too large for the context keeps its
+//! first and last lines and a note of what was left out (the seed
+//! `001_dbd289b3f56b60c7.txt`, jcode's TruncateToolOutput: 50 KB or 2,000
+//! lines, head 200, tail 500).
+//!
+//! Choices where the seed is silent, made for the model reading the result:
+//! - Lines are what `\n` ends; a last line without one counts too.
+//! - Whole lines only, so never inside a UTF-8 character or a line: a line
+//!   that does not fit is left out whole, never cut.
+//! - The kept text stays within `max_bytes` (plus the note): the head may
+//!   use its share of the bytes (`max_bytes × head/(head+tail)`), the tail
+//!   the rest. With lines of 80 bytes the defaults keep about 180 and 450
+//!   lines; one 10 MB line keeps none and the note says so.
+
+#![forbid(unsafe_code)]
+
+use crate::accounting::thousands;
+use crate::bytes::{count_byte, find_byte};
+
+/// The seed's defaults.
+pub const MAX_BYTES: usize = 50 * 1024;
+pub const MAX_LINES: usize = 2000;
+pub const HEAD_LINES: usize = 200;
+pub const TAIL_LINES: usize = 500;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub max_bytes: usize,
+    pub max_lines: usize,
+    pub head_lines: usize,
+    pub tail_lines: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_bytes: MAX_BYTES, max_lines: MAX_LINES, head_lines: HEAD_LINES, tail_lines: TAIL_LINES }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Truncated<'a> {
+    /// The output itself when nothing was cut (borrowed: no copy of a
+    /// small output), else head, note and tail.
+    pub text: std::borrow::Cow<'a, str>,
+    pub truncated: bool,
+    pub omitted_lines: usize,
+    pub omitted_bytes: usize,
+}
+
+/// Truncates `output` when it is over `limits.max_bytes` or has more than
+/// `limits.max_lines` lines. `full_at` names where the whole output was
+/// kept (a path, a store key), for the note; None says it was not kept.
+pub fn truncate_tool_output<'a>(output: &'a str, limits: &Limits, full_at: Option<&str>) -> Truncated<'a> {
+    let bytes = output.as_bytes();
+    let lines = line_count(bytes);
+    if bytes.len() <= limits.max_bytes && lines <= limits.max_lines {
+        return Truncated { text: output.into(), truncated: false, omitted_lines: 0, omitted_bytes: 0 };
+    }
+    let (head_share, tail_share) = shares(limits);
+    let head_end = head_end(bytes, limits.head_lines, head_share);
+    let tail_start = tail_start(bytes, head_end, limits.tail_lines, tail_share);
+    let kept_lines = line_count(&bytes[..head_end]) + line_count(&bytes[tail_start..]);
+    let omitted_lines = lines - kept_lines;
+    let omitted_bytes = tail_start - head_end;
+    // Both ends are line boundaries (after a `\n`, or the text's ends), so
+    // both slices are whole characters.
+    let (head, tail) = (&output[..head_end], &output[tail_start..]);
+    let mut text = String::with_capacity(head.len() + tail.len() + 200);
+    text.push_str(head);
+    if !head.is_empty() && !head.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&note(omitted_lines, omitted_bytes, full_at));
+    if !tail.is_empty() {
+        text.push('\n');
+        text.push_str(tail);
+    }
+    Truncated { text: text.into(), truncated: true, omitted_lines, omitted_bytes }
+}
+
+/// The note between head and tail, e.g. "[… 4,300 lines (312,004 bytes)
+/// left out …]" and where to find them.
+pub fn note(lines: usize, bytes: usize, full_at: Option<&str>) -> String {
+    let unit = if lines == 1 { "line" } else { "lines" };
+    let mut out = format!("[… {} {unit} ({} bytes) left out …", thousands(lines as u64), thousands(bytes as u64));
+    match full_at {
+        Some(at) => {
+            out.push_str(" The full output is kept at ");
+            out.push_str(at);
+            out.push_str(": read the lines you need from there.]");
+        }
+        None => out.push_str(" The full output was not kept: run the tool again with a narrower query to see them.]"),
+    }
+    out
+}
+
+/// Lines as `\n` ends them, and a last one without it.
+fn line_count(bytes: &[u8]) -> usize {
+    count_byte(bytes, b'\n') + usize::from(bytes.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// The byte shares of head and tail, in proportion to their line counts.
+fn shares(l: &Limits) -> (usize, usize) {
+    let lines = l.head_lines.saturating_add(l.tail_lines);
+    if lines == 0 {
+        return (0, 0);
+    }
+    let head = (l.max_bytes as u128 * l.head_lines as u128 / lines as u128) as usize;
+    (head, l.max_bytes - head)
+}
+
+/// The end of the first `n` lines that fit in `budget` bytes. Searches
+/// no further than the budget: a 10 MB first line costs nothing.
+fn head_end(bytes: &[u8], n: usize, budget: usize) -> usize {
+    let limit = budget.min(bytes.len());
+    let mut end = 0;
+    for _ in 0..n {
+        let next = match find_byte(&bytes[end..limit], b'\n') {
+            Some(i) => end + i + 1,
+            None if limit == bytes.len() => bytes.len(),
+            None => break, // the line goes past the budget
+        };
+        if next == end {
+            break;
+        }
+        end = next;
+    }
+    end
+}
+
+/// The start of the last `n` lines (after `floor`) that fit in `budget`
+/// bytes, likewise searching no further back than the budget.
+fn tail_start(bytes: &[u8], floor: usize, n: usize, budget: usize) -> usize {
+    let len = bytes.len();
+    // A kept line starts at or after `len - budget`, so the newline before
+    // it is at or after `len - budget - 1`.
+    let low = floor.max(len.saturating_sub(budget).saturating_sub(1));
+    let mut start = len;
+    for _ in 0..n {
+        if start <= floor {
+            break;
+        }
+        // The line ending at `start` begins after the `\n` before its own last byte.
+        let before = match bytes[low..start - 1].iter().rposition(|&b| b == b'\n') {
+            Some(i) => low + i + 1,
+            None if low == floor => floor,
+            None => break,
+        };
+        if len - before > budget {
+            break;
+        }
+        start = before;
+    }
+    start
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbered(n: usize) -> String {
+        (1..=n).map(|i| format!("line {i}\n")).collect()
+    }
+
+    #[test]
+    fn small_outputs_come_back_as_they_are() {
+        let out = numbered(2000);
+        let t = truncate_tool_output(&out, &Limits::default(), None);
+        assert!(!t.truncated);
+        assert!(matches!(t.text, std::borrow::Cow::Borrowed(_)));
+        assert_eq!(t.text, out);
+    }
+
+    #[test]
+    fn long_outputs_keep_head_and_tail_lines_and_say_what_went() {
+        let out = numbered(5000);
+        let t = truncate_tool_output(&out, &Limits::default(), Some(".garuda/sessions/x/outputs/toolu_1.txt"));
+        assert!(t.truncated);
+        assert_eq!(t.omitted_lines, 4300);
+        let lines: Vec<&str> = t.text.lines().collect();
+        assert_eq!(lines.len(), 200 + 1 + 500);
+        assert_eq!(lines[0], "line 1");
+        assert_eq!(lines[199], "line 200");
+        assert_eq!(lines[201], "line 4501");
+        assert_eq!(lines[700], "line 5000");
+        assert!(lines[200].contains("4,300 lines"), "{}", lines[200]);
+        assert!(lines[200].contains(".garuda/sessions/x/outputs/toolu_1.txt"));
+        let kept: usize = lines.iter().filter(|l| l.starts_with("line ")).map(|l| l.len() + 1).sum();
+        assert_eq!(t.omitted_bytes, out.len() - kept);
+    }
+
+    #[test]
+    fn bytes_bound_the_kept_text_and_lines_are_never_cut() {
+        // 100 lines of 2 KB: over 50 KB in bytes, under 2,000 in lines.
+        let line = format!("{}é\n", "x".repeat(2045));
+        let out = line.repeat(100);
+        let t = truncate_tool_output(&out, &Limits::default(), None);
+        assert!(t.truncated);
+        let kept: Vec<&str> = t.text.lines().filter(|l| !l.starts_with("[…")).collect();
+        assert_eq!(t.text.lines().count(), kept.len() + 1, "one note line");
+        assert!(kept.iter().map(|l| l.len() + 1).sum::<usize>() <= MAX_BYTES);
+        for l in &kept {
+            assert_eq!(format!("{l}\n"), line);
+        }
+        assert_eq!(t.omitted_lines, 100 - kept.len());
+        assert!(t.text.contains("was not kept"));
+    }
+
+    #[test]
+    fn one_huge_line_keeps_nothing_but_the_note() {
+        let out = "ü".repeat(40_000); // 80 KB, no newline
+        let t = truncate_tool_output(&out, &Limits::default(), None);
+        assert!(t.truncated);
+        assert_eq!((t.omitted_lines, t.omitted_bytes), (1, 80_000));
+        assert!(t.text.starts_with("[… 1 line (80,000 bytes) left out"), "{}", t.text);
+    }
+
+    #[test]
+    fn limits_are_the_callers() {
+        let out = numbered(10);
+        let l = Limits { max_bytes: 1 << 20, max_lines: 5, head_lines: 2, tail_lines: 3 };
+        let t = truncate_tool_output(&out, &l, None);
+        let lines: Vec<&str> = t.text.lines().collect();
+        assert_eq!(lines, ["line 1", "line 2", lines[2], "line 8", "line 9", "line 10"]);
+        assert_eq!(t.omitted_lines, 5);
+        // No head, no tail: only the note.
+        let l = Limits { max_bytes: 10, max_lines: 5, head_lines: 0, tail_lines: 0 };
+        let t = truncate_tool_output(&out, &l, None);
+        assert_eq!(t.omitted_lines, 10);
+        assert!(t.text.starts_with("[… 10 lines"));
+    }
+
+    #[test]
+    fn a_last_line_without_newline_counts_and_is_kept_as_it_was() {
+        let mut out = numbered(2500);
+        out.push_str("the end");
+        let t = truncate_tool_output(&out, &Limits::default(), None);
+        assert_eq!(t.omitted_lines, 2501 - 700);
+        assert!(t.text.ends_with("line 2500\nthe end"));
+    }
+}
