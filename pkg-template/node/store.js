@@ -519,7 +519,7 @@ class FileSessionStore {
     checkToolUseId(toolUseId, "readOutput(id, toolUseId)");
     const file = path.join(this.dir, id, "outputs", `${toolUseId}.txt`);
     try {
-      return fs.readFileSync(file, "utf8");
+      return files.readWhole(file).toString("utf8"); // never through a link
     } catch (e) {
       if (e.code === "ENOENT") throw fail("ERR_NO_OUTPUT", `no kept output for ${toolUseId} in session ${id} (${file})`, e);
       throw e;
