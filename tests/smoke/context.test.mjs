@@ -120,7 +120,8 @@ for (const [name, make] of Object.entries(stores)) {
     await assert.rejects(agent.resumeSession(store, id, { strict: true }), (e) => e.code === "ERR_JOURNAL_CORRUPT" && e.line === 4 && e.kind === "unknown-type");
     // Nothing was written, and the lock was given back: a tolerant resume works.
     const r = await agent.resumeSession(store, id);
-    assert.equal(r.messages.length, 2);
+    const text = JSON.stringify(r.messages);
+    assert.ok(text.includes("hello") && text.includes("fine"), text);
     r.journal.close();
   });
 }
