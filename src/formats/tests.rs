@@ -276,3 +276,19 @@ fn gemini_one_line_history_shape_and_nothing_read_is_said() {
     assert_eq!(odd.accounts.cost_usd, None);
     assert!(odd.warnings.iter().any(|w| w.kind == WarningKind::UsageUnknown), "{:?}", odd.warnings);
 }
+
+/// Codex writes a prompt twice, as a `response_item` and as a `user_message`
+/// event, in either order (codex/agent-sessions-sanitized: the event first):
+/// one prompt either way.
+#[test]
+fn codex_a_prompt_and_its_echo_are_one_prompt_in_either_order() {
+    let meta = r#"{"timestamp":"2026-02-01T10:00:00Z","type":"session_meta","payload":{"id":"r"}}"#;
+    let item = r#"{"timestamp":"2026-02-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"List the files"}]}}"#;
+    let event = r#"{"timestamp":"2026-02-01T10:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"List the files"}}"#;
+    for lines in [[meta, item, event], [meta, event, item]] {
+        let s = read(&(lines.join("\n") + "\n"));
+        assert_eq!(s.prompts, 1, "{lines:?}");
+    }
+    let again = read(&([meta, item, event, item].join("\n") + "\n"));
+    assert_eq!(again.prompts, 2, "the same words typed again are a prompt again");
+}
