@@ -519,15 +519,19 @@ impl Reader {
         if self.tasks.is_empty() {
             return runs;
         }
-        let by_prompt: HashMap<&str, &str> = self.tasks.iter().map(|(id, p)| (p.as_str(), id.as_str())).collect();
+        // Calls with the same prompt take the runs that start with it in order.
+        let mut by_prompt: HashMap<&str, std::collections::VecDeque<&str>> = HashMap::new();
+        for (id, p) in &self.tasks {
+            by_prompt.entry(p.trim()).or_default().push_back(id);
+        }
         for (i, root) in roots.iter().enumerate() {
             if *root != Some(i) {
                 continue;
             }
             if let Kept::User { content, results: false, .. } = &self.entries[i].kept {
                 let text = plain_text(content);
-                if let Some(id) = by_prompt.get(text.trim()) {
-                    runs.entry((*id).to_owned()).or_insert(i);
+                if let Some(id) = by_prompt.get_mut(text.trim()).and_then(|ids| ids.pop_front()) {
+                    runs.insert(id.to_owned(), i);
                 }
             }
         }
