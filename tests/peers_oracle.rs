@@ -43,8 +43,13 @@ fn quick(bytes: &[u8]) -> SessionState {
 fn objects(text: &str) -> Vec<Value> {
     text.lines()
         .flat_map(|l| {
-            let all: Vec<Result<Value, _>> = serde_json::Deserializer::from_str(l.trim()).into_iter::<Value>().collect();
-            if all.iter().all(Result::is_ok) { all.into_iter().flatten().collect() } else { Vec::new() }
+            let all: Vec<Result<Value, _>> =
+                serde_json::Deserializer::from_str(l.trim()).into_iter::<Value>().collect();
+            if all.iter().all(Result::is_ok) {
+                all.into_iter().flatten().collect()
+            } else {
+                Vec::new()
+            }
         })
         .filter(Value::is_object)
         .collect()
@@ -107,9 +112,10 @@ fn claude_code(lines: &[Value]) -> Expect {
         .map(|l| s(l, "uuid").unwrap())
         .collect();
     let is_results = |l: &Value| {
-        l.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| {
-            !b.is_empty() && b.iter().all(|b| s(b, "type") == Some("tool_result"))
-        })
+        l.get("message")
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array)
+            .is_some_and(|b| !b.is_empty() && b.iter().all(|b| s(b, "type") == Some("tool_result")))
     };
     let mut extra = Vec::new();
     for l in &nodes {
@@ -133,19 +139,26 @@ fn claude_code(lines: &[Value]) -> Expect {
             Some("user") if !flag(l, "isMeta") && !flag(l, "isCompactSummary") && !is_results(l) => {
                 match l.get("message").and_then(|m| m.get("content")) {
                     Some(Value::String(t)) => t.clone(),
-                    Some(Value::Array(b)) => b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n"),
+                    Some(Value::Array(b)) => {
+                        b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n")
+                    }
                     _ => continue,
                 }
             }
             Some("attachment") => {
                 let a = &l["attachment"];
                 let mode = s(a, "commandMode");
-                if s(a, "type") != Some("queued_command") || flag(a, "isMeta") || mode.is_some_and(|m| m != "prompt") {
+                if s(a, "type") != Some("queued_command")
+                    || flag(a, "isMeta")
+                    || mode.is_some_and(|m| m != "prompt")
+                {
                     continue;
                 }
                 match a.get("prompt") {
                     Some(Value::String(t)) => t.clone(),
-                    Some(Value::Array(b)) => b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n"),
+                    Some(Value::Array(b)) => {
+                        b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n")
+                    }
                     _ => continue,
                 }
             }
@@ -183,8 +196,14 @@ fn compacted(prompts: &mut [(String, bool)]) {
 /// `user_message` event (Codex Desktop records some prompts only so); an
 /// event next to an item of the same text is the UI's echo of it.
 fn codex(lines: &[Value]) -> Expect {
-    const CONTEXT: [&str; 6] =
-        ["<environment_context>", "<user_instructions>", "# AGENTS.md", "<permissions", "<turn_aborted>", "<user_shell_command>"];
+    const CONTEXT: [&str; 6] = [
+        "<environment_context>",
+        "<user_instructions>",
+        "# AGENTS.md",
+        "<permissions",
+        "<turn_aborted>",
+        "<user_shell_command>",
+    ];
     let mut prompts: Vec<(String, bool)> = Vec::new();
     // (text, from an event) of the last prompt, to tell an echo.
     let mut last: Option<(String, bool)> = None;
@@ -264,30 +283,37 @@ fn gemini(text: &str) -> Expect {
     let mut users: Vec<String> = Vec::new();
     if let Some(h) = doc.as_ref().and_then(|d| d.get("history")).and_then(Value::as_array) {
         for c in h.iter().filter(|c| s(c, "role") == Some("user")) {
-            let t: Vec<&str> = c["parts"].as_array().into_iter().flatten().filter_map(|p| s(p, "text")).collect();
+            let t: Vec<&str> =
+                c["parts"].as_array().into_iter().flatten().filter_map(|p| s(p, "text")).collect();
             if !t.is_empty() {
                 users.push(t.join("\n"));
             }
         }
     } else {
-        let messages: Vec<Value> = match doc.as_ref().and_then(|d| d.get("messages")).and_then(Value::as_array) {
-            Some(m) => m.clone(),
-            None => {
-                let mut by_id: Vec<Value> = Vec::new();
-                for l in objects(text).into_iter().filter(|l| l.get("type").is_some() && l.get("$set").is_none()) {
-                    match by_id.iter().position(|m| m.get("id").is_some() && m.get("id") == l.get("id")) {
-                        Some(i) => by_id[i] = l,
-                        None => by_id.push(l),
+        let messages: Vec<Value> =
+            match doc.as_ref().and_then(|d| d.get("messages")).and_then(Value::as_array) {
+                Some(m) => m.clone(),
+                None => {
+                    let mut by_id: Vec<Value> = Vec::new();
+                    for l in objects(text)
+                        .into_iter()
+                        .filter(|l| l.get("type").is_some() && l.get("$set").is_none())
+                    {
+                        match by_id.iter().position(|m| m.get("id").is_some() && m.get("id") == l.get("id")) {
+                            Some(i) => by_id[i] = l,
+                            None => by_id.push(l),
+                        }
                     }
+                    by_id
                 }
-                by_id
-            }
-        };
+            };
         for m in messages.iter().filter(|m| s(m, "type") == Some("user")) {
             users.push(text_of(m.get("content")).unwrap_or_default());
         }
     }
-    Expect { prompts: users.into_iter().filter(|t| !t.trim_start().starts_with('/')).map(|t| (t, true)).collect() }
+    Expect {
+        prompts: users.into_iter().filter(|t| !t.trim_start().starts_with('/')).map(|t| (t, true)).collect(),
+    }
 }
 
 /// The ids of every tool result in the file, whatever the agent: Claude
@@ -403,8 +429,10 @@ fn every_call_whose_result_is_in_the_file_gets_that_result() {
             .map(|m| serde_json::from_str(m).expect("a message is JSON"))
             .collect();
         let blocks = || history.iter().filter_map(|m| m.get("content").and_then(Value::as_array)).flatten();
-        let results: HashMap<&str, &Value> =
-            blocks().filter(|b| s(b, "type") == Some("tool_result")).filter_map(|b| Some((s(b, "tool_use_id")?, b))).collect();
+        let results: HashMap<&str, &Value> = blocks()
+            .filter(|b| s(b, "type") == Some("tool_result"))
+            .filter_map(|b| Some((s(b, "tool_use_id")?, b)))
+            .collect();
         let mut calls = 0;
         for call in blocks().filter(|b| s(b, "type") == Some("tool_use")) {
             let id = s(call, "id").unwrap_or("");
@@ -448,17 +476,22 @@ fn every_inline_sidechain_run_nests_under_its_task_call() {
     for (name, path) in files() {
         let bytes = std::fs::read(&path).expect("readable");
         let lines = objects(&String::from_utf8_lossy(&bytes));
-        if lines.iter().all(|l| !flag(l, "isSidechain")) || lines.iter().filter(|l| s(l, "uuid").is_some()).all(|l| flag(l, "isSidechain")) {
+        if lines.iter().all(|l| !flag(l, "isSidechain"))
+            || lines.iter().filter(|l| s(l, "uuid").is_some()).all(|l| flag(l, "isSidechain"))
+        {
             continue; // no inline run, or a subagent's own file
         }
-        let side: HashSet<&str> = lines.iter().filter(|l| flag(l, "isSidechain")).filter_map(|l| s(l, "uuid")).collect();
+        let side: HashSet<&str> =
+            lines.iter().filter(|l| flag(l, "isSidechain")).filter_map(|l| s(l, "uuid")).collect();
         let tasks: HashMap<String, String> = lines
             .iter()
             .filter(|l| s(l, "type") == Some("assistant") && !flag(l, "isSidechain"))
             .filter_map(|l| l.pointer("/message/content").and_then(Value::as_array))
             .flatten()
             .filter(|b| s(b, "type") == Some("tool_use") && matches!(s(b, "name"), Some("Task" | "Agent")))
-            .filter_map(|b| Some((b.pointer("/input/prompt")?.as_str()?.trim().to_owned(), s(b, "id")?.to_owned())))
+            .filter_map(|b| {
+                Some((b.pointer("/input/prompt")?.as_str()?.trim().to_owned(), s(b, "id")?.to_owned()))
+            })
             .collect();
         let state = read(&bytes, true);
         let linked: HashSet<String> = state
@@ -472,7 +505,10 @@ fn every_inline_sidechain_run_nests_under_its_task_call() {
             .flatten()
             .map(|(_, child)| child)
             .collect();
-        for root in lines.iter().filter(|l| flag(l, "isSidechain") && !s(l, "parentUuid").is_some_and(|p| side.contains(p))) {
+        for root in lines
+            .iter()
+            .filter(|l| flag(l, "isSidechain") && !s(l, "parentUuid").is_some_and(|p| side.contains(p)))
+        {
             let text = match root.pointer("/message/content") {
                 Some(Value::String(t)) => t.trim().to_owned(),
                 _ => continue,
@@ -487,7 +523,10 @@ fn every_inline_sidechain_run_nests_under_its_task_call() {
             let first = run.messages.first().map(|m| m.json.to_string()).unwrap_or_default();
             let head: String = text.chars().take(30).collect();
             let escaped = serde_json::to_string(&head).unwrap();
-            assert!(first.contains(&escaped[1..escaped.len() - 1]), "{name}: the run of {id} starts with its prompt");
+            assert!(
+                first.contains(&escaped[1..escaped.len() - 1]),
+                "{name}: the run of {id} starts with its prompt"
+            );
             runs += 1;
         }
     }

@@ -166,7 +166,14 @@ impl Reader {
         let cost = self.cost.replace(0.0);
         out.push((
             self.blocks_line,
-            rec::assistant(self.step, &content, &usage, cost, self.model.as_deref(), self.blocks_t.as_deref()),
+            rec::assistant(
+                self.step,
+                &content,
+                &usage,
+                cost,
+                self.model.as_deref(),
+                self.blocks_t.as_deref(),
+            ),
         ));
         self.blocks.clear();
     }
@@ -318,7 +325,10 @@ impl Reader {
                     Some("user") => {
                         let prompt = !is_context(&text);
                         if prompt {
-                            let echo = self.last_prompt.take().is_some_and(|(p, event)| event && p.trim() == text.trim());
+                            let echo = self
+                                .last_prompt
+                                .take()
+                                .is_some_and(|(p, event)| event && p.trim() == text.trim());
                             if echo {
                                 return;
                             }

@@ -85,7 +85,11 @@ impl Format {
             return Some(Format::Gemini);
         }
         // Gemini CLI's older saves: `{history: [{role, parts}]}`.
-        if probe.get("history").and_then(|h| h.as_array()).is_some_and(|h| h.iter().all(|c| c.get("parts").is_some())) {
+        if probe
+            .get("history")
+            .and_then(|h| h.as_array())
+            .is_some_and(|h| h.iter().all(|c| c.get("parts").is_some()))
+        {
             return Some(Format::Gemini);
         }
         if has("uuid")
@@ -201,6 +205,6 @@ impl Reader {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod claude_tests;
+#[cfg(test)]
+mod tests;
