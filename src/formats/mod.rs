@@ -165,7 +165,8 @@ impl Reader {
     }
 
     /// A reader of one child run inside a file (a Claude Code sidechain,
-    /// named by the Task call that started it); other formats keep none.
+    /// named by the Task call that started it). Other formats hold no such
+    /// run: their reader reads the whole file.
     pub fn child_run(format: Format, prices: Rc<Prices>, tool_use_id: &str) -> Option<Reader> {
         match format {
             Format::ClaudeCode => Some(Reader::ClaudeCode(claude::Reader::run(prices, tool_use_id))),
