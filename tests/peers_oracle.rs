@@ -38,8 +38,21 @@ fn quick(bytes: &[u8]) -> SessionState {
     j.into_state()
 }
 
+/// Each line's JSON objects (a line may hold two written back to back: a
+/// write that lost its newline; each counts).
 fn objects(text: &str) -> Vec<Value> {
-    text.lines().filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok()).filter(Value::is_object).collect()
+    text.lines()
+        .flat_map(|l| {
+            let all: Vec<Result<Value, _>> =
+                serde_json::Deserializer::from_str(l.trim()).into_iter::<Value>().collect();
+            if all.iter().all(Result::is_ok) {
+                all.into_iter().flatten().collect()
+            } else {
+                Vec::new()
+            }
+        })
+        .filter(Value::is_object)
+        .collect()
 }
 
 fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
@@ -99,9 +112,10 @@ fn claude_code(lines: &[Value]) -> Expect {
         .map(|l| s(l, "uuid").unwrap())
         .collect();
     let is_results = |l: &Value| {
-        l.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| {
-            !b.is_empty() && b.iter().all(|b| s(b, "type") == Some("tool_result"))
-        })
+        l.get("message")
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array)
+            .is_some_and(|b| !b.is_empty() && b.iter().all(|b| s(b, "type") == Some("tool_result")))
     };
     let mut extra = Vec::new();
     for l in &nodes {
@@ -125,19 +139,26 @@ fn claude_code(lines: &[Value]) -> Expect {
             Some("user") if !flag(l, "isMeta") && !flag(l, "isCompactSummary") && !is_results(l) => {
                 match l.get("message").and_then(|m| m.get("content")) {
                     Some(Value::String(t)) => t.clone(),
-                    Some(Value::Array(b)) => b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n"),
+                    Some(Value::Array(b)) => {
+                        b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n")
+                    }
                     _ => continue,
                 }
             }
             Some("attachment") => {
                 let a = &l["attachment"];
                 let mode = s(a, "commandMode");
-                if s(a, "type") != Some("queued_command") || flag(a, "isMeta") || mode.is_some_and(|m| m != "prompt") {
+                if s(a, "type") != Some("queued_command")
+                    || flag(a, "isMeta")
+                    || mode.is_some_and(|m| m != "prompt")
+                {
                     continue;
                 }
                 match a.get("prompt") {
                     Some(Value::String(t)) => t.clone(),
-                    Some(Value::Array(b)) => b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n"),
+                    Some(Value::Array(b)) => {
+                        b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n")
+                    }
                     _ => continue,
                 }
             }
@@ -153,6 +174,146 @@ fn claude_code(lines: &[Value]) -> Expect {
         prompts.push((text, true));
     }
     Expect { prompts }
+}
+
+/// The text of a content field: a string, or its parts' `text` joined.
+fn text_of(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(t) => Some(t.clone()),
+        Value::Array(b) => Some(b.iter().filter_map(|b| s(b, "text")).collect::<Vec<_>>().join("\n")),
+        _ => None,
+    }
+}
+
+/// A prompt everywhere but at a compaction: what came before it is only in
+/// the summary, so the resumed history need not hold it.
+fn compacted(prompts: &mut [(String, bool)]) {
+    prompts.iter_mut().for_each(|p| p.1 = false);
+}
+
+/// Codex, from its rollouts: a prompt is a `response_item` user message
+/// that is not the context Codex adds (environment, instructions), or a
+/// `user_message` event (Codex Desktop records some prompts only so); an
+/// event next to an item of the same text is the UI's echo of it.
+fn codex(lines: &[Value]) -> Expect {
+    const CONTEXT: [&str; 6] = [
+        "<environment_context>",
+        "<user_instructions>",
+        "# AGENTS.md",
+        "<permissions",
+        "<turn_aborted>",
+        "<user_shell_command>",
+    ];
+    let mut prompts: Vec<(String, bool)> = Vec::new();
+    // (text, from an event) of the last prompt, to tell an echo.
+    let mut last: Option<(String, bool)> = None;
+    for l in lines {
+        let p = &l["payload"];
+        let (text, event) = match (s(l, "type"), s(p, "type")) {
+            (Some("response_item"), Some("message")) if s(p, "role") == Some("user") => {
+                (text_of(p.get("content")).unwrap_or_default(), false)
+            }
+            (Some("event_msg"), Some("user_message")) => (s(p, "message").unwrap_or("").to_owned(), true),
+            (Some("compacted"), _) => {
+                compacted(&mut prompts);
+                continue;
+            }
+            _ => continue,
+        };
+        if text.trim().is_empty() || CONTEXT.iter().any(|c| text.trim_start().starts_with(c)) {
+            continue;
+        }
+        if let Some((t, e)) = last.take() {
+            if t.trim() == text.trim() && e != event {
+                continue; // the echo
+            }
+        }
+        last = Some((text.clone(), event));
+        prompts.push((text, true));
+    }
+    Expect { prompts }
+}
+
+/// pi, from its session files: after the header, entries in a tree when
+/// they have ids (the conversation is the path from the last entry through
+/// `parentId`), else a list; a prompt is a user message (a bare `/command`
+/// is the agent's, not a prompt).
+fn pi(lines: &[Value]) -> Expect {
+    let entries: Vec<&Value> = lines.iter().filter(|l| s(l, "type") != Some("session")).collect();
+    let tree = entries.iter().any(|e| s(e, "id").is_some());
+    let mut on: HashSet<&str> = HashSet::new();
+    if tree {
+        let parent: HashMap<&str, Option<&str>> =
+            entries.iter().filter_map(|e| Some((s(e, "id")?, s(e, "parentId")))).collect();
+        let mut at = entries.iter().rev().find_map(|e| s(e, "id"));
+        while let Some(id) = at {
+            if !on.insert(id) {
+                break;
+            }
+            at = parent.get(id).copied().flatten();
+        }
+    }
+    let mut prompts = Vec::new();
+    for e in entries {
+        if tree && !s(e, "id").is_some_and(|id| on.contains(id)) {
+            continue;
+        }
+        if s(e, "type") == Some("compaction") {
+            compacted(&mut prompts);
+        }
+        let m = &e["message"];
+        if s(e, "type") != Some("message") || s(m, "role") != Some("user") {
+            continue;
+        }
+        let text = text_of(m.get("content")).unwrap_or_default();
+        if text.trim_start().starts_with('/') && !text.contains(' ') {
+            continue;
+        }
+        prompts.push((text, true));
+    }
+    Expect { prompts }
+}
+
+/// Gemini CLI, from its session files: the document's `messages` (or the
+/// JSONL's message lines, a later copy of an id replacing the first), or an
+/// older save's `history` of API contents; a prompt is a user message that
+/// is not a `/command`.
+fn gemini(text: &str) -> Expect {
+    let doc: Option<Value> = serde_json::from_str(text).ok();
+    let mut users: Vec<String> = Vec::new();
+    if let Some(h) = doc.as_ref().and_then(|d| d.get("history")).and_then(Value::as_array) {
+        for c in h.iter().filter(|c| s(c, "role") == Some("user")) {
+            let t: Vec<&str> =
+                c["parts"].as_array().into_iter().flatten().filter_map(|p| s(p, "text")).collect();
+            if !t.is_empty() {
+                users.push(t.join("\n"));
+            }
+        }
+    } else {
+        let messages: Vec<Value> =
+            match doc.as_ref().and_then(|d| d.get("messages")).and_then(Value::as_array) {
+                Some(m) => m.clone(),
+                None => {
+                    let mut by_id: Vec<Value> = Vec::new();
+                    for l in objects(text)
+                        .into_iter()
+                        .filter(|l| l.get("type").is_some() && l.get("$set").is_none())
+                    {
+                        match by_id.iter().position(|m| m.get("id").is_some() && m.get("id") == l.get("id")) {
+                            Some(i) => by_id[i] = l,
+                            None => by_id.push(l),
+                        }
+                    }
+                    by_id
+                }
+            };
+        for m in messages.iter().filter(|m| s(m, "type") == Some("user")) {
+            users.push(text_of(m.get("content")).unwrap_or_default());
+        }
+    }
+    Expect {
+        prompts: users.into_iter().filter(|t| !t.trim_start().starts_with('/')).map(|t| (t, true)).collect(),
+    }
 }
 
 /// The ids of every tool result in the file, whatever the agent: Claude
@@ -209,14 +370,18 @@ fn files() -> Vec<(String, PathBuf)> {
 
 #[test]
 fn every_prompt_on_the_active_chain_is_in_the_replay_the_transcript_and_the_resumed_history() {
-    let mut checked = 0;
+    let mut checked = HashMap::new();
     for (name, path) in files() {
         let bytes = std::fs::read(&path).expect("readable");
         let state = read(&bytes, true);
-        if state.format != Some(Format::ClaudeCode) {
-            continue;
-        }
-        let expect = claude_code(&objects(&String::from_utf8_lossy(&bytes)));
+        let text = String::from_utf8_lossy(&bytes);
+        let expect = match state.format {
+            Some(Format::ClaudeCode) => claude_code(&objects(&text)),
+            Some(Format::Codex) => codex(&objects(&text)),
+            Some(Format::Pi) => pi(&objects(&text)),
+            Some(Format::Gemini) => gemini(&text),
+            _ => continue,
+        };
         assert_eq!(state.prompts as usize, expect.prompts.len(), "{name}: prompts on the active chain");
         let transcript = Transcript::new(&state);
         let previews: Vec<String> = transcript
@@ -237,9 +402,11 @@ fn every_prompt_on_the_active_chain_is_in_the_replay_the_transcript_and_the_resu
             }
         }
         println!("{name}: {} prompts on the active chain", expect.prompts.len());
-        checked += 1;
+        *checked.entry(state.format.unwrap().as_str()).or_insert(0) += 1;
     }
-    assert!(checked >= 2, "{checked} Claude Code files checked");
+    for f in ["claude-code", "codex", "pi", "gemini"] {
+        assert!(checked.get(f).is_some_and(|n| *n >= 2), "{f}: {checked:?}");
+    }
 }
 
 #[test]
@@ -262,8 +429,10 @@ fn every_call_whose_result_is_in_the_file_gets_that_result() {
             .map(|m| serde_json::from_str(m).expect("a message is JSON"))
             .collect();
         let blocks = || history.iter().filter_map(|m| m.get("content").and_then(Value::as_array)).flatten();
-        let results: HashMap<&str, &Value> =
-            blocks().filter(|b| s(b, "type") == Some("tool_result")).filter_map(|b| Some((s(b, "tool_use_id")?, b))).collect();
+        let results: HashMap<&str, &Value> = blocks()
+            .filter(|b| s(b, "type") == Some("tool_result"))
+            .filter_map(|b| Some((s(b, "tool_use_id")?, b)))
+            .collect();
         let mut calls = 0;
         for call in blocks().filter(|b| s(b, "type") == Some("tool_use")) {
             let id = s(call, "id").unwrap_or("");
@@ -307,17 +476,22 @@ fn every_inline_sidechain_run_nests_under_its_task_call() {
     for (name, path) in files() {
         let bytes = std::fs::read(&path).expect("readable");
         let lines = objects(&String::from_utf8_lossy(&bytes));
-        if lines.iter().all(|l| !flag(l, "isSidechain")) || lines.iter().filter(|l| s(l, "uuid").is_some()).all(|l| flag(l, "isSidechain")) {
+        if lines.iter().all(|l| !flag(l, "isSidechain"))
+            || lines.iter().filter(|l| s(l, "uuid").is_some()).all(|l| flag(l, "isSidechain"))
+        {
             continue; // no inline run, or a subagent's own file
         }
-        let side: HashSet<&str> = lines.iter().filter(|l| flag(l, "isSidechain")).filter_map(|l| s(l, "uuid")).collect();
+        let side: HashSet<&str> =
+            lines.iter().filter(|l| flag(l, "isSidechain")).filter_map(|l| s(l, "uuid")).collect();
         let tasks: HashMap<String, String> = lines
             .iter()
             .filter(|l| s(l, "type") == Some("assistant") && !flag(l, "isSidechain"))
             .filter_map(|l| l.pointer("/message/content").and_then(Value::as_array))
             .flatten()
             .filter(|b| s(b, "type") == Some("tool_use") && matches!(s(b, "name"), Some("Task" | "Agent")))
-            .filter_map(|b| Some((b.pointer("/input/prompt")?.as_str()?.trim().to_owned(), s(b, "id")?.to_owned())))
+            .filter_map(|b| {
+                Some((b.pointer("/input/prompt")?.as_str()?.trim().to_owned(), s(b, "id")?.to_owned()))
+            })
             .collect();
         let state = read(&bytes, true);
         let linked: HashSet<String> = state
@@ -331,7 +505,10 @@ fn every_inline_sidechain_run_nests_under_its_task_call() {
             .flatten()
             .map(|(_, child)| child)
             .collect();
-        for root in lines.iter().filter(|l| flag(l, "isSidechain") && !s(l, "parentUuid").is_some_and(|p| side.contains(p))) {
+        for root in lines
+            .iter()
+            .filter(|l| flag(l, "isSidechain") && !s(l, "parentUuid").is_some_and(|p| side.contains(p)))
+        {
             let text = match root.pointer("/message/content") {
                 Some(Value::String(t)) => t.trim().to_owned(),
                 _ => continue,
@@ -346,7 +523,10 @@ fn every_inline_sidechain_run_nests_under_its_task_call() {
             let first = run.messages.first().map(|m| m.json.to_string()).unwrap_or_default();
             let head: String = text.chars().take(30).collect();
             let escaped = serde_json::to_string(&head).unwrap();
-            assert!(first.contains(&escaped[1..escaped.len() - 1]), "{name}: the run of {id} starts with its prompt");
+            assert!(
+                first.contains(&escaped[1..escaped.len() - 1]),
+                "{name}: the run of {id} starts with its prompt"
+            );
             runs += 1;
         }
     }

@@ -77,8 +77,12 @@ function countRequestsOnce(states) {
   const firsts = states
     .map((s, i) => {
       const lines = s.state.requests ? s.state.requests.split("\n").filter(Boolean) : [];
-      const times = lines.map((l) => l.split("\t")[1]).filter(Boolean).sort();
-      return { i, lines, first: times[0] ?? "" };
+      let first = "";
+      for (const l of lines) {
+        const t = l.split("\t", 2)[1];
+        if (t && (first === "" || t < first)) first = t;
+      }
+      return { i, lines, first };
     })
     .filter((x) => x.lines.length > 0)
     .sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.i - b.i));

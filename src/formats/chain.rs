@@ -61,11 +61,13 @@ pub struct Node<'a> {
 /// leaf. None when no line has a uuid (a hand-made file): all of it is the
 /// conversation.
 pub fn active(nodes: &[Node], child_run: bool) -> Option<Vec<bool>> {
-    let leaf = nodes.iter().rev().find(|n| n.uuid.is_some() && !n.progress && (child_run || !n.sidechain))?.uuid?;
+    let leaf =
+        nodes.iter().rev().find(|n| n.uuid.is_some() && !n.progress && (child_run || !n.sidechain))?.uuid?;
     // By uuid, as Claude Code's map of messages is: the last line with a
     // uuid gives its parent, and every line with a uuid on the chain is on it
     // (a file that repeats a uuid keeps each copy, as the reader did before).
-    let parent_of: HashMap<&str, Option<&str>> = nodes.iter().filter_map(|n| Some((n.uuid?, n.parent))).collect();
+    let parent_of: HashMap<&str, Option<&str>> =
+        nodes.iter().filter_map(|n| Some((n.uuid?, n.parent))).collect();
     let mut chain: HashSet<&str> = HashSet::new();
     let mut at = Some(leaf);
     while let Some(id) = at {
@@ -166,7 +168,13 @@ mod tests {
     #[test]
     fn sidechain_lines_belong_to_the_run_of_their_first_line() {
         let side = |u: &'static str, p: Option<&'static str>| Node { sidechain: true, ..node(u, p) };
-        let nodes = [node("m", None), side("s1", None), side("s2", Some("s1")), node("m2", Some("m")), side("t1", None)];
+        let nodes = [
+            node("m", None),
+            side("s1", None),
+            side("s2", Some("s1")),
+            node("m2", Some("m")),
+            side("t1", None),
+        ];
         assert_eq!(run_roots(&nodes), vec![None, Some(1), Some(1), None, Some(4)]);
     }
 }

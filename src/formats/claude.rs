@@ -405,18 +405,20 @@ impl Reader {
             "system" if l.subtype.as_deref() == Some("compact_boundary") => Kept::CompactBoundary {
                 pre_tokens: l.compact_metadata.and_then(|m| m.pre_tokens).unwrap_or(0),
             },
-            "attachment" => match l.attachment.as_ref().filter(|a| a.kind.as_deref() == Some("queued_command")) {
-                // Claude Code hands a queued prompt to the model as the user's
-                // message; a queued bash command or a meta one is not typed text.
-                Some(Attachment { prompt: Some(p), command_mode, is_meta, .. }) => Kept::User {
-                    content: p.get().into(),
-                    agent: None,
-                    prompt: !is_meta && command_mode.as_deref().is_none_or(|m| m == "prompt"),
-                    compact_summary: false,
-                    results: false,
-                },
-                _ => Kept::Link { progress: false },
-            },
+            "attachment" => {
+                match l.attachment.as_ref().filter(|a| a.kind.as_deref() == Some("queued_command")) {
+                    // Claude Code hands a queued prompt to the model as the user's
+                    // message; a queued bash command or a meta one is not typed text.
+                    Some(Attachment { prompt: Some(p), command_mode, is_meta, .. }) => Kept::User {
+                        content: p.get().into(),
+                        agent: None,
+                        prompt: !is_meta && command_mode.as_deref().is_none_or(|m| m == "prompt"),
+                        compact_summary: false,
+                        results: false,
+                    },
+                    _ => Kept::Link { progress: false },
+                }
+            }
             "user" => {
                 let Some(m) = &l.message else { return };
                 let Some(content) = m.content else { return };
@@ -424,14 +426,21 @@ impl Reader {
                 // One parse of the blocks says both.
                 let blocks = content_blocks(raw);
                 let results = blocks.as_deref().is_some_and(all_tool_results);
-                let prompt = !l.is_meta && !l.is_compact_summary && !results && is_prompt(raw, blocks.as_deref());
+                let prompt =
+                    !l.is_meta && !l.is_compact_summary && !results && is_prompt(raw, blocks.as_deref());
                 // Cheap test first: most results are not a subagent's.
                 let agent = l
                     .tool_use_result
                     .filter(|r| find(r.get().as_bytes(), b"\"agentId\"").is_some())
                     .and_then(|r| serde_json::from_str::<serde_json::Value>(r.get()).ok())
                     .and_then(|v| v.get("agentId").and_then(|a| a.as_str()).map(|a| format!("agent-{a}")));
-                Kept::User { content: raw.into(), agent, prompt, compact_summary: l.is_compact_summary, results }
+                Kept::User {
+                    content: raw.into(),
+                    agent,
+                    prompt,
+                    compact_summary: l.is_compact_summary,
+                    results,
+                }
             }
             "assistant" => {
                 let Some(m) = &l.message else { return };
@@ -482,7 +491,9 @@ impl Reader {
         }
         for block in content_blocks(blocks).unwrap_or_default() {
             let name = block.get("name").and_then(|n| n.as_str());
-            if block.get("type").and_then(|t| t.as_str()) != Some("tool_use") || !matches!(name, Some("Task" | "Agent")) {
+            if block.get("type").and_then(|t| t.as_str()) != Some("tool_use")
+                || !matches!(name, Some("Task" | "Agent"))
+            {
                 continue;
             }
             let id = block.get("id").and_then(|v| v.as_str());
@@ -519,15 +530,19 @@ impl Reader {
         if self.tasks.is_empty() {
             return runs;
         }
-        let by_prompt: HashMap<&str, &str> = self.tasks.iter().map(|(id, p)| (p.as_str(), id.as_str())).collect();
+        // Calls with the same prompt take the runs that start with it in order.
+        let mut by_prompt: HashMap<&str, std::collections::VecDeque<&str>> = HashMap::new();
+        for (id, p) in &self.tasks {
+            by_prompt.entry(p.trim()).or_default().push_back(id);
+        }
         for (i, root) in roots.iter().enumerate() {
             if *root != Some(i) {
                 continue;
             }
             if let Kept::User { content, results: false, .. } = &self.entries[i].kept {
                 let text = plain_text(content);
-                if let Some(id) = by_prompt.get(text.trim()) {
-                    runs.entry((*id).to_owned()).or_insert(i);
+                if let Some(id) = by_prompt.get_mut(text.trim()).and_then(|ids| ids.pop_front()) {
+                    runs.insert(id.to_owned(), i);
                 }
             }
         }
@@ -682,8 +697,13 @@ impl Reader {
             notices.push(Notice::OtherBranches(self.lines, off_path));
         }
         let summary_title = path.as_ref().and_then(|p| {
-            let on: HashSet<&str> =
-                self.entries.iter().zip(p).filter(|(_, on)| **on).filter_map(|(e, _)| e.uuid.as_deref()).collect();
+            let on: HashSet<&str> = self
+                .entries
+                .iter()
+                .zip(p)
+                .filter(|(_, on)| **on)
+                .filter_map(|(e, _)| e.uuid.as_deref())
+                .collect();
             self.summaries.iter().rev().find(|(leaf, _)| on.contains(leaf.as_str())).map(|(_, s)| s.clone())
         });
         if let Some(title) = self.custom_title.clone().or(self.ai_title.clone()).or(summary_title) {

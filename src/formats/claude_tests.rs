@@ -22,7 +22,12 @@ fn the_chain_runs_through_every_line_with_a_uuid() {
     // u1, u2 (after a system/turn_duration line) and the queued prompt.
     assert_eq!(s.prompts, 3, "{}", all_messages(&s));
     let text = all_messages(&s);
-    for said in ["List the source files", "Read parse.ts and find its tests", "also check the docs", "the docs say nothing"] {
+    for said in [
+        "List the source files",
+        "Read parse.ts and find its tests",
+        "also check the docs",
+        "the docs say nothing",
+    ] {
         assert!(text.contains(said), "{said} is in the conversation");
     }
     // a1, the parallel response, the Task call, the last answer.
@@ -47,7 +52,11 @@ fn a_rewound_prompt_stays_out_with_its_warning_and_links_do_not_count_as_branche
     assert!(!all_messages(&s).contains("took back"));
     let branches: Vec<_> = s.warnings.iter().filter(|w| w.kind == WarningKind::OtherBranch).collect();
     assert_eq!(branches.len(), 1, "{:?}", s.warnings);
-    assert!(branches[0].message.starts_with("2 lines"), "the prompt and its answer only: {}", branches[0].message);
+    assert!(
+        branches[0].message.starts_with("2 lines"),
+        "the prompt and its answer only: {}",
+        branches[0].message
+    );
     // Its request was paid for: 5 + 5 tokens, with the sidechain's 7 + 9.
     let u = s.accounts.usage;
     assert_eq!(u.input_tokens, 10 + 30 + 50 + 60 + 5 + 7);

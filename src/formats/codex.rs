@@ -103,8 +103,10 @@ pub struct Reader {
     t: Option<String>,
     lines: u64,
     responses: u64,
-    /// The last prompt taken from a `response_item`: its `event_msg` echo is skipped.
-    last_prompt: Option<String>,
+    /// The last prompt, and whether it came from a `user_message` event: the
+    /// other copy of it (the event echoes the item, or, in some rollouts,
+    /// the item follows the event) is skipped.
+    last_prompt: Option<(String, bool)>,
 }
 
 impl Reader {
@@ -164,7 +166,14 @@ impl Reader {
         let cost = self.cost.replace(0.0);
         out.push((
             self.blocks_line,
-            rec::assistant(self.step, &content, &usage, cost, self.model.as_deref(), self.blocks_t.as_deref()),
+            rec::assistant(
+                self.step,
+                &content,
+                &usage,
+                cost,
+                self.model.as_deref(),
+                self.blocks_t.as_deref(),
+            ),
         ));
         self.blocks.clear();
     }
@@ -266,10 +275,12 @@ impl Reader {
             // Some rollouts (Codex Desktop) record the prompt only as this event.
             Some("event_msg") if str_of(&payload, "type").as_deref() == Some("user_message") => {
                 let text = str_of(&payload, "message").unwrap_or_default();
-                if self.last_prompt.take().is_some_and(|p| p.trim() == text.trim()) || text.trim().is_empty()
+                if self.last_prompt.take().is_some_and(|(p, event)| !event && p.trim() == text.trim())
+                    || text.trim().is_empty()
                 {
                     return;
                 }
+                self.last_prompt = Some((text.clone(), true));
                 self.start(number, out, None);
                 self.flush_response(out);
                 self.flush_results(out);
@@ -312,12 +323,19 @@ impl Reader {
                     }
                     Some("assistant") => {}
                     Some("user") => {
-                        self.flush_response(out);
-                        self.flush_results(out);
                         let prompt = !is_context(&text);
                         if prompt {
-                            self.last_prompt = Some(text.clone());
+                            let echo = self
+                                .last_prompt
+                                .take()
+                                .is_some_and(|(p, event)| event && p.trim() == text.trim());
+                            if echo {
+                                return;
+                            }
+                            self.last_prompt = Some((text.clone(), false));
                         }
+                        self.flush_response(out);
+                        self.flush_results(out);
                         out.push((
                             number,
                             rec::user(&rec::text_message("user", &text), prompt, self.t.as_deref()),

@@ -74,7 +74,8 @@ impl Reader {
                     // Nothing of it was read: what it cost is not known.
                     notices.push(Notice::UsageUnknown(
                         *first_line,
-                        "the Gemini CLI session document could not be read: its usage and cost are unknown".into(),
+                        "the Gemini CLI session document could not be read: its usage and cost are unknown"
+                            .into(),
                     ));
                     return;
                 }
@@ -242,12 +243,19 @@ impl Reader {
                         if let Some(f) = p.get("functionCall") {
                             let name = f.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned();
                             calls += 1;
-                            let id = f.get("id").and_then(Value::as_str).map_or_else(|| format!("{name}-{calls}"), str::to_owned);
+                            let id = f
+                                .get("id")
+                                .and_then(Value::as_str)
+                                .map_or_else(|| format!("{name}-{calls}"), str::to_owned);
                             let input = match f.get("args") {
                                 Some(a @ Value::Object(_)) => a.to_string(),
                                 _ => "{}".to_owned(),
                             };
-                            blocks.push(format!(r#"{{"type":"tool_use","id":{},"name":{},"input":{input}}}"#, string(&id), string(&name)));
+                            blocks.push(format!(
+                                r#"{{"type":"tool_use","id":{},"name":{},"input":{input}}}"#,
+                                string(&id),
+                                string(&name)
+                            ));
                             open.push((name, id));
                         } else if let Some(t) = text(p) {
                             let thought = p.get("thought").and_then(Value::as_bool) == Some(true);
@@ -260,7 +268,10 @@ impl Reader {
                     }
                     step += 1;
                     // No usage is saved in this shape: the cost is unknown (None).
-                    out.push((first_line, rec::assistant(step, &rec::blocks(&blocks), &Tokens::default(), None, None, None)));
+                    out.push((
+                        first_line,
+                        rec::assistant(step, &rec::blocks(&blocks), &Tokens::default(), None, None, None),
+                    ));
                 }
                 _ => {
                     let mut results = Vec::new();
@@ -274,13 +285,20 @@ impl Reader {
                             };
                             let id = at.map(|i| open.remove(i).1).unwrap_or_else(|| name.to_owned());
                             let output = tool_output(Some(&Value::Array(vec![p.clone()])));
-                            results.push(format!(r#"{{"type":"tool_result","tool_use_id":{},"content":{}}}"#, string(&id), string(&output)));
+                            results.push(format!(
+                                r#"{{"type":"tool_result","tool_use_id":{},"content":{}}}"#,
+                                string(&id),
+                                string(&output)
+                            ));
                         } else if let Some(t) = text(p) {
                             said.push(t);
                         }
                     }
                     if !results.is_empty() {
-                        out.push((first_line, rec::tool_results(&rec::message("user", &rec::blocks(&results)), None)));
+                        out.push((
+                            first_line,
+                            rec::tool_results(&rec::message("user", &rec::blocks(&results)), None),
+                        ));
                     }
                     if !said.is_empty() {
                         let text = said.join("\n");
@@ -291,9 +309,15 @@ impl Reader {
             }
         }
         if step > 0 {
-            notices.push(Notice::UsageUnknown(first_line, "this Gemini CLI save keeps no token counts: its usage and cost are unknown".into()));
+            notices.push(Notice::UsageUnknown(
+                first_line,
+                "this Gemini CLI save keeps no token counts: its usage and cost are unknown".into(),
+            ));
         } else if contents.is_empty() {
-            notices.push(Notice::UsageUnknown(first_line, "no message was read from this Gemini CLI session: its usage and cost are unknown".into()));
+            notices.push(Notice::UsageUnknown(
+                first_line,
+                "no message was read from this Gemini CLI session: its usage and cost are unknown".into(),
+            ));
         }
     }
 }

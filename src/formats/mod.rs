@@ -85,7 +85,11 @@ impl Format {
             return Some(Format::Gemini);
         }
         // Gemini CLI's older saves: `{history: [{role, parts}]}`.
-        if probe.get("history").and_then(|h| h.as_array()).is_some_and(|h| h.iter().all(|c| c.get("parts").is_some())) {
+        if probe
+            .get("history")
+            .and_then(|h| h.as_array())
+            .is_some_and(|h| h.iter().all(|c| c.get("parts").is_some()))
+        {
             return Some(Format::Gemini);
         }
         if has("uuid")
@@ -161,7 +165,8 @@ impl Reader {
     }
 
     /// A reader of one child run inside a file (a Claude Code sidechain,
-    /// named by the Task call that started it); other formats keep none.
+    /// named by the Task call that started it). Other formats hold no such
+    /// run: their reader reads the whole file.
     pub fn child_run(format: Format, prices: Rc<Prices>, tool_use_id: &str) -> Option<Reader> {
         match format {
             Format::ClaudeCode => Some(Reader::ClaudeCode(claude::Reader::run(prices, tool_use_id))),
@@ -201,6 +206,6 @@ impl Reader {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod claude_tests;
+#[cfg(test)]
+mod tests;

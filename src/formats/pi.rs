@@ -55,8 +55,10 @@ impl Reader {
             }
             Err(e) => {
                 // Objects written back to back: each is read, and said.
-                let joined: Vec<Value> =
-                    serde_json::Deserializer::from_str(text).into_iter::<Value>().map_while(Result::ok).collect();
+                let joined: Vec<Value> = serde_json::Deserializer::from_str(text)
+                    .into_iter::<Value>()
+                    .map_while(Result::ok)
+                    .collect();
                 let whole = joined.len() > 1
                     && joined.iter().all(Value::is_object)
                     && serde_json::Deserializer::from_str(text).into_iter::<Value>().all(|v| v.is_ok());

@@ -14,8 +14,18 @@ pub fn read(text: &str) -> SessionState {
 }
 
 /// Every fixture of tests/formats/, each read by its format's reader.
-pub const FIXTURES: [&str; 10] =
-    ["claude-code.jsonl", "claude-code-chain.jsonl", "codex.jsonl", "codex-totals.jsonl", "pi.jsonl", "pi-v1.jsonl", "gemini.json", "gemini-oneline.json", "gemini-history.json", "gemini.jsonl"];
+pub const FIXTURES: [&str; 10] = [
+    "claude-code.jsonl",
+    "claude-code-chain.jsonl",
+    "codex.jsonl",
+    "codex-totals.jsonl",
+    "pi.jsonl",
+    "pi-v1.jsonl",
+    "gemini.json",
+    "gemini-oneline.json",
+    "gemini-history.json",
+    "gemini.jsonl",
+];
 
 pub fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/formats").join(name);
@@ -205,12 +215,18 @@ fn pi_v1_indices_are_header_relative_and_joined_objects_are_both_read() {
     let s = read(&fixture("pi-v1.jsonl"));
     assert_eq!(s.format, Some(Format::Pi));
     let first = s.messages.get(1).map(|m| &*m.json).unwrap_or("");
-    assert!(first.contains(r#""type":"tool_use""#) && first.contains("call_1"), "the kept call comes first: {first}");
+    assert!(
+        first.contains(r#""type":"tool_use""#) && first.contains("call_1"),
+        "the kept call comes first: {first}"
+    );
     let text: Vec<&str> = s.messages.iter().map(|m| &*m.json).collect();
     assert!(text.iter().any(|m| m.contains(r#""tool_use_id":"call_1""#)), "its result stays a result");
-    assert!(text.iter().any(|m| m.contains("Now run it")) && text.iter().any(|m| m.contains("It printed hi.")));
+    assert!(
+        text.iter().any(|m| m.contains("Now run it")) && text.iter().any(|m| m.contains("It printed hi."))
+    );
     assert_eq!((s.prompts, s.steps), (2, 3));
-    let joined: Vec<_> = s.warnings.iter().filter(|w| w.message.contains("2 JSON objects on one line")).collect();
+    let joined: Vec<_> =
+        s.warnings.iter().filter(|w| w.message.contains("2 JSON objects on one line")).collect();
     assert_eq!(joined.len(), 1, "{:?}", s.warnings);
     assert_eq!(joined[0].line, 7);
     assert!(!s.torn_tail);
@@ -242,7 +258,9 @@ fn codex_usage_at_its_own_time_and_totals_only_counts_by_difference() {
             _ => None,
         })
         .collect();
-    let of = |k: RecordKind| times.iter().filter(|(kind, _)| *kind == k).map(|(_, t)| t.as_str()).collect::<Vec<_>>();
+    let of = |k: RecordKind| {
+        times.iter().filter(|(kind, _)| *kind == k).map(|(_, t)| t.as_str()).collect::<Vec<_>>()
+    };
     assert_eq!(
         of(RecordKind::Assistant),
         ["2026-01-10T23:58:00.000Z", "2026-01-10T23:58:30.000Z", "2026-01-11T09:00:05.000Z"]
@@ -263,16 +281,38 @@ fn gemini_one_line_history_shape_and_nothing_read_is_said() {
     assert_eq!(h.format, Some(Format::Gemini));
     assert_eq!((h.prompts, h.steps), (1, 2));
     let text: Vec<&str> = h.messages.iter().map(|m| &*m.json).collect();
-    assert!(text.iter().any(|m| m.contains(r#""tool_use_id":"read_file-1""#)), "the response answers its call: {text:?}");
+    assert!(
+        text.iter().any(|m| m.contains(r#""tool_use_id":"read_file-1""#)),
+        "the response answers its call: {text:?}"
+    );
     assert_eq!(h.accounts.cost_usd, None, "no token counts: unknown, not $0");
     assert!(h.warnings.iter().any(|w| w.kind == WarningKind::UsageUnknown));
     // A JSONL file of its header alone: an empty session, not a document that failed.
-    let lone = read("{\"sessionId\":\"g\",\"projectHash\":\"h\",\"startTime\":\"2026-04-01T10:00:00.000Z\"}\n");
+    let lone =
+        read("{\"sessionId\":\"g\",\"projectHash\":\"h\",\"startTime\":\"2026-04-01T10:00:00.000Z\"}\n");
     assert_eq!(lone.format, Some(Format::Gemini));
     assert!(lone.warnings.is_empty() && lone.accounts.cost_usd == Some(0.0), "{:?}", lone.warnings);
-    let odd = read("{\"sessionId\":\"g\",\"startTime\":\"2026-01-01T00:00:00Z\",\"turns\":[{\"content\":\"hello\"}]}\n");
+    let odd = read(
+        "{\"sessionId\":\"g\",\"startTime\":\"2026-01-01T00:00:00Z\",\"turns\":[{\"content\":\"hello\"}]}\n",
+    );
     assert_eq!(odd.format, Some(Format::Gemini));
     assert!(odd.messages.is_empty());
     assert_eq!(odd.accounts.cost_usd, None);
     assert!(odd.warnings.iter().any(|w| w.kind == WarningKind::UsageUnknown), "{:?}", odd.warnings);
+}
+
+/// Codex writes a prompt twice, as a `response_item` and as a `user_message`
+/// event, in either order (codex/agent-sessions-sanitized: the event first):
+/// one prompt either way.
+#[test]
+fn codex_a_prompt_and_its_echo_are_one_prompt_in_either_order() {
+    let meta = r#"{"timestamp":"2026-02-01T10:00:00Z","type":"session_meta","payload":{"id":"r"}}"#;
+    let item = r#"{"timestamp":"2026-02-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"List the files"}]}}"#;
+    let event = r#"{"timestamp":"2026-02-01T10:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"List the files"}}"#;
+    for lines in [[meta, item, event], [meta, event, item]] {
+        let s = read(&(lines.join("\n") + "\n"));
+        assert_eq!(s.prompts, 1, "{lines:?}");
+    }
+    let again = read(&([meta, item, event, item].join("\n") + "\n"));
+    assert_eq!(again.prompts, 2, "the same words typed again are a prompt again");
 }

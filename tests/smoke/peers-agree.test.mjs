@@ -99,3 +99,21 @@ test("usage counts a request copied into a continued session once, and a subagen
   const sum = report.sessions.reduce((a, s) => a + s.costUsd, 0);
   assert.ok(Math.abs(sum - report.totals.costUsd) < 1e-6, "costs add up");
 });
+
+test("an inline sidechain run reads alone through new Journal({ run }), and a bad run is an Error", () => {
+  const bytes = fs.readFileSync(path.join(root, "tests/formats/claude-code-chain.jsonl"));
+  const main = new Journal({ history: true });
+  main.feed(bytes);
+  main.finish();
+  const calls = main.transcript().flatMap((e) => (e.tools ?? []).filter((t) => t.child));
+  main.free();
+  assert.deepEqual(calls.map((t) => [t.id, t.child]), [["toolu_task", "sidechain-toolu_task"]]);
+  const run = new Journal({ history: true, run: "toolu_task" });
+  run.feed(bytes);
+  run.finish();
+  const s = run.state();
+  run.free();
+  assert.equal(s.prompts, 1);
+  assert.equal(s.steps, 1);
+  assert.throws(() => new Journal({ run: 7 }), /run must be a tool call's id/);
+});
