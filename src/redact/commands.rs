@@ -98,12 +98,18 @@ pub fn detect(text: &[u8], pos: usize, len: usize) -> Option<(usize, usize)> {
 /// A `.pgpass` line around `pos`: `hostname:port:database:username:password`,
 /// port digits or `*`; `\:` escapes a colon.
 fn pgpass(text: &[u8], pos: usize) -> Option<(usize, usize)> {
-    let ls = line_start(text, pos);
-    let le = line_end(text, pos);
-    let line = &text[ls..le];
-    if line.iter().any(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'')) || line.len() > MAX_VALUE {
+    // A .pgpass line is short and has no blank: look 256 bytes each way at
+    // most, and stop at the first blank.
+    let is_line_byte = |b: &u8| !matches!(b, b'\n' | b'\r' | b' ' | b'\t' | b'"' | b'\'');
+    let back = text[pos.saturating_sub(256)..pos].iter().rev().take_while(|b| is_line_byte(b)).count();
+    let ls = pos - back;
+    let le = pos + text[pos..text.len().min(pos + 256)].iter().take_while(|b| is_line_byte(b)).count();
+    if !(ls == 0 || matches!(text[ls - 1], b'\n' | b'\r'))
+        || !(le == text.len() || matches!(text[le], b'\n' | b'\r'))
+    {
         return None;
     }
+    let line = &text[ls..le];
     let mut fields = Vec::new();
     let mut start = 0;
     let mut i = 0;
@@ -141,7 +147,8 @@ pub fn netrc(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     if !text.get(end).is_some_and(|b| matches!(b, b' ' | b'\t')) {
         return None;
     }
-    let ls = line_start(text, start);
+    // A netrc line is short: 300 bytes back is enough.
+    let ls = line_start(text, start).max(start.saturating_sub(300));
     let le = line_end(text, start);
     let before = text[ls..start].trim_ascii();
     let netrc_word =
@@ -150,7 +157,7 @@ pub fn netrc(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
         // The line above, for the one-token-a-line layout.
         ls > 0 && {
             let pe = ls - 1;
-            let ps = line_start(text, pe);
+            let ps = line_start(text, pe).max(pe.saturating_sub(300));
             let above = text[ps..pe].trim_ascii();
             netrc_word(above)
         }

@@ -31,14 +31,22 @@ pub enum Context {
     Code,
 }
 
-/// The start of the line holding `pos`.
+/// How far a line is looked along, each way: a line longer than this is
+/// not a config line, and the bound keeps a 10 MB line of `password=…`
+/// linear (each hit looks at most this far).
+const MAX_LINE: usize = 1024;
+
+/// The start of the line holding `pos`, or `pos - MAX_LINE` on a longer one.
 pub fn line_start(text: &[u8], pos: usize) -> usize {
-    text[..pos].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1)
+    let floor = pos.saturating_sub(MAX_LINE);
+    text[floor..pos].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(floor, |i| floor + i + 1)
 }
 
-/// The end of the line holding `pos` (at its line break, or the text's end).
+/// The end of the line holding `pos` (at its line break, the text's end,
+/// or `pos + MAX_LINE`).
 pub fn line_end(text: &[u8], pos: usize) -> usize {
-    text[pos..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(text.len(), |i| pos + i)
+    let cap = text.len().min(pos + MAX_LINE);
+    text[pos..cap].iter().position(|&b| b == b'\n' || b == b'\r').map_or(cap, |i| pos + i)
 }
 
 /// Where a line's content starts: after a file viewer's line number
@@ -225,9 +233,9 @@ fn yaml_parent(text: &[u8], ls: usize) -> bool {
     let own = indent(text, ls, le);
     let mut at = ls;
     let mut first = true;
-    // At most a few dozen lines up: the parent of a field is near.
+    // At most a few dozen lines (and 8 KB) up: the parent of a field is near.
     for _ in 0..64 {
-        if at == 0 {
+        if at == 0 || ls - at > 2 * MAX_LINE {
             return true;
         }
         let pe = at - 1;
