@@ -36,6 +36,10 @@ const GOES: &[(&str, &[&str])] = &[
     // Flags.
     ("mycli --password LettersOnly --verbose", &["LettersOnly"]),
     ("mycli --password=LettersOnly", &["LettersOnly"]),
+    // INI and TOML under a section.
+    ("[pypi]\nusername = __token__\npassword = LettersOnly\n", &["LettersOnly"]),
+    ("[database]\nhost = db\napi_token = \"lettersonlytoken\"\n", &["lettersonlytoken"]),
+    ("[client]\nuser=app\npassword = correct horse battery staple\n", &["correct horse battery staple"]),
     // Inside the session layer's note tag.
     ("<garuda_note>DB_PASSWORD=LettersOnly</garuda_note>", &["LettersOnly"]),
     ("<garuda_note>Authorization: Bearer LettersOnly</garuda_note>", &["LettersOnly"]),
@@ -90,6 +94,9 @@ const STAYS: &[&str] = &[
     "CODEMIE_API_KEY=test-key",
     "- Cookies: Show names only, redact values",
     "mysql -u root -p mydb",
+    "values = [1, 2]\n[x]\npassword = get_password()\n",
+    "def f():\n    token = make_token()\n    password = secret_value\n",
+    "[tool.poetry]\nname = \"app\"\npassword = \"${PYPI_PASSWORD}\"\n",
     "mysql -u root -p$MYSQL_PWD mydb",
     "curl -u admin https://x",
     "curl -u \"$USER:$PASS\" https://x",
