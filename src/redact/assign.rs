@@ -155,8 +155,12 @@ fn is_cookie_header(name: &str, next: Option<&u8>) -> bool {
 /// returns the name's end (to skip other hits in it) and the value's span.
 pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
     let (start, end) = name_bounds(text, pos);
+    // A .netrc line first: `password 2=ou#…` would read as Go's `var x T = v`.
+    if let Some(span) = super::commands::netrc(text, start, end) {
+        return (end, Some(span));
+    }
     if !looks_assigned(text, start, end) {
-        return (end, super::commands::netrc(text, start, end));
+        return (end, None);
     }
     let raw = &text[start..end];
     let cli = raw.starts_with(b"--");

@@ -33,11 +33,20 @@ fn literal(text: &[u8], span: (usize, usize)) -> Option<(usize, usize)> {
     (span.1 > span.0 && !keeps_literal(&text[span.0..span.1], human())).then_some(span)
 }
 
-/// Where the command that starts at `pos` ends: its line, cut at `|`,
-/// `&&`, `;`.
+/// Where the command that starts at `pos` ends: its line, cut at `&&`,
+/// `||`, `;`, or a `|` or `&` with a blank before it (a lone `&` inside a
+/// word is a password's, not the shell's).
 fn command_end(text: &[u8], pos: usize) -> usize {
     let le = line_end(text, pos);
-    text[pos..le].iter().position(|b| matches!(b, b'|' | b';' | b'&')).map_or(le, |p| pos + p)
+    (pos..le)
+        .find(|&k| match text[k] {
+            b';' => true,
+            b'&' | b'|' => {
+                text.get(k + 1) == Some(&text[k]) || (k > 0 && matches!(text[k - 1], b' ' | b'\t'))
+            }
+            _ => false,
+        })
+        .unwrap_or(le)
 }
 
 /// Finds ` flag` (preceded by a blank) in `text[from..to]`.
