@@ -116,6 +116,14 @@ const units = {
   "eyJ repeated": "eyJ",
   "ghp_ repeated": "ghp_",
   "BEGIN without END": "-----BEGIN PRIVATE KEY-----\n",
+  // Issue 22's data contexts and commands: each looks along its line.
+  "DB_PASSWORD= repeated": "DB_PASSWORD=",
+  "' password: ' (YAML)": " password: ",
+  "Cookie: repeated": "Cookie: ",
+  "curl -u a: repeated": "curl -u a:",
+  ".netrc password": "login u password ",
+  ":5432: (.pgpass)": "a:5432:",
+  "SG. / MTA tokens": "SG.MTA",
   "one base64 run": null,
 };
 for (const [name, unit] of Object.entries(units)) {

@@ -138,7 +138,10 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     let escaped_around = text.get(end) == Some(&b'\\')
         || (start > 0 && text[start - 1] == b'"' && start > 1 && text[start - 2] == b'\\');
     if !escaped_around && !looks_assigned(text, start, end) {
-        return super::commands::netrc(text, start, end).is_none();
+        // `password PW` may be a .netrc line (`commands.rs`), whose line
+        // breaks a raw journal line escapes: the decoded text decides.
+        let netrc = matches!(name.as_bytes(), b"password" | b"passwd") && text.get(end) == Some(&b' ');
+        return !netrc;
     }
     !classify_name(name).secret && !is_cookie_header(name, text.get(end))
 }
@@ -152,8 +155,12 @@ fn is_cookie_header(name: &str, next: Option<&u8>) -> bool {
 /// returns the name's end (to skip other hits in it) and the value's span.
 pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
     let (start, end) = name_bounds(text, pos);
+    // A .netrc line first: `password 2=ou#…` would read as Go's `var x T = v`.
+    if let Some(span) = super::commands::netrc(text, start, end) {
+        return (end, Some(span));
+    }
     if !looks_assigned(text, start, end) {
-        return (end, super::commands::netrc(text, start, end));
+        return (end, None);
     }
     let raw = &text[start..end];
     let cli = raw.starts_with(b"--");

@@ -33,11 +33,20 @@ fn literal(text: &[u8], span: (usize, usize)) -> Option<(usize, usize)> {
     (span.1 > span.0 && !keeps_literal(&text[span.0..span.1], human())).then_some(span)
 }
 
-/// Where the command that starts at `pos` ends: its line, cut at `|`,
-/// `&&`, `;`.
+/// Where the command that starts at `pos` ends: its line, cut at `&&`,
+/// `||`, `;`, or a `|` or `&` with a blank before it (a lone `&` inside a
+/// word is a password's, not the shell's).
 fn command_end(text: &[u8], pos: usize) -> usize {
     let le = line_end(text, pos);
-    text[pos..le].iter().position(|b| matches!(b, b'|' | b';' | b'&')).map_or(le, |p| pos + p)
+    (pos..le)
+        .find(|&k| match text[k] {
+            b';' => true,
+            b'&' | b'|' => {
+                text.get(k + 1) == Some(&text[k]) || (k > 0 && matches!(text[k - 1], b' ' | b'\t'))
+            }
+            _ => false,
+        })
+        .unwrap_or(le)
 }
 
 /// Finds ` flag` (preceded by a blank) in `text[from..to]`.
@@ -98,12 +107,18 @@ pub fn detect(text: &[u8], pos: usize, len: usize) -> Option<(usize, usize)> {
 /// A `.pgpass` line around `pos`: `hostname:port:database:username:password`,
 /// port digits or `*`; `\:` escapes a colon.
 fn pgpass(text: &[u8], pos: usize) -> Option<(usize, usize)> {
-    let ls = line_start(text, pos);
-    let le = line_end(text, pos);
-    let line = &text[ls..le];
-    if line.iter().any(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'')) || line.len() > MAX_VALUE {
+    // A .pgpass line is short and has no blank: look 256 bytes each way at
+    // most, and stop at the first blank.
+    let is_line_byte = |b: &u8| !matches!(b, b'\n' | b'\r' | b' ' | b'\t' | b'"' | b'\'');
+    let back = text[pos.saturating_sub(256)..pos].iter().rev().take_while(|b| is_line_byte(b)).count();
+    let ls = pos - back;
+    let le = pos + text[pos..text.len().min(pos + 256)].iter().take_while(|b| is_line_byte(b)).count();
+    if !(ls == 0 || matches!(text[ls - 1], b'\n' | b'\r'))
+        || !(le == text.len() || matches!(text[le], b'\n' | b'\r'))
+    {
         return None;
     }
+    let line = &text[ls..le];
     let mut fields = Vec::new();
     let mut start = 0;
     let mut i = 0;
@@ -141,7 +156,8 @@ pub fn netrc(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     if !text.get(end).is_some_and(|b| matches!(b, b' ' | b'\t')) {
         return None;
     }
-    let ls = line_start(text, start);
+    // A netrc line is short: 300 bytes back is enough.
+    let ls = line_start(text, start).max(start.saturating_sub(300));
     let le = line_end(text, start);
     let before = text[ls..start].trim_ascii();
     let netrc_word =
@@ -150,7 +166,7 @@ pub fn netrc(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
         // The line above, for the one-token-a-line layout.
         ls > 0 && {
             let pe = ls - 1;
-            let ps = line_start(text, pe);
+            let ps = line_start(text, pe).max(pe.saturating_sub(300));
             let above = text[ps..pe].trim_ascii();
             netrc_word(above)
         }

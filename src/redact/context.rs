@@ -27,18 +27,28 @@ pub enum Context {
     Header,
     /// `--password v`, `--password=v`.
     Flag,
+    /// `name = value` under a `[section]` line: INI, TOML, `.pypirc`.
+    Ini,
     /// Anything else: code, prose.
     Code,
 }
 
-/// The start of the line holding `pos`.
+/// How far a line is looked along, each way: a line longer than this is
+/// not a config line, and the bound keeps a 10 MB line of `password=…`
+/// linear (each hit looks at most this far).
+const MAX_LINE: usize = 1024;
+
+/// The start of the line holding `pos`, or `pos - MAX_LINE` on a longer one.
 pub fn line_start(text: &[u8], pos: usize) -> usize {
-    text[..pos].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1)
+    let floor = pos.saturating_sub(MAX_LINE);
+    text[floor..pos].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(floor, |i| floor + i + 1)
 }
 
-/// The end of the line holding `pos` (at its line break, or the text's end).
+/// The end of the line holding `pos` (at its line break, the text's end,
+/// or `pos + MAX_LINE`).
 pub fn line_end(text: &[u8], pos: usize) -> usize {
-    text[pos..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(text.len(), |i| pos + i)
+    let cap = text.len().min(pos + MAX_LINE);
+    text[pos..cap].iter().position(|&b| b == b'\n' || b == b'\r').map_or(cap, |i| pos + i)
 }
 
 /// Where a line's content starts: after a file viewer's line number
@@ -149,6 +159,11 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
             if tight && quote.is_none() && after_blank && env_shaped && raw.len() >= 4 {
                 return Context::Dotenv;
             }
+            // `password = LettersOnly` under a `[section]` (INI, TOML,
+            // `.pypirc`): data, whatever the blanks.
+            if quote.is_none() && cs == start && under_section(text, ls) {
+                return Context::Ini;
+            }
             Context::Code
         }
         b":" => {
@@ -225,9 +240,9 @@ fn yaml_parent(text: &[u8], ls: usize) -> bool {
     let own = indent(text, ls, le);
     let mut at = ls;
     let mut first = true;
-    // At most a few dozen lines up: the parent of a field is near.
+    // At most a few dozen lines (and 8 KB) up: the parent of a field is near.
     for _ in 0..64 {
-        if at == 0 {
+        if at == 0 || ls - at > 2 * MAX_LINE {
             return true;
         }
         let pe = at - 1;
@@ -255,6 +270,40 @@ fn yaml_parent(text: &[u8], ls: usize) -> bool {
         }
     }
     true
+}
+
+/// Whether the line at `ls` sits under an INI or TOML section: the lines
+/// above, up to a `[section]` line, are all `name = value`, `name=value`,
+/// comments or blank (at most 32 lines and 2 KB up). Code has statements
+/// between, and `[x]` alone is not a section without `name = value` lines
+/// under it.
+fn under_section(text: &[u8], ls: usize) -> bool {
+    let mut at = ls;
+    for _ in 0..32 {
+        if at == 0 || ls - at > 2 * MAX_LINE {
+            return false;
+        }
+        let pe = at - 1;
+        let pe = if pe > 0 && text[pe] == b'\n' && text[pe - 1] == b'\r' { pe - 1 } else { pe };
+        let ps = line_start(text, pe);
+        at = ps;
+        let cs = content_start(text, ps, pe);
+        let line = text[cs..pe].trim_ascii_end();
+        if line.is_empty() || matches!(line[0], b'#' | b';') {
+            continue;
+        }
+        if line[0] == b'[' && line.last() == Some(&b']') {
+            let inner = &line[1..line.len() - 1];
+            return !inner.is_empty()
+                && inner.iter().all(|&b| b.is_ascii_alphanumeric() || b"_.-\" '[]".contains(&b));
+        }
+        let name = line.iter().take_while(|&&b| b.is_ascii_alphanumeric() || b"_.-".contains(&b)).count();
+        let rest = line[name..].trim_ascii_start();
+        if name == 0 || !rest.starts_with(b"=") || rest.starts_with(b"==") {
+            return false;
+        }
+    }
+    false
 }
 
 /// The span of a value in a data context, from `i` (after the operator and
@@ -305,6 +354,10 @@ pub fn data_value(
         }
         // Inside `-H '…'` a header ends at its quote.
         Context::Header => stop.and_then(|q| text[i..le].iter().position(|&b| b == q)).map_or(le, |p| i + p),
+        // An INI value is the rest of its line (less a `;` or ` #` comment).
+        Context::Ini => (i..le)
+            .find(|&k| matches!(text[k], b';' | b'#') && k > i && matches!(text[k - 1], b' ' | b'\t'))
+            .unwrap_or(le),
         Context::Dotenv => {
             let w = word_end(i);
             let rest = &text[w..le];
@@ -330,7 +383,9 @@ pub fn keeps(v: &[u8], ctx: Context, class: NameClass) -> bool {
     if keeps_literal(v, class) {
         return true;
     }
-    if ctx == Context::Yaml {
+    // A call or a dotted path under a YAML key or an INI section
+    // (`get_password()`, `options.apiKey`) is no password anyone chose.
+    if ctx == Context::Yaml || ctx == Context::Ini {
         let t = v.trim_ascii();
         let primitive = [
             &b"str"[..],

@@ -209,8 +209,28 @@ fn lines_that_are_not_objects_are_refused() {
 #[test]
 fn adversarial_input_stays_linear() {
     let r = redactor();
-    for unit in ["password=", "sk-", "eyJ", "ghp_", "-----BEGIN PRIVATE KEY-----", "key ", "xoxb-1", "a://b:"]
-    {
+    for unit in [
+        "password=",
+        "sk-",
+        "eyJ",
+        "ghp_",
+        "-----BEGIN PRIVATE KEY-----",
+        "key ",
+        "xoxb-1",
+        "a://b:",
+        // Data contexts and commands look along a line: bounded.
+        "DB_PASSWORD=",
+        " password: ",
+        "password: x\n  ",
+        "login u password ",
+        "curl -u a:",
+        "mysql -p",
+        "a:5432:",
+        "Cookie: ",
+        "SG.",
+        "MTA",
+        "Private-Lines: 9\n",
+    ] {
         let text = unit.repeat(200_000 / unit.len());
         let start = std::time::Instant::now();
         let _ = r.redact(&text);

@@ -487,7 +487,7 @@ pub const TOKENS: &[TokenFormat] = &[
     run(
         "age-secret-key",
         "AGE-SECRET-KEY-1",
-        &["AGE-SECRET-KEY-1"],
+        &["SECRET-KEY-1"], // not `AGE-`: `age` starts `page`, `usage`
         Chars::Bech32Upper,
         58,
         58,
@@ -555,6 +555,10 @@ pub fn detect(text: &[u8], pos: usize, i: usize) -> Option<(usize, usize)> {
     let f = TOKENS.get(i)?;
     match f.shape {
         Shape::Run => {
+            // A trigger inside the prefix (`SECRET-KEY-1` of `AGE-SECRET-KEY-1`)
+            // puts the token's start before it.
+            let inside = f.triggers.iter().find(|t| text[pos..].starts_with(t.as_bytes()));
+            let pos = pos.checked_sub(inside.and_then(|t| f.prefix.find(*t)).unwrap_or(0))?;
             if !text[pos..].starts_with(f.prefix.as_bytes()) || (pos > 0 && is_word(text[pos - 1])) {
                 return None;
             }

@@ -317,6 +317,13 @@ mod tests {
             b"y",
             b"\xff",
             b"-----BEGIN",
+            b"SG.",
+            b":AA",
+            b"MTA",
+            b"sig=",
+            b"SECRET-KEY-1",
+            b"curl ",
+            b":*:",
         ];
         // Every piece at every offset of the 4-position blocks, near the end
         // of the text, and cut short by it.
@@ -338,7 +345,7 @@ mod tests {
             }
         }
         // Pseudo-random text over the literals' own letters.
-        let alphabet = b"tokenpasKEYsk-eyJ:/aAuthcredpinHunter2 ";
+        let alphabet = b"tokenpasKEYsk-eyJ:/aAuthcredpinHunter2 SG.MTAsig=*";
         let mut seed = 0x9E37_79B9u32;
         for len in 0..300 {
             let text: Vec<u8> = (0..len)

@@ -73,6 +73,8 @@ const CONTEXTS = [
   ["dotenv quoted", (v) => `JWT_SECRET="${v}"`, "symbols"],
   ["yaml", (v) => `database:\n  user: app\n  password: ${v}\n`, "alnum"],
   ["json", (v) => `{"client_secret": "${v}"}`, "symbols"],
+  [".pypirc (ini)", (v) => `[pypi]\nusername = __token__\npassword = ${v}\n`, "symbols"],
+  ["toml", (v) => `[database]\nhost = "db"\napi_token = "${v}"\n`, "symbols"],
   ["userinfo", (v) => `git clone https://deploy:${v}@git.example.com/r.git`, "alnum"],
   ["bearer", (v) => `Authorization: Bearer ${v}`, "alnum"],
   ["x-api-key", (v) => `curl -H 'X-Api-Key: ${v}' https://api.example.com`, "symbols"],
