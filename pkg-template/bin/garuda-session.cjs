@@ -8,7 +8,7 @@ const path = require("node:path");
 const util = require("node:util");
 const http = require("node:http");
 const session = require("../node/garuda_session.js");
-const { FileSessionStore, lockHeld } = require("../node/store.js");
+const { FileSessionStore, lockHeld, takeSessionLock, releaseSessionLock } = require("../node/store.js");
 // Built from web-demo/export.js (the viewer's renderer, bundled): .ci/build.
 const { transcriptMarkdown, transcriptHtml } = require("./transcript.cjs");
 const usageReport = require("./usage.cjs");
@@ -325,7 +325,7 @@ function redact(args) {
     if (o.inPlace) fs.rmSync(target, { force: true });
     throw e;
   } finally {
-    if (lock) fs.rmSync(lock, { force: true });
+    if (lock) releaseSessionLock(lock);
   }
   const rules = Object.entries(totals.rules).map(([r, c]) => `${r} ${c}`).join(", ") || "none";
   process.stderr.write(
@@ -337,31 +337,22 @@ function redact(args) {
 }
 
 /**
- * `<id>.lock` beside `<id>.jsonl`, taken with O_EXCL as the file store takes
- * it (a live writer's lock refuses with ERR_SESSION_LOCKED; a dead one's is
- * taken over). Returns the lock's path.
+ * `<id>.lock` beside `<id>.jsonl`, taken as the file store takes it (its
+ * own `takeSessionLock`: written whole, then linked into place; a live
+ * writer's lock refuses with ERR_SESSION_LOCKED, a dead one's is taken
+ * over). Returns the lock's path.
  */
 function takeRedactLock(file) {
   const lock = file.replace(/\.jsonl$/, "") + ".lock";
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(lock, "wx", 0o600);
-      fs.writeSync(fd, JSON.stringify({ pid: process.pid, start: null }));
-      fs.closeSync(fd);
-      return lock;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-      if (lockHeld(lock)) {
-        const err = new Error(`ERR_SESSION_LOCKED: ${file} is open for writing (${lock}); redact it when its writer has closed it`);
-        err.code = "ERR_SESSION_LOCKED";
-        throw err;
-      }
-      fs.rmSync(lock, { force: true });
-    }
+  try {
+    takeSessionLock(lock);
+  } catch (e) {
+    if (e.code !== "ERR_SESSION_LOCKED") throw e;
+    const err = new Error(`ERR_SESSION_LOCKED: ${file} is open for writing (${lock}); redact it when its writer has closed it`);
+    err.code = "ERR_SESSION_LOCKED";
+    throw err;
   }
-  const err = new Error(`ERR_SESSION_LOCKED: could not take ${lock}`);
-  err.code = "ERR_SESSION_LOCKED";
-  throw err;
+  return lock;
 }
 
 /**
