@@ -33,9 +33,9 @@ pub struct ModelView {
     /// The repaired messages (JSON texts).
     prefix: Vec<String>,
     report: RepairReport,
-    /// Bumped whenever the view changed other than by one message appended
-    /// at its end: a host that keeps the messages as objects fetches them
-    /// again then.
+    /// Changed whenever the view changed other than by one message appended
+    /// at its end (to a value unique in the process): a host that keeps the
+    /// messages as objects fetches them again then.
     generation: u64,
     /// The tool calls (id, name) of the view's last assistant message that
     /// no later message answers.
@@ -74,7 +74,7 @@ impl ModelView {
                 if self.stale || !live {
                     self.stale = true;
                 } else {
-                    self.generation += 1;
+                    self.generation = next_generation();
                     let open = open_calls(self.iter(state));
                     self.open = open;
                 }
@@ -125,7 +125,7 @@ impl ModelView {
             return;
         }
         self.stale = false;
-        self.generation += 1;
+        self.generation = next_generation();
         // The live part: the messages at the end written after the barrier.
         let barrier = self.barrier;
         self.covered = state.messages.iter().rposition(|m| m.origin.line < barrier).map_or(0, |i| i + 1);
@@ -215,6 +215,15 @@ impl ModelView {
     pub fn open_calls(&self) -> &[(String, String)] {
         &self.open
     }
+}
+
+/// A generation no view had before, in this process: a host that swaps
+/// one journal for another (a Redis store rebuilds its memory after a
+/// failed write) cannot mistake the new view for the one it holds.
+fn next_generation() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// What a `thinking` record's choice says of the next request: on, off, or
