@@ -142,7 +142,15 @@ impl ModelView {
             .into_iter()
             .map(|(id, _)| id)
             .collect();
-        if let Some(a) = prefix.iter().rposition(|m| m.role == Role::Assistant).filter(|_| !unanswered.is_empty()) {
+        // Only when nothing but results follows the response: a record
+        // appended after a prompt would put its results after other content
+        // of the turn, which the API refuses (the repair's answers, before
+        // the prompt, stay then).
+        let last = prefix.iter().rposition(|m| m.role == Role::Assistant).filter(|&a| {
+            !unanswered.is_empty()
+                && prefix[a + 1..].iter().all(|m| m.blocks.iter().all(|b| b.kind == Kind::ToolResult))
+        });
+        if let Some(a) = last {
             let mut reopened: Vec<String> = Vec::new();
             for m in &mut prefix[a + 1..] {
                 let before = m.blocks.len();
