@@ -68,10 +68,13 @@ impl ModelView {
             }
             RecordKind::Undo | RecordKind::Redo => {
                 // Within the live part, the view is the state's tail: only
-                // the open calls and the generation change.
-                let live = state.messages.len() >= self.covered
+                // the open calls and the generation change. (A replay only
+                // marks it stale: no walk per undo.)
+                let within = !self.stale
+                    && live
+                    && state.messages.len() >= self.covered
                     && state.messages[self.covered..].iter().all(|m| m.origin.line > self.barrier);
-                if self.stale || !live {
+                if !within {
                     self.stale = true;
                 } else {
                     self.generation = next_generation();
@@ -146,8 +149,12 @@ impl ModelView {
         // appended after a prompt would put its results after other content
         // of the turn, which the API refuses (the repair's answers, before
         // the prompt, stay then).
+        // And only when nothing live follows (a compaction after the
+        // resume, say): the record goes at the end.
+        let nothing_live = self.covered == state.messages.len();
         let last = prefix.iter().rposition(|m| m.role == Role::Assistant).filter(|&a| {
-            !unanswered.is_empty()
+            nothing_live
+                && !unanswered.is_empty()
                 && prefix[a + 1..].iter().all(|m| m.blocks.iter().all(|b| b.kind == Kind::ToolResult))
         });
         if let Some(a) = last {
