@@ -33,9 +33,9 @@ pub struct ModelView {
     /// The repaired messages (JSON texts).
     prefix: Vec<String>,
     report: RepairReport,
-    /// Bumped whenever the view changed other than by one message appended
-    /// at its end: a host that keeps the messages as objects fetches them
-    /// again then.
+    /// Changed whenever the view changed other than by one message appended
+    /// at its end (to a value unique in the process): a host that keeps the
+    /// messages as objects fetches them again then.
     generation: u64,
     /// The tool calls (id, name) of the view's last assistant message that
     /// no later message answers.
@@ -68,13 +68,16 @@ impl ModelView {
             }
             RecordKind::Undo | RecordKind::Redo => {
                 // Within the live part, the view is the state's tail: only
-                // the open calls and the generation change.
-                let live = state.messages.len() >= self.covered
+                // the open calls and the generation change. (A replay only
+                // marks it stale: no walk per undo.)
+                let within = !self.stale
+                    && live
+                    && state.messages.len() >= self.covered
                     && state.messages[self.covered..].iter().all(|m| m.origin.line > self.barrier);
-                if self.stale || !live {
+                if !within {
                     self.stale = true;
                 } else {
-                    self.generation += 1;
+                    self.generation = next_generation();
                     let open = open_calls(self.iter(state));
                     self.open = open;
                 }
@@ -125,7 +128,7 @@ impl ModelView {
             return;
         }
         self.stale = false;
-        self.generation += 1;
+        self.generation = next_generation();
         // The live part: the messages at the end written after the barrier.
         let barrier = self.barrier;
         self.covered = state.messages.iter().rposition(|m| m.origin.line < barrier).map_or(0, |i| i + 1);
@@ -142,7 +145,19 @@ impl ModelView {
             .into_iter()
             .map(|(id, _)| id)
             .collect();
-        if let Some(a) = prefix.iter().rposition(|m| m.role == Role::Assistant).filter(|_| !unanswered.is_empty()) {
+        // Only when nothing but results follows the response: a record
+        // appended after a prompt would put its results after other content
+        // of the turn, which the API refuses (the repair's answers, before
+        // the prompt, stay then).
+        // And only when nothing live follows (a compaction after the
+        // resume, say): the record goes at the end.
+        let nothing_live = self.covered == state.messages.len();
+        let last = prefix.iter().rposition(|m| m.role == Role::Assistant).filter(|&a| {
+            nothing_live
+                && !unanswered.is_empty()
+                && prefix[a + 1..].iter().all(|m| m.blocks.iter().all(|b| b.kind == Kind::ToolResult))
+        });
+        if let Some(a) = last {
             let mut reopened: Vec<String> = Vec::new();
             for m in &mut prefix[a + 1..] {
                 let before = m.blocks.len();
@@ -215,6 +230,15 @@ impl ModelView {
     pub fn open_calls(&self) -> &[(String, String)] {
         &self.open
     }
+}
+
+/// A generation no view had before, in this process: a host that swaps
+/// one journal for another (a Redis store rebuilds its memory after a
+/// failed write) cannot mistake the new view for the one it holds.
+fn next_generation() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// What a `thinking` record's choice says of the next request: on, off, or

@@ -261,3 +261,18 @@ fn after_partial_results_the_rest_stay_open_for_the_record() {
     assert!(super::super::check_messages(&texts, false).is_empty(), "{texts:?}");
     assert_eq!(texts.len(), 5);
 }
+
+/// A prompt came after the unanswered call (a real Claude Code session in
+/// ../shared/peers has one): the repair's answer, before the prompt, stays
+/// in the view, and nothing is left for a record that would land after it.
+#[test]
+fn a_prompt_after_an_unanswered_call_keeps_the_repairs_answer() {
+    let mut j = opened("");
+    let disk = write_all(&mut j, &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, Some("t1")), user("what now?")]);
+    let mut j = opened(&disk);
+    write_all(&mut j, &[r#"{"type":"resume","model":"m1"}"#.into()]);
+    assert!(j.model_view().0.open_calls().is_empty());
+    let texts: Vec<String> = view(&mut j).iter().map(Value::to_string).collect();
+    assert!(super::super::check_messages(&texts, false).is_empty(), "{texts:?}");
+    assert!(texts[2].contains(INTERRUPTED) && texts[2].contains("what now?"));
+}

@@ -1,6 +1,6 @@
 // The scripted agent run of issue 9: a fake model drives 300 turns through
 // the session layer (tool calls, signed thinking, subagent runs through
-// openChild, a compaction, undo and redo, a model switch, secrets in tool
+// startChildSession, a compaction, undo and redo, a model switch, secrets in tool
 // output). The run is killed with SIGKILL at 30 random points, some between
 // a tool_use and its result, and started again each time: it resumes,
 // closes open tool calls and carries on. At the end the replayed state
@@ -90,6 +90,12 @@ test(`a scripted agent run of ${TURNS} turns survives ${KILLS} kills -9`, { time
   const files = [path.join(dir, "run.jsonl"), ...fs.readdirSync(path.join(dir, "run"), { recursive: true }).map((f) => path.join(dir, "run", f)).filter((f) => fs.statSync(f).isFile())];
   for (const f of files) assert.ok(!fs.readFileSync(f, "utf8").includes(SECRET), `a secret in ${f}`);
   assert.ok(fs.readFileSync(path.join(dir, "run.jsonl"), "utf8").includes("[REDACTED]"), "the secrets were there to redact");
+  // The subagent runs went through startChildSession: full sessions, ended.
+  for (const f of files.slice(1).filter((f) => f.endsWith(".jsonl"))) {
+    const child = core.rebuildState(fs.readFileSync(f, "utf8"));
+    assert.equal(child.model, "claude-haiku", f);
+    assert.ok(child.prompts >= 1, f);
+  }
   // Every complete line is intact: only torn last lines (one per kill at most), ended on the next open, fail to parse.
   const bad = state.warnings.filter((w) => w.kind === "bad-json").length;
   assert.ok(bad <= killed, `${bad} bad lines after ${killed} kills`);
