@@ -4,6 +4,8 @@ const { rebuildState, formatCost, Journal, Redactor } = require("@garuda/session
 
 test("replays and redacts under jsdom", () => {
   expect(typeof window).toBe("object");
+  // What this set-up is about: jsdom has no TextDecoder (the glue takes util's).
+  expect(typeof TextDecoder).toBe("undefined");
   const state = rebuildState(JOURNAL);
   const secret = ["ghp_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("");
   const line = new Journal({ redactor: new Redactor({ env: {} }) }).write({ type: "user", message: { role: "user", content: `deploy with ${secret}` } });
