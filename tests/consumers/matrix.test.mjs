@@ -7,9 +7,10 @@
 // listed in tests/consumers/README.md with why.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync, copyFileSync, mkdirSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createTcpServer } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -238,4 +239,53 @@ test("a Service Worker in Chromium: ./init bundled as an iife, init() given the 
   copyFileSync(path.join(dir, "sw-page.js"), path.join(dist, "sw-page.js"));
   writeFileSync(path.join(dist, "index.html"), html("./sw-page.js"));
   assert.deepEqual(await pageResult(`${await serve(dist)}/index.html`), inBrowser);
+});
+
+/** A free loopback port (listen on 0, close). */
+async function freePort() {
+  const probe = createTcpServer();
+  await new Promise((r) => probe.listen(0, "127.0.0.1", r));
+  const { port } = probe.address();
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+test("workerd (Cloudflare's runtime): ./wasm as a WebAssembly.Module, given to init() from ./init", async () => {
+  const dir = project(["workerd-app.js", "check.js"]);
+  const dist = path.join(dir, "dist");
+  // What wrangler does with a .wasm import: the module stays a module of the worker.
+  const wasmModule = { name: "wasm-module", setup: (b) => b.onResolve({ filter: /^@garuda\/session\/wasm$/ }, () => ({ path: "./garuda_session_bg.wasm", external: true })) };
+  await ci("esbuild").build({ entryPoints: [path.join(dir, "workerd-app.js")], bundle: true, format: "esm", platform: "browser", conditions: ["workerd", "worker", "browser"], plugins: [wasmModule], outfile: path.join(dist, "worker.js"), logLevel: "silent" });
+  copyFileSync(createRequire(path.join(dir, "package.json")).resolve("@garuda/session/wasm"), path.join(dist, "garuda_session_bg.wasm"));
+  writeFileSync(
+    path.join(dist, "config.capnp"),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [
+    (name = "worker.js", esModule = embed "worker.js"),
+    (name = "garuda_session_bg.wasm", wasm = embed "garuda_session_bg.wasm"),
+  ],
+  compatibilityDate = "2026-11-01",
+);
+`,
+  );
+  const port = await freePort();
+  const server = spawn(bin("workerd"), ["serve", "config.capnp", "--socket-addr", `http=127.0.0.1:${port}`], { cwd: dist, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  server.stderr.on("data", (d) => (stderr += d));
+  try {
+    let answer;
+    for (let i = 0; i < 100 && !answer; i++) {
+      answer = await fetch(`http://127.0.0.1:${port}/`).catch(() => new Promise((r) => setTimeout(() => r(undefined), 100)));
+    }
+    assert.ok(answer, `workerd did not answer: ${stderr}`);
+    assert.equal(answer.status, 200, stderr);
+    assert.deepEqual(await answer.json(), inBrowser);
+  } finally {
+    server.kill();
+  }
 });
