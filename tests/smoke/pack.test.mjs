@@ -227,3 +227,14 @@ test("esbuild bundles for the browser: the top-level-await entry as ESM, and ./i
     bundleServer.close();
   }
 });
+
+test("types of ./embedded (import and require) and of init() in Node (bytes, a path, a Module)", () => {
+  const esm = `import { rebuildState } from "@garuda/session/embedded";\nimport init from "@garuda/session/init";\nimport { readFileSync } from "node:fs";\nawait init(readFileSync("x.wasm"));\nawait init("x.wasm");\nawait init(new WebAssembly.Module(new Uint8Array()));\nexport const s = rebuildState("").prompts;\n`;
+  const cjs = `import embedded = require("@garuda/session/embedded");\nexport const n: number = embedded.rebuildState("").prompts;\n`;
+  const wrong = `import { rebuildState } from "@garuda/session/embedded";\nexport const s: string = rebuildState("").prompts;\n`;
+  const decl = `declare module "node:fs" { export function readFileSync(p: string): Uint8Array; }\n`;
+  assert.equal(typecheck("module", { module: "node16", moduleResolution: "node16" }, { "use.mts": esm, "fs.d.ts": decl, "use2.cts": cjs }), "");
+  assert.match(typecheck("module", { module: "node16", moduleResolution: "node16" }, { "wrong.mts": wrong }), /not assignable to type 'string'/);
+  // (No negative case for init(): lib.dom's WebAssembly.Module is an empty interface, so any
+  // non-null value type-checks as one; init() refuses it at run time instead.)
+});
