@@ -58,3 +58,9 @@ test("a bundle with no wasm at all: the first call throws ERR_GARUDA_WASM_MISSIN
   assert.match(out.message, /@garuda\/session\/embedded/);
   assert.match(out.message, /init\(bytes \| URL \| WebAssembly\.Module\)/);
 });
+
+test("esbuild ESM bundle of the session layer (./agent): every builtin it requires is reached without require", () => {
+  // A new `require("node:…")` at the top of a module under node/ without the
+  // process.getBuiltinModule fallback fails here with "Dynamic require".
+  assert.deepEqual(bundleAndRun("agent-app.mjs", "esm", []), { messages: 1 });
+});
