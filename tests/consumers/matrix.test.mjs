@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync, copyFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync, copyFileSync, mkdirSync, cpSync, symlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { createRequire } from "node:module";
@@ -297,6 +297,31 @@ const worker :Workerd.Worker = (
     assert.ok(answer, `workerd did not answer: ${stderr}`);
     assert.equal(answer.status, 200, stderr);
     assert.deepEqual(await answer.json(), inBrowser);
+  } finally {
+    server.kill();
+  }
+});
+
+test("Next.js 15: a route handler (./embedded, the file store) and a client page, after next build", async () => {
+  const dir = project(["check.js"]);
+  cpSync(path.join(here, "apps/next"), dir, { recursive: true });
+  // Next and React from the matrix's pinned install, as if installed here.
+  for (const name of ["next", "react", "react-dom"]) symlinkSync(path.join(here, "node_modules", name), path.join(dir, "node_modules", name), "dir");
+  const env = { NEXT_TELEMETRY_DISABLED: "1", GARUDA_JOURNAL: golden };
+  run(bin("next"), ["build"], dir, env);
+  const port = await freePort();
+  const server = spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  server.stderr.on("data", (d) => (stderr += d));
+  try {
+    let answer;
+    for (let i = 0; i < 100 && !answer; i++) {
+      answer = await fetch(`http://127.0.0.1:${port}/api/replay`).catch(() => new Promise((r) => setTimeout(() => r(undefined), 100)));
+    }
+    assert.ok(answer, `next start did not answer: ${stderr}`);
+    assert.equal(answer.status, 200, stderr);
+    assert.deepEqual(await answer.json(), inNode);
+    assert.deepEqual(await pageResult(`http://127.0.0.1:${port}/`), inBrowser);
   } finally {
     server.kill();
   }
