@@ -992,6 +992,10 @@ async function main(argv) {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
+  if (command === "--version" || command === "-V") {
+    process.stdout.write(`garuda-session ${require("../package.json").version}\n`);
+    return 0;
+  }
   const run = COMMANDS[command];
   try {
     if (!run) throw new UsageError(`unknown command "${command}"`);

@@ -7,7 +7,8 @@
 // keeps a copy of the messages, fetched from the core as they change.
 "use strict";
 
-const crypto = require("node:crypto");
+// getBuiltinModule first: an ESM bundle of this CommonJS file (esbuild --format=esm) has no require (Node >= 20.16, Bun, Deno).
+const crypto = process.getBuiltinModule?.("node:crypto") ?? require("node:crypto");
 const session = require("./garuda_session.js");
 const { fail } = require("./store.js");
 

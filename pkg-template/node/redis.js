@@ -26,9 +26,10 @@
 //   @garuda/session installs and works without it.
 "use strict";
 
-const path = require("node:path");
-const crypto = require("node:crypto");
-const { Worker, MessageChannel, receiveMessageOnPort } = require("node:worker_threads");
+// getBuiltinModule first: an ESM bundle of this CommonJS file (esbuild --format=esm) has no require (Node >= 20.16, Bun, Deno).
+const path = process.getBuiltinModule?.("node:path") ?? require("node:path");
+const crypto = process.getBuiltinModule?.("node:crypto") ?? require("node:crypto");
+const { Worker, MessageChannel, receiveMessageOnPort } = process.getBuiltinModule?.("node:worker_threads") ?? require("node:worker_threads");
 const session = require("./garuda_session.js");
 // The id rules are the file store's: one place says what a session id is.
 const { JournalBase, fail, checkId, checkToolUseId, cleanChildId } = require("./store.js");

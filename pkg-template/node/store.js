@@ -27,8 +27,9 @@
 // failed system call, the system error as `cause`.
 "use strict";
 
-const fs = require("node:fs");
-const path = require("node:path");
+// getBuiltinModule first: an ESM bundle of this CommonJS file (esbuild --format=esm) has no require (Node >= 20.16, Bun, Deno).
+const fs = process.getBuiltinModule?.("node:fs") ?? require("node:fs");
+const path = process.getBuiltinModule?.("node:path") ?? require("node:path");
 const session = require("./garuda_session.js");
 const files = require("./files.js");
 

@@ -1,8 +1,12 @@
 // ESM entry for browsers: fetches and instantiates the wasm once (top-level
 // await), so importers use the same synchronous API as in Node.
 import init from "./garuda_session.js";
+import { explainLoadError } from "./load-error.js";
 
-await init({ module_or_path: new URL("./garuda_session_bg.wasm", import.meta.url) });
+const wasmUrl = new URL("./garuda_session_bg.wasm", import.meta.url);
+await init({ module_or_path: wasmUrl }).catch((e) => {
+  throw explainLoadError(e, wasmUrl);
+});
 
 export {
   Redactor,

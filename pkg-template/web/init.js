@@ -3,12 +3,16 @@
 // before anything else. `init()` fetches the wasm beside this file; a bundle
 // that does not copy it passes its URL (or its bytes): `init(url)`.
 import wasmInit from "./garuda_session.js";
+import { explainLoadError } from "./load-error.js";
 
 let ready;
 
 /** Loads the wasm once; later calls return the same promise. */
 export default function init(wasm) {
-  ready ??= wasmInit({ module_or_path: wasm ?? new URL("./garuda_session_bg.wasm", import.meta.url) });
+  const source = wasm ?? new URL("./garuda_session_bg.wasm", import.meta.url);
+  ready ??= wasmInit({ module_or_path: source }).catch((e) => {
+    throw explainLoadError(e, source);
+  });
   return ready;
 }
 

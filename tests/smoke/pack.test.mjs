@@ -94,11 +94,15 @@ test("TypeScript: tsc --noEmit --strict on a consumer of every export", () => {
 
 test("attw --pack finds no problem in any entry under any resolution, and publint --strict none", () => {
   const bin = (name) => path.join(root, ".ci/node_modules/.bin", name);
-  const attw = execFileSync(bin("attw"), [tarball, "--format", "json"], { encoding: "utf8" });
+  // ./wasm is the .wasm itself (for bundler plugins and workerd): no types to resolve.
+  const attw = execFileSync(bin("attw"), [tarball, "--format", "json", "--exclude-entrypoints", "./wasm"], { encoding: "utf8" });
   const report = JSON.parse(attw);
   assert.deepEqual(report.analysis?.problems ?? report.problems ?? [], [], attw.slice(0, 2000));
   const publint = execFileSync(bin("publint"), ["--strict", path.join(root, "pkg")], { encoding: "utf8" });
-  assert.match(publint, /All good!/);
+  // Its one suggestion is to drop the top-level "browser" field for the
+  // exports map: Parcel reads that field, not the map (unless configured).
+  assert.doesNotMatch(publint, /Errors:|Warnings:/, publint);
+  assert.match(publint, /All good!|Suggestions:\n1\. pkg\.browser with a string value[^\n]*\n?$/, publint);
 });
 
 /** tsc --strict on `files` (name -> source) in a fresh project with the tarball installed. */
@@ -222,4 +226,15 @@ test("esbuild bundles for the browser: the top-level-await entry as ESM, and ./i
     await browser.close();
     bundleServer.close();
   }
+});
+
+test("types of ./embedded (import and require) and of init() in Node (bytes, a path, a Module)", () => {
+  const esm = `import { rebuildState } from "@garuda/session/embedded";\nimport init from "@garuda/session/init";\nimport { readFileSync } from "node:fs";\nawait init(readFileSync("x.wasm"));\nawait init("x.wasm");\nawait init(new WebAssembly.Module(new Uint8Array()));\nexport const s = rebuildState("").prompts;\n`;
+  const cjs = `import embedded = require("@garuda/session/embedded");\nexport const n: number = embedded.rebuildState("").prompts;\n`;
+  const wrong = `import { rebuildState } from "@garuda/session/embedded";\nexport const s: string = rebuildState("").prompts;\n`;
+  const decl = `declare module "node:fs" { export function readFileSync(p: string): Uint8Array; }\n`;
+  assert.equal(typecheck("module", { module: "node16", moduleResolution: "node16" }, { "use.mts": esm, "fs.d.ts": decl, "use2.cts": cjs }), "");
+  assert.match(typecheck("module", { module: "node16", moduleResolution: "node16" }, { "wrong.mts": wrong }), /not assignable to type 'string'/);
+  // (No negative case for init(): lib.dom's WebAssembly.Module is an empty interface, so any
+  // non-null value type-checks as one; init() refuses it at run time instead.)
 });
