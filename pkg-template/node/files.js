@@ -10,7 +10,7 @@
 // chmod after, on the descriptor or on the folder this call made).
 "use strict";
 
-const fs = require("node:fs");
+const fs = process.getBuiltinModule?.("node:fs") ?? require("node:fs");
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;

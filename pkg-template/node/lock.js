@@ -21,9 +21,9 @@
 // - A failed write (a full disk) closes its descriptor and leaves no file.
 "use strict";
 
-const fs = require("node:fs");
-const crypto = require("node:crypto");
-const path = require("node:path");
+const fs = process.getBuiltinModule?.("node:fs") ?? require("node:fs");
+const crypto = process.getBuiltinModule?.("node:crypto") ?? require("node:crypto");
+const path = process.getBuiltinModule?.("node:path") ?? require("node:path");
 
 const FILE_MODE = 0o600;
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;

@@ -310,7 +310,7 @@ function cleanChildId(childId) {
     }
   }
   if (name.length > MAX_ID_BYTES) {
-    const hash = require("node:crypto").createHash("sha256").update(childId, "utf8").digest("hex").slice(0, 32);
+    const hash = (process.getBuiltinModule?.("node:crypto") ?? require("node:crypto")).createHash("sha256").update(childId, "utf8").digest("hex").slice(0, 32);
     name = `${name.slice(0, MAX_ID_BYTES - 35)}__h${hash}`;
   }
   return name;
