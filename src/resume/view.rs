@@ -26,6 +26,10 @@ use crate::state::SessionState;
 pub struct ModelView {
     /// The line of the latest start, resume or model record (0: none).
     barrier: u64,
+    /// The line of the latest compaction (0: none). One after the barrier
+    /// replaced the conversation with messages the agent gave live: all of
+    /// them go as given, though some keep the origins of older lines.
+    compacted: u64,
     /// The repaired part must be made again before it is read.
     stale: bool,
     /// How many of the state's messages the repaired part stands for.
@@ -82,7 +86,10 @@ impl ModelView {
                     self.open = open;
                 }
             }
-            RecordKind::Compaction => self.stale = true,
+            RecordKind::Compaction => {
+                self.compacted = line;
+                self.stale = true;
+            }
             _ => {}
         }
     }
@@ -131,7 +138,15 @@ impl ModelView {
         self.generation = next_generation();
         // The live part: the messages at the end written after the barrier.
         let barrier = self.barrier;
-        self.covered = state.messages.iter().rposition(|m| m.origin.line < barrier).map_or(0, |i| i + 1);
+        // After a compaction written since the barrier, nothing is before it:
+        // messages the compaction carried over keep their older lines, and
+        // splitting the conversation at them repaired half a tool loop (an
+        // answered call "interrupted" live, unlike after the next resume).
+        self.covered = if self.compacted > barrier {
+            0
+        } else {
+            state.messages.iter().rposition(|m| m.origin.line < barrier).map_or(0, |i| i + 1)
+        };
         let options = ResumeOptions { model: None, thinking: thinking_on(state.thinking.as_deref()) };
         let resumed =
             resume_messages(&state.messages[..self.covered], state.model.as_deref(), state.epoch, &options);

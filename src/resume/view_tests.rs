@@ -276,3 +276,32 @@ fn a_prompt_after_an_unanswered_call_keeps_the_repairs_answer() {
     assert!(super::super::check_messages(&texts, false).is_empty(), "{texts:?}");
     assert!(texts[2].contains(INTERRUPTED) && texts[2].contains("what now?"));
 }
+
+/// A compaction after a resume replaces the conversation with messages the
+/// agent gave live: the view is those messages as given, though some carry
+/// the origins of lines before the resume. (Splitting at those origins once
+/// repaired half a tool loop: an answered call came back "interrupted" live
+/// and not after the next resume, so a signature made live was refused
+/// then; the scripted agent run's pruning found it.)
+#[test]
+fn a_compaction_after_a_resume_is_the_view_as_given() {
+    let t = r#""t":"2026-01-01T00:00:00Z""#;
+    let disk = format!(
+        "{{{t},\"type\":\"start\",\"sessionId\":\"s\",\"model\":\"m\"}}\n{}\n{}\n{}\n{}\n",
+        user("p1").replacen('{', &format!("{{{t},"), 1),
+        r#"{"t":"x","type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"a","signature":"s1"},{"type":"tool_use","id":"t1","name":"x","input":{}}],"usage":{}}}"#,
+        r#"{"t":"x","type":"tool_results","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"r"}]},"calls":[]}"#,
+        user("p2").replacen('{', &format!("{{{t},"), 1),
+    );
+    let given = r#"[{"role":"user","content":"p1"},{"role":"assistant","content":[{"type":"thinking","thinking":"a","signature":"s1"},{"type":"tool_use","id":"t1","name":"x","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"r"},{"type":"text","text":"p2"}]}]"#;
+    let mut live = opened(&disk);
+    live.write(r#"{"t":"x","type":"resume","model":"m"}"#).expect("resume");
+    let line = live
+        .write(&format!(r#"{{"t":"x","type":"compaction","stage":1,"beforeTokens":1,"afterTokens":1,"messages":{given}}}"#))
+        .expect("compaction")
+        .into_owned();
+    let want: Vec<Value> = serde_json::from_str(given).unwrap();
+    assert_eq!(view(&mut live), want, "live: the compaction's messages as given");
+    let mut replayed = opened(&format!("{disk}{{\"t\":\"x\",\"type\":\"resume\",\"model\":\"m\"}}\n{line}\n"));
+    assert_eq!(view(&mut replayed), want, "replay agrees with live");
+}
