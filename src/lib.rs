@@ -19,6 +19,7 @@
 
 pub mod accounting;
 mod bytes;
+pub mod doctor;
 pub mod formats;
 pub mod journal;
 mod json;
