@@ -33,7 +33,6 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 
 /// Node's longest string (V8: 2^29 - 24 UTF-16 units): a file read whole
 /// into one string, as Claude Code reads a session, cannot be longer.
@@ -167,10 +166,10 @@ fn span(text: &str, raw: &RawValue) -> (usize, usize) {
     (start, start + raw.get().len())
 }
 
+/// FNV-1a 64: stable across Rust releases (std's hasher is not promised to
+/// be), so a repair's fresh uuids are the same wherever it runs.
 fn hash(s: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    s.hash(&mut h);
-    h.finish()
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 fn raw_string(raw: Option<&RawValue>) -> Option<String> {
@@ -272,7 +271,8 @@ fn rows<'a>(bytes: &'a [u8], problems: &mut Vec<Problem>) -> Vec<Row<'a>> {
             break;
         }
         line += 1;
-        let bad = |why: String| Problem { line, kind: Kind::BadLine, severity: Severity::Warning, message: why };
+        let bad =
+            |why: String| Problem { line, kind: Kind::BadLine, severity: Severity::Warning, message: why };
         let (text, parsed) = match std::str::from_utf8(piece) {
             Err(_) => {
                 problems.push(bad("the line is not UTF-8: Claude Code skips it".into()));
@@ -302,9 +302,14 @@ struct Tree {
 }
 
 fn tree(rows: &[Row], parents: &HashMap<usize, Option<String>>) -> Tree {
-    let index: Vec<usize> =
-        rows.iter().enumerate().filter(|(_, r)| r.parsed.as_ref().is_some_and(|p| p.node)).map(|(i, _)| i).collect();
-    let child_run = !index.is_empty() && index.iter().all(|&i| rows[i].parsed.as_ref().is_some_and(|p| p.sidechain));
+    let index: Vec<usize> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.parsed.as_ref().is_some_and(|p| p.node))
+        .map(|(i, _)| i)
+        .collect();
+    let child_run =
+        !index.is_empty() && index.iter().all(|&i| rows[i].parsed.as_ref().is_some_and(|p| p.sidechain));
     let nodes: Vec<chain::Node> = index
         .iter()
         .map(|&i| {
@@ -416,13 +421,22 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
     let calls_anywhere: HashMap<&str, u64> = rows
         .iter()
         .filter_map(|r| Some((r, r.parsed.as_ref()?)))
-        .flat_map(|(r, p)| p.blocks.iter().filter(|b| b.kind == BlockKind::ToolUse).filter_map(move |b| Some((b.id.as_deref()?, r.line))))
+        .flat_map(|(r, p)| {
+            p.blocks
+                .iter()
+                .filter(|b| b.kind == BlockKind::ToolUse)
+                .filter_map(move |b| Some((b.id.as_deref()?, r.line)))
+        })
         .collect();
     for (k, (role, rs)) in turns.iter().enumerate() {
         let uses = |rs: &[usize]| -> Vec<(usize, String, Option<String>)> {
             rs.iter()
                 .flat_map(|&i| {
-                    parsed(i).blocks.iter().filter(|b| b.kind == BlockKind::ToolUse).filter_map(move |b| Some((i, b.id.clone()?, b.name.clone())))
+                    parsed(i)
+                        .blocks
+                        .iter()
+                        .filter(|b| b.kind == BlockKind::ToolUse)
+                        .filter_map(move |b| Some((i, b.id.clone()?, b.name.clone())))
                 })
                 .collect()
         };
@@ -452,7 +466,11 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
                     });
                     // After the call's response (its parallel lines stay together).
                     let mut after = i;
-                    while rows.get(after + 1).and_then(|r| r.parsed.as_ref()).is_some_and(|p| p.response.is_some() && p.response == parsed(i).response) {
+                    while rows
+                        .get(after + 1)
+                        .and_then(|r| r.parsed.as_ref())
+                        .is_some_and(|p| p.response.is_some() && p.response == parsed(i).response)
+                    {
                         after += 1;
                     }
                     match plan.unanswered.iter_mut().find(|(c, _, _)| *c == i) {
@@ -500,7 +518,15 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
         }
     }
     thinking(rows, &hist, problems, &mut plan);
-    refused(rows, &turns, problems);
+    // A turn with an orphan result: the orphan says why (its results may
+    // also come after other content, which its removal settles).
+    let explained: HashSet<usize> = turns
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, rs))| rs.iter().any(|i| plan.orphans.iter().any(|(o, _)| o == i)))
+        .map(|(k, _)| k)
+        .collect();
+    refused(rows, &turns, &explained, problems);
     plan
 }
 
@@ -509,7 +535,11 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
 fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mut Plan) {
     let parsed = |i: usize| rows[i].parsed.as_ref().expect("a history row is parsed");
     let real = |m: &Option<String>| m.clone().filter(|m| m != "<synthetic>");
-    let resume_model = hist.iter().rev().filter(|&&i| parsed(i).role == Some(Role::Assistant)).find_map(|&i| real(&parsed(i).model));
+    let resume_model = hist
+        .iter()
+        .rev()
+        .filter(|&&i| parsed(i).role == Some(Role::Assistant))
+        .find_map(|&i| real(&parsed(i).model));
     let mut signed: HashMap<u64, u64> = HashMap::new();
     for &i in hist {
         let p = parsed(i);
@@ -544,7 +574,12 @@ fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mu
             });
             plan.thinking.push((i, b));
             if let Some((kind, message)) = why {
-                problems.push(Problem { line: rows[i].line, kind, severity: Severity::Error, message: format!("{message}") });
+                problems.push(Problem {
+                    line: rows[i].line,
+                    kind,
+                    severity: Severity::Error,
+                    message: format!("{message}"),
+                });
                 plan.bad_thinking.push(((i, b), message));
             }
         }
@@ -553,7 +588,12 @@ fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mu
 
 /// The rest of the API's rules, by `checkMessages` on the history's turns
 /// (what the checks above already said is not said twice).
-fn refused(rows: &[Row], turns: &[(Role, Vec<usize>)], problems: &mut Vec<Problem>) {
+fn refused(
+    rows: &[Row],
+    turns: &[(Role, Vec<usize>)],
+    explained: &HashSet<usize>,
+    problems: &mut Vec<Problem>,
+) {
     use crate::resume::ProblemKind as P;
     let messages: Vec<String> = turns
         .iter()
@@ -575,7 +615,9 @@ fn refused(rows: &[Row], turns: &[(Role, Vec<usize>)], problems: &mut Vec<Proble
         return;
     }
     for p in crate::resume::check_messages(&messages, false) {
-        if matches!(p.kind, P::ToolUseUnanswered | P::ToolResultOrphan | P::ThinkingUnsigned | P::NotAMessage) {
+        if matches!(p.kind, P::ToolUseUnanswered | P::ToolResultOrphan | P::ThinkingUnsigned | P::NotAMessage)
+            || (p.kind == P::ToolResultNotFirst && explained.contains(&p.index))
+        {
             continue;
         }
         let line = turns.get(p.index).and_then(|(_, rs)| rs.first()).map_or(0, |&i| rows[i].line);
@@ -652,7 +694,10 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     let plan = history(&rows, &t, &mut ignored);
     let parsed = |i: usize| rows[i].parsed.as_ref();
     let line = |i: usize| rows[i].line;
-    if parents.values().zip(parents.keys()).all(|(p, &i)| parsed(i).and_then(|x| x.parent.as_ref()) == p.as_ref())
+    if parents
+        .values()
+        .zip(parents.keys())
+        .all(|(p, &i)| parsed(i).and_then(|x| x.parent.as_ref()) == p.as_ref())
         && plan.bad_thinking.is_empty()
         && plan.orphans.is_empty()
         && plan.unanswered.is_empty()
@@ -674,18 +719,34 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         if cut.is_some_and(|c| (i, b) >= c) {
             let why = match plan.bad_thinking.iter().find(|(p, _)| *p == (i, b)) {
                 Some((_, why)) => why.clone(),
-                None if first_bad.is_some_and(|f| f <= (i, b)) && first_change.is_none_or(|c| first_bad <= Some(c)) => {
-                    format!("after the refused thinking on line {}: its signature covers what came before it", line(first_bad.expect("some").0))
+                None if first_bad.is_some_and(|f| f <= (i, b))
+                    && first_change.is_none_or(|c| first_bad <= Some(c)) =>
+                {
+                    format!(
+                        "after the refused thinking on line {}: its signature covers what came before it",
+                        line(first_bad.expect("some").0)
+                    )
                 }
-                None => "after a change the repair made before it: its signature covers what came before it".to_owned(),
+                None => "after a change the repair made before it: its signature covers what came before it"
+                    .to_owned(),
             };
-            changes.push(Change { line: line(i), kind: ChangeKind::ThinkingDropped, message: format!("thinking block {b} dropped: {why}") });
+            changes.push(Change {
+                line: line(i),
+                kind: ChangeKind::ThinkingDropped,
+                block: Some(b),
+                message: format!("thinking block {b} dropped: {why}"),
+            });
             drop.entry(i).or_default().push(b);
         }
     }
     for &(i, b) in &plan.orphans {
         let id = parsed(i).and_then(|p| p.blocks[b].id.clone()).unwrap_or_default();
-        changes.push(Change { line: line(i), kind: ChangeKind::ResultDropped, message: format!("tool_result block {b} for {id} dropped: it answers no call") });
+        changes.push(Change {
+            line: line(i),
+            kind: ChangeKind::ResultDropped,
+            block: Some(b),
+            message: format!("tool_result block {b} for {id} dropped: it answers no call"),
+        });
         drop.entry(i).or_default().push(b);
     }
     // Lines emptied go; their children take their parent.
@@ -706,7 +767,12 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             if let Some(u) = &p.uuid {
                 removed.insert(u.clone(), parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone()));
             }
-            changes.push(Change { line: line(i), kind: ChangeKind::LineRemoved, message: "the line is left out: all it held was dropped".into() });
+            changes.push(Change {
+                line: line(i),
+                kind: ChangeKind::LineRemoved,
+                block: None,
+                message: "the line is left out: all it held was dropped".into(),
+            });
         } else {
             content.insert(i, format!("[{}]", kept.join(",")));
         }
@@ -720,7 +786,13 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         let p = parsed(*call).expect("a history row is parsed");
         let results: Vec<String> = ids
             .iter()
-            .map(|id| format!(r#"{{"type":"tool_result","tool_use_id":{},"content":{},"is_error":true}}"#, str_literal(id), str_literal(INTERRUPTED)))
+            .map(|id| {
+                format!(
+                    r#"{{"type":"tool_result","tool_use_id":{},"content":{},"is_error":true}}"#,
+                    str_literal(id),
+                    str_literal(INTERRUPTED)
+                )
+            })
             .collect();
         let mut fields = Vec::new();
         let uuid = p.uuid.as_ref().map(|u| {
@@ -735,7 +807,8 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         for (key, raw) in p.copy.iter().filter(|(k, _)| *k != "timestamp") {
             fields.push(format!(r#""{key}":{raw}"#));
         }
-        fields.push(format!(r#""type":"user","message":{{"role":"user","content":[{}]}}"#, results.join(",")));
+        fields
+            .push(format!(r#""type":"user","message":{{"role":"user","content":[{}]}}"#, results.join(",")));
         if let Some(u) = &uuid {
             fields.push(format!(r#""uuid":{}"#, str_literal(u)));
         }
@@ -746,6 +819,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         changes.push(Change {
             line: line(*after),
             kind: ChangeKind::ResultAdded,
+            block: None,
             message: format!(
                 "a line added after this one: an error tool_result for {} (the call on line {}), {}",
                 ids.join(", "),
@@ -763,7 +837,10 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         }
         let mut edits = Vec::new();
         if let Some(c) = content.get(&i) {
-            edits.push((parsed(i).and_then(|p| p.content_span).expect("edited content is an array"), c.clone()));
+            edits.push((
+                parsed(i).and_then(|p| p.content_span).expect("edited content is an array"),
+                c.clone(),
+            ));
         }
         if let Some(p) = parsed(i).filter(|p| p.parent_span.is_some()) {
             let mut parent = parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone());
@@ -782,18 +859,25 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             }
             if parent != p.parent {
                 let target = match &parent {
-                    Some(u) => rows.iter().find(|r| r.parsed.as_ref().and_then(|p| p.uuid.as_ref()) == Some(u)).map_or_else(
-                        || format!("the added result {u}"),
-                        |r| format!("line {}", r.line),
-                    ),
+                    Some(u) => rows
+                        .iter()
+                        .find(|r| r.parsed.as_ref().and_then(|p| p.uuid.as_ref()) == Some(u))
+                        .map_or_else(|| format!("the added result {u}"), |r| format!("line {}", r.line)),
                     None => "no line (it starts the conversation)".into(),
                 };
                 changes.push(Change {
                     line: r.line,
                     kind: ChangeKind::Reparented,
-                    message: format!("its parent is now {target} (was {})", p.parent.as_deref().unwrap_or("none")),
+                    block: None,
+                    message: format!(
+                        "its parent is now {target} (was {})",
+                        p.parent.as_deref().unwrap_or("none")
+                    ),
                 });
-                edits.push((p.parent_span.expect("filtered"), parent.as_deref().map_or("null".to_owned(), str_literal)));
+                edits.push((
+                    p.parent_span.expect("filtered"),
+                    parent.as_deref().map_or("null".to_owned(), str_literal),
+                ));
             }
         }
         if edits.is_empty() {
@@ -810,6 +894,6 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             out.push(b'\n');
         }
     }
-    changes.sort_by_key(|c| c.line);
+    changes.sort_by_key(|c| (c.line, c.block));
     (out, changes)
 }

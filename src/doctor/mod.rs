@@ -27,7 +27,7 @@ pub enum Severity {
 }
 
 /// What kind of problem a line has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// Not JSON, not an object, or not UTF-8.
     BadLine,
@@ -128,15 +128,18 @@ impl ChangeKind {
 pub struct Change {
     pub line: u64,
     pub kind: ChangeKind,
+    /// The block of the line's `message.content` (dropped blocks).
+    pub block: Option<usize>,
     pub message: String,
 }
 
 impl Change {
     pub fn to_json(&self) -> String {
         format!(
-            r#"{{"line":{},"kind":"{}","message":{}}}"#,
+            r#"{{"line":{},"kind":"{}","block":{},"message":{}}}"#,
             self.line,
             self.kind.as_str(),
+            self.block.map_or("null".to_owned(), |b| b.to_string()),
             str_literal(&self.message)
         )
     }
@@ -208,7 +211,9 @@ fn unsupported(format: Option<Format>) -> Diagnosis {
 /// Every problem that would stop `bytes` resuming, or that is worth knowing.
 pub fn diagnose(bytes: &[u8], format: Option<Format>) -> Diagnosis {
     match detect(bytes, format) {
-        Some(Format::ClaudeCode) => Diagnosis { format: Some(Format::ClaudeCode), problems: claude::diagnose(bytes) },
+        Some(Format::ClaudeCode) => {
+            Diagnosis { format: Some(Format::ClaudeCode), problems: claude::diagnose(bytes) }
+        }
         other => unsupported(other),
     }
 }
