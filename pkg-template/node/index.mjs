@@ -15,4 +15,6 @@ export const {
   repairForResume,
   closeOpenToolCalls,
   checkMessages,
+  diagnose,
+  repair,
 } = pkg;

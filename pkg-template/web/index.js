@@ -18,4 +18,6 @@ export {
   repairForResume,
   closeOpenToolCalls,
   checkMessages,
+  diagnose,
+  repair,
 } from "./garuda_session.js";

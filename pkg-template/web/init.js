@@ -26,4 +26,6 @@ export {
   repairForResume,
   closeOpenToolCalls,
   checkMessages,
+  diagnose,
+  repair,
 } from "./garuda_session.js";

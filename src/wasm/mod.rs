@@ -21,10 +21,12 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+mod doctor;
 mod functions;
 mod journal;
 mod redactor;
 
+pub use doctor::*;
 pub use functions::*;
 pub use journal::*;
 pub use redactor::*;
