@@ -582,3 +582,19 @@ fn every_peer_session_goes_through_the_doctor() {
     }
     println!("peers: {resumed} resume as they are (byte-identical after repair), {repaired} Claude Code files repaired");
 }
+
+#[test]
+fn every_problem_and_change_kind_is_declared() {
+    let d = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("pkg-template/index.d.ts"))
+        .unwrap();
+    let union = &d[d.find("export type DoctorProblemKind =").expect("DoctorProblemKind")..];
+    let union = &union[..union.find(';').unwrap()];
+    for k in Kind::ALL {
+        assert!(union.contains(&format!("\"{}\"", k.as_str())), "{} is not in DoctorProblemKind", k.as_str());
+    }
+    let change = &d[d.find("export interface DoctorChange").expect("DoctorChange")..];
+    let change = &change[..change.find('}').unwrap()];
+    for k in ChangeKind::ALL {
+        assert!(change.contains(&format!("\"{}\"", k.as_str())), "{} is not in DoctorChange", k.as_str());
+    }
+}

@@ -625,16 +625,16 @@ fn refused(
     }
 }
 
-fn size(bytes: &[u8], problems: &mut Vec<Problem>) {
-    let mb = bytes.len() as f64 / 1e6;
-    if bytes.len() > V8_MAX_STRING {
+pub(super) fn size(len: usize, problems: &mut Vec<Problem>) {
+    let mb = len as f64 / 1e6;
+    if len > V8_MAX_STRING {
         problems.push(Problem {
             line: 0,
             kind: Kind::TooLarge,
             severity: Severity::Error,
             message: format!("the file is {mb:.0} MB: longer than Node's longest string, so it cannot be read whole to resume"),
         });
-    } else if bytes.len() > LARGE {
+    } else if len > LARGE {
         problems.push(Problem {
             line: 0,
             kind: Kind::TooLarge,
@@ -646,7 +646,7 @@ fn size(bytes: &[u8], problems: &mut Vec<Problem>) {
 
 pub fn diagnose(bytes: &[u8]) -> Vec<Problem> {
     let mut problems = Vec::new();
-    size(bytes, &mut problems);
+    size(bytes.len(), &mut problems);
     let rows = rows(bytes, &mut problems);
     let parents = chain_breaks(&rows, &mut problems);
     let t = tree(&rows, &parents);

@@ -54,6 +54,20 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub const ALL: [Kind; 11] = [
+        Kind::BadLine,
+        Kind::BrokenChain,
+        Kind::ThinkingEmpty,
+        Kind::ThinkingUnsigned,
+        Kind::ThinkingChanged,
+        Kind::ThinkingModelSwitch,
+        Kind::ToolUseUnanswered,
+        Kind::ToolResultOrphan,
+        Kind::Refused,
+        Kind::TooLarge,
+        Kind::Unsupported,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::BadLine => "bad-line",
@@ -111,6 +125,14 @@ pub enum ChangeKind {
 }
 
 impl ChangeKind {
+    pub const ALL: [ChangeKind; 5] = [
+        ChangeKind::ThinkingDropped,
+        ChangeKind::ResultDropped,
+        ChangeKind::ResultAdded,
+        ChangeKind::LineRemoved,
+        ChangeKind::Reparented,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ChangeKind::ThinkingDropped => "thinking-dropped",

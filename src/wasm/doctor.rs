@@ -32,7 +32,11 @@ fn format_option(options: &JsValue, what: &str) -> Result<Option<Format>, JsValu
     }
     let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
     format.as_string().and_then(|f| Format::parse(&f)).map(Some).ok_or_else(|| {
-        error(format!("{what}: options.format must be one of {}, got {}", names.join(", "), type_name(&format)))
+        error(format!(
+            "{what}: options.format must be one of {}, got {}",
+            names.join(", "),
+            type_name(&format)
+        ))
     })
 }
 
