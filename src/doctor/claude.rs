@@ -358,13 +358,30 @@ fn chain_breaks(rows: &[Row], problems: &mut Vec<Problem>) -> HashMap<usize, Opt
             t.on[i] && !parents.contains_key(&i) && parent.is_some_and(|u| !uuids.contains(u))
         });
         let Some(i) = broken else { return parents };
-        let before = t.index.iter().copied().filter(|&j| j < i && main(j)).last();
+        let before = t.index.iter().copied().rfind(|&j| j < i && main(j));
+        let p = rows[i].parsed.as_ref().expect("a node is parsed");
+        if let (true, Some(j)) = (p.compact_boundary, before) {
+            // What a resume sends starts after the boundary anyway: only the
+            // transcript before the compaction is out of the walk.
+            problems.push(Problem {
+                line: rows[i].line,
+                kind: Kind::BrokenChain,
+                severity: Severity::Warning,
+                message: format!(
+                    "the compaction's logicalParentUuid {} names no line: lines {}..{} (before the compaction) are out of the transcript; resume sends what follows it, so it is left as it is",
+                    p.parent.as_deref().unwrap_or(""),
+                    rows[t.index[0]].line,
+                    rows[j].line
+                ),
+            });
+            parents.insert(i, p.parent.clone());
+            continue;
+        }
         let Some(j) = before else {
             // The first line of the conversation: nothing before it is lost.
             parents.insert(i, rows[i].parsed.as_ref().and_then(|p| p.parent.clone()));
             continue;
         };
-        let p = rows[i].parsed.as_ref().expect("a node is parsed");
         problems.push(Problem {
             line: rows[i].line,
             kind: Kind::BrokenChain,
@@ -578,7 +595,7 @@ fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mu
                     line: rows[i].line,
                     kind,
                     severity: Severity::Error,
-                    message: format!("{message}"),
+                    message: message.clone(),
                 });
                 plan.bad_thinking.push(((i, b), message));
             }

@@ -153,3 +153,19 @@ fn other_formats_are_not_checked_and_not_touched() {
     assert_eq!(repair(g, None).bytes, g);
     assert_eq!(repair(b"", None).bytes, b"");
 }
+
+#[test]
+fn a_compaction_whose_logical_parent_is_lost_is_a_warning_and_stays() {
+    let boundary = r#"{"parentUuid":null,"logicalParentUuid":"gone","isSidechain":false,"sessionId":"s","type":"system","subtype":"compact_boundary","uuid":"b1"}"#;
+    let f = file(&[
+        user("u1", None, r#""hi""#),
+        assistant("a1", "u1", "m1", r#"{"type":"text","text":"hello"}"#),
+        boundary.to_owned(),
+        user("c1", Some("b1"), r#""summary""#),
+        assistant("a2", "c1", "m2", r#"{"type":"text","text":"go on"}"#),
+    ]);
+    let d = diagnose(&f, None);
+    assert!(d.resumes(), "{}", d.to_json());
+    assert_eq!(kinds(&d), vec![(3, Kind::BrokenChain)]);
+    assert_eq!(repair(&f, None).bytes, f);
+}
