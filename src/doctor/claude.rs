@@ -744,8 +744,10 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
                         line(first_bad.expect("some").0)
                     )
                 }
-                None => "after a change the repair made before it: its signature covers what came before it"
-                    .to_owned(),
+                None => format!(
+                    "after the change on line {}: its signature covers what came before it",
+                    first_change.map_or(0, |c| line(c.0))
+                ),
             };
             changes.push(Change {
                 line: line(i),
@@ -850,6 +852,11 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + 256);
     for (i, r) in rows.iter().enumerate() {
         if gone.contains(&i) {
+            // A result added after a line that went still goes here.
+            for l in inserts.get(&i).into_iter().flatten() {
+                out.extend_from_slice(l.as_bytes());
+                out.push(b'\n');
+            }
             continue;
         }
         let mut edits = Vec::new();

@@ -169,3 +169,19 @@ fn a_compaction_whose_logical_parent_is_lost_is_a_warning_and_stays() {
     assert_eq!(kinds(&d), vec![(3, Kind::BrokenChain)]);
     assert_eq!(repair(&f, None).bytes, f);
 }
+
+#[test]
+fn a_result_added_after_a_line_that_goes_is_still_written() {
+    // The call's response ends with a thinking-only line whose thinking the
+    // prefix rule drops (it is unsigned): the added result follows it.
+    let f = file(&[
+        user("u1", None, r#""go""#),
+        assistant("a1", "u1", "m1", r#"{"type":"tool_use","id":"t1","name":"Bash","input":{}}"#),
+        assistant("a2", "a1", "m1", r#"{"type":"thinking","thinking":"hmm"}"#),
+    ]);
+    let r = repair(&f, None);
+    assert!(r.after.resumes(), "{}", r.after.to_json());
+    let text = String::from_utf8(r.bytes).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.lines().nth(2).unwrap().contains(r#""tool_use_id":"t1""#));
+}
