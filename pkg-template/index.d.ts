@@ -1010,3 +1010,51 @@ export interface PruneReport {
 export function pruneOldToolOutputs(messages: readonly Message[], options?: PruneOptions): Message[];
 /** pruneOldToolOutputs with its report (results pruned, tokens saved). */
 export function pruneOldToolOutputsWithReport(messages: readonly Message[], options?: PruneOptions): { messages: Message[]; report: PruneReport };
+/** What kind of problem the doctor found on a line of another agent's session. */
+export type DoctorProblemKind =
+  | "bad-line"
+  | "broken-chain"
+  | "thinking-empty"
+  | "thinking-unsigned"
+  | "thinking-changed"
+  | "thinking-model-switch"
+  | "tool-use-unanswered"
+  | "tool-result-orphan"
+  | "refused"
+  | "too-large"
+  | "unsupported";
+
+/** One problem, on the 1-based line of the file it comes from (0: the whole file). An "error" stops the session resuming. */
+export interface DoctorProblem {
+  line: number;
+  kind: DoctorProblemKind;
+  severity: "error" | "warning";
+  message: string;
+}
+
+/** Why a session would not resume (Claude Code for now; other formats say "unsupported"). */
+export interface Diagnosis {
+  format: SessionFormat | null;
+  resumes: boolean;
+  problems: DoctorProblem[];
+}
+
+/** One change a repair made, on the line of the input it touches (an added line: the line it follows). */
+export interface DoctorChange {
+  line: number;
+  kind: "thinking-dropped" | "result-dropped" | "result-added" | "line-removed" | "reparented";
+  /** The block of the line's message.content, for a dropped block. */
+  block: number | null;
+  message: string;
+}
+
+/** A repaired file, in the agent's own format, and what was changed; `after` is the repaired file's diagnosis. */
+export interface Repaired {
+  bytes: Uint8Array;
+  report: { changes: DoctorChange[]; after: Diagnosis };
+}
+
+/** Every problem that would stop another agent's session resuming, each with its line. */
+export function diagnose(bytes: Uint8Array | string, options?: { format?: SessionFormat }): Diagnosis;
+/** The session repaired in its own format, the least changed (the same bytes when it resumes), with a report of each change. */
+export function repair(bytes: Uint8Array | string, options?: { format?: SessionFormat }): Repaired;

@@ -21,6 +21,7 @@
 pub mod accounting;
 mod bytes;
 pub mod context;
+pub mod doctor;
 pub mod formats;
 pub mod journal;
 mod json;

@@ -32,6 +32,9 @@ const USAGE = `usage: garuda-session <command> ...
                                               every session of a folder, a file each
                                               (--live: only what the model sees now)
   serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)
+  doctor <file|folder> [--fix -o out | --in-place] [--redact] [--json]
+                                              why a session will not resume (exit 1), each problem with its line;
+                                              --fix writes a repaired copy in the agent's own format
 Every command reads Garuda journals and Claude Code, Codex, pi and Gemini CLI sessions,
 detecting the format; --format garuda|claude-code|codex|pi|gemini forces it (export: --from).
 --prices prices.json adds or replaces model prices ({"models": {"<model>": {"input", "output", ...}}}).
@@ -984,7 +987,7 @@ function importCommand(args) {
   return 0;
 }
 
-const COMMANDS = { replay, redact, resume, check, list, export: exportCommand, serve, usage: usageCommand, import: importCommand };
+const COMMANDS = { replay, redact, resume, check, list, export: exportCommand, serve, usage: usageCommand, import: importCommand, doctor: (a) => require("./commands/doctor.cjs")(a, { session, parseArgs, UsageError, redactorFor }) };
 
 async function main(argv) {
   const [command, ...rest] = argv;

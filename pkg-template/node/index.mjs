@@ -18,4 +18,6 @@ export const {
   pruneOldToolOutputsWithReport,
   closeOpenToolCalls,
   checkMessages,
+  diagnose,
+  repair,
 } = pkg;

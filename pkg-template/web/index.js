@@ -25,4 +25,6 @@ export {
   pruneOldToolOutputsWithReport,
   closeOpenToolCalls,
   checkMessages,
+  diagnose,
+  repair,
 } from "./garuda_session.js";

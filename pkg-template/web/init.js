@@ -33,4 +33,6 @@ export {
   pruneOldToolOutputsWithReport,
   closeOpenToolCalls,
   checkMessages,
+  diagnose,
+  repair,
 } from "./garuda_session.js";

@@ -13,7 +13,7 @@
 
 #![forbid(unsafe_code)]
 
-mod chain;
+pub(crate) mod chain;
 mod claude;
 mod codex;
 mod gemini;

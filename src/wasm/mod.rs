@@ -22,11 +22,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 mod context;
+mod doctor;
 mod functions;
 mod journal;
 mod redactor;
 
 pub use context::*;
+pub use doctor::*;
 pub use functions::*;
 pub use journal::*;
 pub use redactor::*;

@@ -1,0 +1,91 @@
+// The doctor on a large generated Claude Code session: time and peak RSS of
+// diagnose and repair, next to the reader's replay of the same bytes.
+//
+//   node bench/doctor.mjs [--mb 1000]          (default 200 MB; built once in bench/data/)
+//   node bench/doctor.mjs --rss MODE FILE      (internal: one run, prints its peak RSS)
+//
+// The session is one chain, as Claude Code writes it (one block per
+// assistant line, each line the child of the line before), with a signed
+// thinking block, a tool call and a large result per turn; one thinking text
+// is emptied mid-file and the last call has no result, so repair has work
+// across the whole file. Needs pkg/ (bash .ci/build). The issue asks for a
+// 1 GB session in at most 300 MB RSS: the doctor reads the file whole today
+// (the bytes cross into wasm at once), so expect about 3x the file size.
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const session = createRequire(import.meta.url)(path.join(here, "../pkg/node/garuda_session.js"));
+
+if (process.argv[2] === "--rss") {
+  const [mode, file] = process.argv.slice(3);
+  const bytes = fs.readFileSync(file);
+  const t = performance.now();
+  let detail;
+  if (mode === "diagnose") detail = session.diagnose(bytes).problems.length + " problems";
+  else if (mode === "repair") detail = session.repair(bytes).report.changes.length + " changes";
+  else detail = session.rebuildState(bytes).messages.length + " messages";
+  console.log(JSON.stringify({ ms: performance.now() - t, maxRssKb: process.resourceUsage().maxRSS, detail }));
+  process.exit(0);
+}
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const MB = Number(arg("--mb", "200"));
+const dir = path.join(here, "data");
+const file = path.join(dir, `doctor-${MB}mb.jsonl`);
+
+function build() {
+  if (fs.existsSync(file)) return;
+  fs.mkdirSync(dir, { recursive: true });
+  const out = fs.openSync(`${file}.tmp`, "w");
+  const sid = "7d0c3f5e-1b2a-4c6d-8e9f-0a1b2c3d4e5f";
+  const model = "claude-sonnet-4-5-20250929";
+  const result = "x".repeat(6000);
+  let parent = null;
+  let n = 0;
+  let written = 0;
+  const target = MB * 1e6;
+  const line = (type, message, extra = {}) => {
+    const uuid = `u-${++n}`;
+    const l = JSON.stringify({ parentUuid: parent, isSidechain: false, userType: "external", cwd: "/w", sessionId: sid, version: "2.0.30", type, message, ...extra, uuid, timestamp: "2026-11-20T10:00:00.000Z" });
+    parent = uuid;
+    written += fs.writeSync(out, l + "\n");
+  };
+  for (let turn = 0; written < target; turn++) {
+    const mid = `msg_${turn}`;
+    const last = written > target - 20000;
+    line("user", { role: "user", content: `prompt ${turn}` });
+    const text = turn === 100 ? "" : `thinking of turn ${turn}`;
+    line("assistant", { id: mid, role: "assistant", model, content: [{ type: "thinking", thinking: text, signature: `sig-${turn}` }] });
+    line("assistant", { id: mid, role: "assistant", model, content: [{ type: "tool_use", id: `toolu_${turn}`, name: "Read", input: { file_path: `/w/${turn}` } }] });
+    if (last) break;
+    line("user", { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${turn}`, content: result }] });
+    line("assistant", { id: `${mid}b`, role: "assistant", model, content: [{ type: "text", text: `answer ${turn}` }] });
+  }
+  fs.closeSync(out);
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+build();
+const size = fs.statSync(file).size;
+console.log(`doctor on ${(size / 1e6).toFixed(0)} MB (${file})`);
+const runs = {};
+for (const mode of ["replay", "diagnose", "repair"]) {
+  const r = spawnSync(process.execPath, ["--max-old-space-size=8192", fileURLToPath(import.meta.url), "--rss", mode, file], { encoding: "utf8" });
+  if (r.status !== 0) {
+    console.log(`${mode}: failed: ${r.stderr.split("\n")[0]}`);
+    continue;
+  }
+  const m = JSON.parse(r.stdout.trim().split("\n").pop());
+  runs[mode] = m;
+  console.log(`${mode.padEnd(9)} ${(m.ms / 1000).toFixed(2)} s  ${(size / 1e6 / (m.ms / 1000)).toFixed(0)} MB/s  peak RSS ${(m.maxRssKb / 1024).toFixed(0)} MB  (${m.detail})`);
+}
+if (runs.replay && runs.diagnose) {
+  console.log(`diagnose / replay time: ${(runs.diagnose.ms / runs.replay.ms).toFixed(2)}x; repair / replay: ${runs.repair ? (runs.repair.ms / runs.replay.ms).toFixed(2) + "x" : "n/a"}`);
+}

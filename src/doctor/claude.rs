@@ -1,0 +1,923 @@
+//! The doctor for Claude Code sessions: the rules Claude Code resumes by,
+//! and the least edit of the file that makes it resume.
+//!
+//! What a resume sends, and why each check exists:
+//! - the conversation is the active chain (`formats/chain.rs`: from the last
+//!   line back through `parentUuid`, every line with a `uuid` a link); a
+//!   `parentUuid` that names no line stops the walk, and everything before
+//!   it is lost. The repair names the line written before it instead, as
+//!   Claude Code does when it writes a line;
+//! - after a compaction only what follows the last `compact_boundary` on the
+//!   chain goes to the API, so a result whose call was compacted away is an
+//!   orphan (pi #4570, claude-code #45286);
+//! - the API joins adjacent messages of one role into one turn; every
+//!   `tool_use` needs a `tool_result` in the next turn and every result a
+//!   call in the turn before (claude-code #473, claude-agent-sdk-python #631);
+//! - a thinking block needs its signature, and the signature covers its text
+//!   and everything before it (claude-code #63147: text saved as `""` with the
+//!   signature kept; #63410: thinking of another model). The repair drops
+//!   thinking by the prefix rule: from the first bad block on, and from the
+//!   first change the repair makes on, since a signature made over the old
+//!   prefix no longer holds;
+//! - `checkMessages` (`resume/check.rs`) judges the rest of the history's
+//!   shape as the API would.
+//!
+//! Every line the repair does not need to touch is written back byte for
+//! byte; a touched line is edited in place (its `message.content` array or
+//! its parent's uuid spliced), so its other fields keep their bytes too.
+
+use super::{Change, ChangeKind, Kind, Problem, Severity};
+use crate::formats::chain;
+use crate::json::str_literal;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+/// Node's longest string (V8: 2^29 - 24 UTF-16 units): a file read whole
+/// into one string, as Claude Code reads a session, cannot be longer.
+const V8_MAX_STRING: usize = (1 << 29) - 24;
+/// claude-code #23373: a 102 MB session failed to resume with "No
+/// conversation found". Above this, a warning.
+const LARGE: usize = 100 * 1000 * 1000;
+/// The content of the result added for a call that has none: the same words
+/// Garuda's own resume uses (`resume::INTERRUPTED`).
+const INTERRUPTED: &str = crate::resume::INTERRUPTED;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LineHead<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    subtype: Option<Cow<'a, str>>,
+    uuid: Option<String>,
+    #[serde(borrow)]
+    parent_uuid: Option<&'a RawValue>,
+    #[serde(borrow)]
+    logical_parent_uuid: Option<&'a RawValue>,
+    #[serde(default)]
+    is_sidechain: bool,
+    #[serde(borrow)]
+    session_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    cwd: Option<&'a RawValue>,
+    #[serde(borrow)]
+    version: Option<&'a RawValue>,
+    #[serde(borrow)]
+    git_branch: Option<&'a RawValue>,
+    #[serde(borrow)]
+    timestamp: Option<&'a RawValue>,
+    #[serde(borrow)]
+    message: Option<MessageHead<'a>>,
+}
+
+#[derive(Deserialize)]
+struct MessageHead<'a> {
+    id: Option<String>,
+    model: Option<String>,
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct BlockHead<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    tool_use_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    thinking: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    signature: Option<Cow<'a, str>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    Thinking,
+    RedactedThinking,
+    ToolUse,
+    ToolResult,
+    Other,
+}
+
+#[derive(Debug)]
+struct Block {
+    kind: BlockKind,
+    /// A tool_use's `id`, a tool_result's `tool_use_id`.
+    id: Option<String>,
+    name: Option<String>,
+    /// Thinking: its text is empty (or only white space).
+    empty: bool,
+    /// Thinking: hashes of its text and its signature (None: unsigned).
+    text_hash: u64,
+    signature: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    User,
+    Assistant,
+}
+
+/// What the doctor keeps of one parsed line.
+#[derive(Debug)]
+struct Parsed {
+    uuid: Option<String>,
+    parent: Option<String>,
+    /// The byte range of the raw value that names the parent.
+    parent_span: Option<(usize, usize)>,
+    sidechain: bool,
+    progress: bool,
+    compact_boundary: bool,
+    /// A line with a place in the tree (`chain.rs`).
+    node: bool,
+    role: Option<Role>,
+    response: Option<String>,
+    model: Option<String>,
+    /// The byte range of `message.content` when it is an array.
+    content_span: Option<(usize, usize)>,
+    blocks: Vec<Block>,
+    /// The byte range of `message.content` when it is a string.
+    string_span: Option<(usize, usize)>,
+    /// Each block's byte range in the line.
+    block_spans: Vec<(usize, usize)>,
+    /// Raw fields a synthetic line copies.
+    copy: Vec<(&'static str, String)>,
+}
+
+struct Row<'a> {
+    line: u64,
+    /// The line's bytes in the input (without its newline).
+    range: (usize, usize),
+    text: &'a str,
+    /// Whether the line ended with a newline.
+    newline: bool,
+    parsed: Option<Parsed>,
+}
+
+fn span(text: &str, raw: &RawValue) -> (usize, usize) {
+    // A borrowed RawValue is a slice of `text`: its offset is where it sits.
+    let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
+    (start, start + raw.get().len())
+}
+
+/// FNV-1a 64: stable across Rust releases (std's hasher is not promised to
+/// be), so a repair's fresh uuids are the same wherever it runs.
+fn hash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn raw_string(raw: Option<&RawValue>) -> Option<String> {
+    serde_json::from_str::<String>(raw?.get()).ok()
+}
+
+fn parse_block(raw: &RawValue) -> Block {
+    let head: Option<BlockHead> = serde_json::from_str(raw.get()).ok();
+    let kind = match head.as_ref().and_then(|h| h.kind.as_deref()) {
+        Some("thinking") => BlockKind::Thinking,
+        Some("redacted_thinking") => BlockKind::RedactedThinking,
+        Some("tool_use") => BlockKind::ToolUse,
+        Some("tool_result") => BlockKind::ToolResult,
+        _ => BlockKind::Other,
+    };
+    let h = head.as_ref();
+    let id = match kind {
+        BlockKind::ToolUse => h.and_then(|h| h.id.as_deref()),
+        BlockKind::ToolResult => h.and_then(|h| h.tool_use_id.as_deref()),
+        _ => None,
+    };
+    let text = h.and_then(|h| h.thinking.as_deref()).unwrap_or("");
+    Block {
+        kind,
+        id: id.map(str::to_owned),
+        name: h.and_then(|h| h.name.as_deref()).map(str::to_owned),
+        empty: text.trim().is_empty(),
+        text_hash: hash(text),
+        signature: h.and_then(|h| h.signature.as_deref()).filter(|s| !s.is_empty()).map(hash),
+    }
+}
+
+fn parse_line(text: &str) -> Result<Parsed, String> {
+    let l: LineHead = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let kind = l.kind.as_deref().unwrap_or("");
+    // The line's type says the role (as Claude Code's loader reads it).
+    let role = match kind {
+        "user" if l.message.is_some() => Some(Role::User),
+        "assistant" if l.message.is_some() => Some(Role::Assistant),
+        _ => None,
+    };
+    let content = l.message.as_ref().and_then(|m| m.content);
+    let (mut blocks, mut block_spans, mut content_span) = (Vec::new(), Vec::new(), None);
+    if let Some(c) = content.filter(|c| c.get().starts_with('[')) {
+        if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(c.get()) {
+            content_span = Some(span(text, c));
+            for item in items {
+                blocks.push(parse_block(item));
+                block_spans.push(span(text, item));
+            }
+        }
+    }
+    let string_span = content.filter(|c| c.get().starts_with('"')).map(|c| span(text, c));
+    let named_parent = l.parent_uuid.or(l.logical_parent_uuid);
+    let node = l.uuid.is_some()
+        && !matches!(kind, "summary" | "custom-title" | "ai-title")
+        && !(matches!(kind, "user" | "assistant") && l.message.is_none());
+    let mut copy = Vec::new();
+    for (key, raw) in [
+        ("cwd", l.cwd),
+        ("sessionId", l.session_id),
+        ("version", l.version),
+        ("gitBranch", l.git_branch),
+        ("timestamp", l.timestamp),
+    ] {
+        if let Some(r) = raw {
+            copy.push((key, r.get().to_owned()));
+        }
+    }
+    Ok(Parsed {
+        parent: raw_string(named_parent),
+        parent_span: named_parent.filter(|r| r.get().starts_with('"')).map(|r| span(text, r)),
+        uuid: l.uuid,
+        sidechain: l.is_sidechain,
+        progress: kind == "progress",
+        compact_boundary: kind == "system" && l.subtype.as_deref() == Some("compact_boundary"),
+        node,
+        role,
+        response: l.message.as_ref().filter(|_| role == Some(Role::Assistant)).and_then(|m| m.id.clone()),
+        model: l.message.as_ref().and_then(|m| m.model.clone()),
+        content_span,
+        string_span,
+        blocks,
+        block_spans,
+        copy,
+    })
+}
+
+fn rows<'a>(bytes: &'a [u8], problems: &mut Vec<Problem>) -> Vec<Row<'a>> {
+    let mut out = Vec::new();
+    let mut pieces = bytes.split(|&b| b == b'\n').peekable();
+    let mut line = 0;
+    let mut at = 0;
+    while let Some(piece) = pieces.next() {
+        let range = (at, at + piece.len());
+        at += piece.len() + 1;
+        let last = pieces.peek().is_none();
+        if last && piece.is_empty() {
+            break;
+        }
+        line += 1;
+        let bad =
+            |why: String| Problem { line, kind: Kind::BadLine, severity: Severity::Warning, message: why };
+        let (text, parsed) = match std::str::from_utf8(piece) {
+            Err(_) => {
+                problems.push(bad("the line is not UTF-8: Claude Code skips it".into()));
+                ("", None)
+            }
+            Ok(t) if t.trim().is_empty() => (t, None),
+            Ok(t) => match parse_line(t) {
+                Ok(p) => (t, Some(p)),
+                Err(e) => {
+                    problems.push(bad(format!("the line is not a JSON object ({e}): Claude Code skips it")));
+                    (t, None)
+                }
+            },
+        };
+        out.push(Row { line, range, text, newline: !last, parsed });
+    }
+    out
+}
+
+/// The tree of the rows, with parents overridden by the chain repair.
+struct Tree {
+    /// Row index of each node.
+    index: Vec<usize>,
+    child_run: bool,
+    /// Per row: on the active chain (rows that are not nodes: false).
+    on: Vec<bool>,
+}
+
+fn tree(rows: &[Row], parents: &HashMap<usize, Option<String>>) -> Tree {
+    let index: Vec<usize> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.parsed.as_ref().is_some_and(|p| p.node))
+        .map(|(i, _)| i)
+        .collect();
+    let child_run =
+        !index.is_empty() && index.iter().all(|&i| rows[i].parsed.as_ref().is_some_and(|p| p.sidechain));
+    let nodes: Vec<chain::Node> = index
+        .iter()
+        .map(|&i| {
+            let p = rows[i].parsed.as_ref().expect("a node is parsed");
+            chain::Node {
+                uuid: p.uuid.as_deref(),
+                parent: parents.get(&i).map_or(p.parent.as_deref(), |o| o.as_deref()),
+                sidechain: p.sidechain,
+                progress: p.progress,
+                response: p.response.as_deref(),
+                tool_results: p.role == Some(Role::User)
+                    && !p.blocks.is_empty()
+                    && p.blocks.iter().all(|b| b.kind == BlockKind::ToolResult),
+            }
+        })
+        .collect();
+    let mut on = vec![false; rows.len()];
+    match chain::active(&nodes, child_run) {
+        Some(path) => {
+            for (k, &i) in index.iter().enumerate() {
+                on[i] = path[k];
+            }
+        }
+        // No line has a uuid: all of it is the conversation.
+        None => on.iter_mut().zip(rows).for_each(|(o, r)| *o = r.parsed.is_some()),
+    }
+    Tree { index, child_run, on }
+}
+
+/// The chain breaks: for each line whose parent names no line, the line
+/// written before it, which the repair names instead. Repeated until the
+/// walk reaches the first line, so every break is found.
+fn chain_breaks(rows: &[Row], problems: &mut Vec<Problem>) -> HashMap<usize, Option<String>> {
+    let uuids: HashSet<&str> =
+        rows.iter().filter_map(|r| r.parsed.as_ref().filter(|p| p.node)?.uuid.as_deref()).collect();
+    let mut parents: HashMap<usize, Option<String>> = HashMap::new();
+    loop {
+        let t = tree(rows, &parents);
+        let main = |i: usize| {
+            let p = rows[i].parsed.as_ref().expect("a node is parsed");
+            (t.child_run || !p.sidechain) && !p.progress && p.uuid.is_some()
+        };
+        let broken = t.index.iter().copied().find(|&i| {
+            let p = rows[i].parsed.as_ref().expect("a node is parsed");
+            let parent = parents.get(&i).map_or(p.parent.as_deref(), |o| o.as_deref());
+            t.on[i] && !parents.contains_key(&i) && parent.is_some_and(|u| !uuids.contains(u))
+        });
+        let Some(i) = broken else { return parents };
+        let before = t.index.iter().copied().rfind(|&j| j < i && main(j));
+        let p = rows[i].parsed.as_ref().expect("a node is parsed");
+        if let (true, Some(j)) = (p.compact_boundary, before) {
+            // What a resume sends starts after the boundary anyway: only the
+            // transcript before the compaction is out of the walk.
+            problems.push(Problem {
+                line: rows[i].line,
+                kind: Kind::BrokenChain,
+                severity: Severity::Warning,
+                message: format!(
+                    "the compaction's logicalParentUuid {} names no line: lines {}..{} (before the compaction) are out of the transcript; resume sends what follows it, so it is left as it is",
+                    p.parent.as_deref().unwrap_or(""),
+                    rows[t.index[0]].line,
+                    rows[j].line
+                ),
+            });
+            parents.insert(i, p.parent.clone());
+            continue;
+        }
+        let Some(j) = before else {
+            // The first line of the conversation: nothing before it is lost.
+            parents.insert(i, rows[i].parsed.as_ref().and_then(|p| p.parent.clone()));
+            continue;
+        };
+        problems.push(Problem {
+            line: rows[i].line,
+            kind: Kind::BrokenChain,
+            severity: Severity::Error,
+            message: format!(
+                "its parentUuid {} names no line of the file: the resumed conversation starts here and lines {}..{} are lost",
+                p.parent.as_deref().unwrap_or(""),
+                rows[t.index[0]].line,
+                rows[j].line
+            ),
+        });
+        parents.insert(i, rows[j].parsed.as_ref().and_then(|p| p.uuid.clone()));
+    }
+}
+
+/// A place in the history: row index, block index.
+type Pos = (usize, usize);
+
+/// What the history sent on resume needs, found on the (chain-repaired) rows.
+#[derive(Default)]
+struct Plan {
+    /// Thinking the API refuses: where, and why (the first is where the
+    /// prefix rule starts).
+    bad_thinking: Vec<(Pos, String)>,
+    /// Every thinking block of the history.
+    thinking: Vec<Pos>,
+    /// Results that answer no call.
+    orphans: Vec<Pos>,
+    /// Calls with no result: the call's row, where the synthetic line goes
+    /// (after this row), and the ids.
+    unanswered: Vec<(usize, usize, Vec<String>)>,
+}
+
+fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
+    let parsed = |i: usize| rows[i].parsed.as_ref().expect("a history row is parsed");
+    let main: Vec<usize> = (0..rows.len())
+        .filter(|&i| t.on[i] && rows[i].parsed.as_ref().is_some_and(|p| t.child_run || !p.sidechain))
+        .collect();
+    // Only what follows the last compaction is sent.
+    let from = main.iter().rposition(|&i| parsed(i).compact_boundary).map_or(0, |k| k + 1);
+    let boundary = from.checked_sub(1).map(|k| rows[main[k]].line);
+    let hist: Vec<usize> = main[from..].iter().copied().filter(|&i| parsed(i).role.is_some()).collect();
+    // Turns: runs of one role, as the API joins them.
+    let mut turns: Vec<(Role, Vec<usize>)> = Vec::new();
+    for &i in &hist {
+        let role = parsed(i).role.expect("filtered");
+        match turns.last_mut() {
+            Some((r, rs)) if *r == role => rs.push(i),
+            _ => turns.push((role, vec![i])),
+        }
+    }
+    let mut plan = Plan::default();
+    // Where each tool_use of the file is, to say where a lost call went.
+    let calls_anywhere: HashMap<&str, u64> = rows
+        .iter()
+        .filter_map(|r| Some((r, r.parsed.as_ref()?)))
+        .flat_map(|(r, p)| {
+            p.blocks
+                .iter()
+                .filter(|b| b.kind == BlockKind::ToolUse)
+                .filter_map(move |b| Some((b.id.as_deref()?, r.line)))
+        })
+        .collect();
+    for (k, (role, rs)) in turns.iter().enumerate() {
+        let uses = |rs: &[usize]| -> Vec<(usize, String, Option<String>)> {
+            rs.iter()
+                .flat_map(|&i| {
+                    parsed(i)
+                        .blocks
+                        .iter()
+                        .filter(|b| b.kind == BlockKind::ToolUse)
+                        .filter_map(move |b| Some((i, b.id.clone()?, b.name.clone())))
+                })
+                .collect()
+        };
+        match role {
+            Role::Assistant => {
+                let answered: HashSet<&str> = match turns.get(k + 1) {
+                    Some((Role::User, next)) => next
+                        .iter()
+                        .flat_map(|&i| parsed(i).blocks.iter())
+                        .filter(|b| b.kind == BlockKind::ToolResult)
+                        .filter_map(|b| b.id.as_deref())
+                        .collect(),
+                    _ => HashSet::new(),
+                };
+                for (i, id, name) in uses(rs) {
+                    if answered.contains(id.as_str()) {
+                        continue;
+                    }
+                    problems.push(Problem {
+                        line: rows[i].line,
+                        kind: Kind::ToolUseUnanswered,
+                        severity: Severity::Error,
+                        message: format!(
+                            "tool_use {id} ({}) has no tool_result in the next message: the API refuses the history (a crash between the call and its result?)",
+                            name.as_deref().unwrap_or("?")
+                        ),
+                    });
+                    // After the call's response (its parallel lines stay together).
+                    let mut after = i;
+                    while rows
+                        .get(after + 1)
+                        .and_then(|r| r.parsed.as_ref())
+                        .is_some_and(|p| p.response.is_some() && p.response == parsed(i).response)
+                    {
+                        after += 1;
+                    }
+                    match plan.unanswered.iter_mut().find(|(c, _, _)| *c == i) {
+                        Some((_, _, ids)) => ids.push(id),
+                        None => plan.unanswered.push((i, after, vec![id])),
+                    }
+                }
+            }
+            Role::User => {
+                let asked: Vec<String> = match k.checked_sub(1).map(|p| &turns[p]) {
+                    Some((Role::Assistant, prev)) => uses(prev).into_iter().map(|(_, id, _)| id).collect(),
+                    _ => Vec::new(),
+                };
+                let mut answered: HashSet<String> = HashSet::new();
+                for &i in rs {
+                    for (b, block) in parsed(i).blocks.iter().enumerate() {
+                        if block.kind != BlockKind::ToolResult {
+                            continue;
+                        }
+                        let id = block.id.clone().unwrap_or_default();
+                        let why = if !asked.contains(&id) {
+                            match (calls_anywhere.get(id.as_str()), boundary) {
+                                (Some(&at), Some(cut)) if at < cut => format!(
+                                    "tool_result for {id} answers no tool_use of the message before it: its call (line {at}) is before the compaction at line {cut}"
+                                ),
+                                (Some(&at), _) => format!("tool_result for {id} answers no tool_use of the message before it (its call is on line {at})"),
+                                _ => format!("tool_result for {id} answers no tool_use: its call is nowhere in the file"),
+                            }
+                        } else if answered.contains(&id) {
+                            format!("a second tool_result for {id}")
+                        } else {
+                            answered.insert(id);
+                            continue;
+                        };
+                        problems.push(Problem {
+                            line: rows[i].line,
+                            kind: Kind::ToolResultOrphan,
+                            severity: Severity::Error,
+                            message: format!("{why}: the API refuses the history"),
+                        });
+                        plan.orphans.push((i, b));
+                    }
+                }
+            }
+        }
+    }
+    thinking(rows, &hist, problems, &mut plan);
+    // A turn with an orphan result: the orphan says why (its results may
+    // also come after other content, which its removal settles).
+    let explained: HashSet<usize> = turns
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, rs))| rs.iter().any(|i| plan.orphans.iter().any(|(o, _)| o == i)))
+        .map(|(k, _)| k)
+        .collect();
+    refused(rows, &turns, &explained, problems);
+    plan
+}
+
+/// Thinking the API refuses: unsigned, signed over an empty or changed text,
+/// or made by another model than the one the session resumes with.
+fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mut Plan) {
+    let parsed = |i: usize| rows[i].parsed.as_ref().expect("a history row is parsed");
+    let real = |m: &Option<String>| m.clone().filter(|m| m != "<synthetic>");
+    let resume_model = hist
+        .iter()
+        .rev()
+        .filter(|&&i| parsed(i).role == Some(Role::Assistant))
+        .find_map(|&i| real(&parsed(i).model));
+    let mut signed: HashMap<u64, u64> = HashMap::new();
+    for &i in hist {
+        let p = parsed(i);
+        if p.role != Some(Role::Assistant) {
+            continue;
+        }
+        for (b, block) in p.blocks.iter().enumerate() {
+            let why = match block.kind {
+                BlockKind::Thinking => match block.signature {
+                    None => Some((Kind::ThinkingUnsigned, "a thinking block has no signature".to_owned())),
+                    Some(_) if block.empty => Some((
+                        Kind::ThinkingEmpty,
+                        "a signed thinking block's text is empty (the text was lost and the signature kept, claude-code#63147)".to_owned(),
+                    )),
+                    Some(sig) => match signed.insert(sig, block.text_hash) {
+                        Some(before) if before != block.text_hash => Some((
+                            Kind::ThinkingChanged,
+                            "a thinking block's signature was seen before on another text: the text was changed".to_owned(),
+                        )),
+                        _ => None,
+                    },
+                },
+                BlockKind::RedactedThinking => None,
+                _ => continue,
+            };
+            let why = why.or_else(|| match (real(&p.model), &resume_model) {
+                (Some(m), Some(r)) if &m != r => Some((
+                    Kind::ThinkingModelSwitch,
+                    format!("thinking signed by {m}, and the session resumes with {r}: the API refuses thinking of another model"),
+                )),
+                _ => None,
+            });
+            plan.thinking.push((i, b));
+            if let Some((kind, message)) = why {
+                problems.push(Problem {
+                    line: rows[i].line,
+                    kind,
+                    severity: Severity::Error,
+                    message: message.clone(),
+                });
+                plan.bad_thinking.push(((i, b), message));
+            }
+        }
+    }
+}
+
+/// The rest of the API's rules, by `checkMessages` on the history's turns
+/// (what the checks above already said is not said twice).
+fn refused(
+    rows: &[Row],
+    turns: &[(Role, Vec<usize>)],
+    explained: &HashSet<usize>,
+    problems: &mut Vec<Problem>,
+) {
+    use crate::resume::ProblemKind as P;
+    let messages: Vec<String> = turns
+        .iter()
+        .map(|(role, rs)| {
+            let mut blocks: Vec<String> = Vec::new();
+            for &i in rs {
+                let r = &rows[i];
+                let p = r.parsed.as_ref().expect("a history row is parsed");
+                if let Some((a, b)) = p.string_span {
+                    blocks.push(format!(r#"{{"type":"text","text":{}}}"#, &r.text[a..b]));
+                }
+                blocks.extend(p.block_spans.iter().map(|&(a, b)| r.text[a..b].to_owned()));
+            }
+            let role = if *role == Role::User { "user" } else { "assistant" };
+            format!(r#"{{"role":"{role}","content":[{}]}}"#, blocks.join(","))
+        })
+        .collect();
+    if messages.is_empty() {
+        return;
+    }
+    for p in crate::resume::check_messages(&messages, false) {
+        if matches!(p.kind, P::ToolUseUnanswered | P::ToolResultOrphan | P::ThinkingUnsigned | P::NotAMessage)
+            || (p.kind == P::ToolResultNotFirst && explained.contains(&p.index))
+        {
+            continue;
+        }
+        let line = turns.get(p.index).and_then(|(_, rs)| rs.first()).map_or(0, |&i| rows[i].line);
+        problems.push(Problem { line, kind: Kind::Refused, severity: Severity::Error, message: p.message });
+    }
+}
+
+pub(super) fn size(len: usize, problems: &mut Vec<Problem>) {
+    let mb = len as f64 / 1e6;
+    if len > V8_MAX_STRING {
+        problems.push(Problem {
+            line: 0,
+            kind: Kind::TooLarge,
+            severity: Severity::Error,
+            message: format!("the file is {mb:.0} MB: longer than Node's longest string, so it cannot be read whole to resume"),
+        });
+    } else if len > LARGE {
+        problems.push(Problem {
+            line: 0,
+            kind: Kind::TooLarge,
+            severity: Severity::Warning,
+            message: format!("the file is {mb:.0} MB: sessions this large have failed to resume (claude-code#23373, 102 MB)"),
+        });
+    }
+}
+
+pub fn diagnose(bytes: &[u8]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    size(bytes.len(), &mut problems);
+    let rows = rows(bytes, &mut problems);
+    let parents = chain_breaks(&rows, &mut problems);
+    let t = tree(&rows, &parents);
+    history(&rows, &t, &mut problems);
+    problems.sort_by_key(|p| p.line);
+    problems
+}
+
+/// A fresh uuid (v4 shape), the same for the same input so a repair is
+/// reproducible, and unlike any uuid of the file.
+fn fresh_uuid(seed: &str, taken: &HashSet<String>) -> String {
+    for n in 0u64.. {
+        let a = hash(&format!("{seed}\u{0}{n}"));
+        let b = hash(&format!("{n}\u{0}{seed}"));
+        let u = format!(
+            "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+            a >> 32,
+            (a >> 16) & 0xffff,
+            a & 0xfff,
+            0x8000 | ((b >> 48) & 0x3fff),
+            b & 0xffff_ffff_ffff
+        );
+        if !taken.contains(&u) {
+            return u;
+        }
+    }
+    unreachable!("u64 seeds run out")
+}
+
+fn splice(text: &str, mut edits: Vec<((usize, usize), String)>) -> String {
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0 .0));
+    let mut out = text.to_owned();
+    for ((a, b), with) in edits {
+        out.replace_range(a..b, &with);
+    }
+    out
+}
+
+pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
+    let mut changes = Vec::new();
+    let mut ignored = Vec::new();
+    let rows = rows(bytes, &mut ignored);
+    let parents = chain_breaks(&rows, &mut ignored);
+    let t = tree(&rows, &parents);
+    let plan = history(&rows, &t, &mut ignored);
+    let parsed = |i: usize| rows[i].parsed.as_ref();
+    let line = |i: usize| rows[i].line;
+    if parents
+        .values()
+        .zip(parents.keys())
+        .all(|(p, &i)| parsed(i).and_then(|x| x.parent.as_ref()) == p.as_ref())
+        && plan.bad_thinking.is_empty()
+        && plan.orphans.is_empty()
+        && plan.unanswered.is_empty()
+    {
+        return (bytes.to_vec(), changes);
+    }
+    // The prefix rule: from the first bad thinking, or the first change the
+    // repair makes to the history, every later thinking block goes.
+    let first_change = plan
+        .orphans
+        .iter()
+        .copied()
+        .chain(plan.unanswered.iter().map(|&(_, after, _)| (after, usize::MAX)))
+        .min();
+    let first_bad = plan.bad_thinking.first().map(|b| b.0);
+    let cut = [first_change, first_bad].into_iter().flatten().min();
+    let mut drop: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(i, b) in &plan.thinking {
+        if cut.is_some_and(|c| (i, b) >= c) {
+            let why = match plan.bad_thinking.iter().find(|(p, _)| *p == (i, b)) {
+                Some((_, why)) => why.clone(),
+                None if first_bad.is_some_and(|f| f <= (i, b))
+                    && first_change.is_none_or(|c| first_bad <= Some(c)) =>
+                {
+                    format!(
+                        "after the refused thinking on line {}: its signature covers what came before it",
+                        line(first_bad.expect("some").0)
+                    )
+                }
+                None => format!(
+                    "after the change on line {}: its signature covers what came before it",
+                    first_change.map_or(0, |c| line(c.0))
+                ),
+            };
+            changes.push(Change {
+                line: line(i),
+                kind: ChangeKind::ThinkingDropped,
+                block: Some(b),
+                message: format!("thinking block {b} dropped: {why}"),
+            });
+            drop.entry(i).or_default().push(b);
+        }
+    }
+    for &(i, b) in &plan.orphans {
+        let id = parsed(i).and_then(|p| p.blocks[b].id.clone()).unwrap_or_default();
+        changes.push(Change {
+            line: line(i),
+            kind: ChangeKind::ResultDropped,
+            block: Some(b),
+            message: format!("tool_result block {b} for {id} dropped: it answers no call"),
+        });
+        drop.entry(i).or_default().push(b);
+    }
+    // Lines emptied go; their children take their parent.
+    let mut removed: HashMap<String, Option<String>> = HashMap::new();
+    let mut gone: HashSet<usize> = HashSet::new();
+    let mut content: HashMap<usize, String> = HashMap::new();
+    for (&i, bs) in &drop {
+        let p = parsed(i).expect("a history row is parsed");
+        let kept: Vec<&str> = p
+            .block_spans
+            .iter()
+            .enumerate()
+            .filter(|(b, _)| !bs.contains(b))
+            .map(|(_, &(a, z))| &rows[i].text[a..z])
+            .collect();
+        if kept.is_empty() {
+            gone.insert(i);
+            if let Some(u) = &p.uuid {
+                removed.insert(u.clone(), parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone()));
+            }
+            changes.push(Change {
+                line: line(i),
+                kind: ChangeKind::LineRemoved,
+                block: None,
+                message: "the line is left out: all it held was dropped".into(),
+            });
+        } else {
+            content.insert(i, format!("[{}]", kept.join(",")));
+        }
+    }
+    // Synthetic results: one line per call line, a child of it.
+    let taken: HashSet<String> = rows.iter().filter_map(|r| r.parsed.as_ref()?.uuid.clone()).collect();
+    let mut taken_now = taken.clone();
+    let mut synthetic_of: HashMap<String, (String, Option<String>)> = HashMap::new();
+    let mut inserts: HashMap<usize, Vec<String>> = HashMap::new();
+    for (call, after, ids) in &plan.unanswered {
+        let p = parsed(*call).expect("a history row is parsed");
+        let results: Vec<String> = ids
+            .iter()
+            .map(|id| {
+                format!(
+                    r#"{{"type":"tool_result","tool_use_id":{},"content":{},"is_error":true}}"#,
+                    str_literal(id),
+                    str_literal(INTERRUPTED)
+                )
+            })
+            .collect();
+        let mut fields = Vec::new();
+        let uuid = p.uuid.as_ref().map(|u| {
+            let fresh = fresh_uuid(&format!("{u}\u{0}{}", ids.join(",")), &taken_now);
+            taken_now.insert(fresh.clone());
+            fields.push(format!(r#""parentUuid":{}"#, str_literal(u)));
+            synthetic_of.insert(u.to_string(), (fresh.clone(), p.response.clone()));
+            fresh
+        });
+        fields.push(format!(r#""isSidechain":{}"#, p.sidechain));
+        fields.push(r#""userType":"external""#.to_owned());
+        for (key, raw) in p.copy.iter().filter(|(k, _)| *k != "timestamp") {
+            fields.push(format!(r#""{key}":{raw}"#));
+        }
+        fields
+            .push(format!(r#""type":"user","message":{{"role":"user","content":[{}]}}"#, results.join(",")));
+        if let Some(u) = &uuid {
+            fields.push(format!(r#""uuid":{}"#, str_literal(u)));
+        }
+        if let Some((_, raw)) = p.copy.iter().find(|(k, _)| *k == "timestamp") {
+            fields.push(format!(r#""timestamp":{raw}"#));
+        }
+        inserts.entry(*after).or_default().push(format!("{{{}}}", fields.join(",")));
+        changes.push(Change {
+            line: line(*after),
+            kind: ChangeKind::ResultAdded,
+            block: None,
+            message: format!(
+                "a line added after this one: an error tool_result for {} (the call on line {}), {}",
+                ids.join(", "),
+                line(*call),
+                uuid.map_or("without a uuid, as the file has none".to_owned(), |u| format!("uuid {u}"))
+            ),
+        });
+    }
+    // Parents: the chain repair's, then past removed lines, then to the
+    // synthetic result that now follows a call.
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + 256);
+    for (i, r) in rows.iter().enumerate() {
+        if gone.contains(&i) {
+            // A result added after a line that went still goes here.
+            for l in inserts.get(&i).into_iter().flatten() {
+                out.extend_from_slice(l.as_bytes());
+                out.push(b'\n');
+            }
+            continue;
+        }
+        let mut edits = Vec::new();
+        if let Some(c) = content.get(&i) {
+            edits.push((
+                parsed(i).and_then(|p| p.content_span).expect("edited content is an array"),
+                c.clone(),
+            ));
+        }
+        if let Some(p) = parsed(i).filter(|p| p.parent_span.is_some()) {
+            let mut parent = parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone());
+            let mut steps = 0;
+            while let Some(next) = parent.as_ref().and_then(|u| removed.get(u)) {
+                parent = next.clone();
+                steps += 1;
+                if steps > removed.len() {
+                    break;
+                }
+            }
+            if let Some((fresh, response)) = parent.as_ref().and_then(|u| synthetic_of.get(u)) {
+                if response.is_none() || *response != p.response {
+                    parent = Some(fresh.clone());
+                }
+            }
+            if parent != p.parent {
+                let target = match &parent {
+                    Some(u) => rows
+                        .iter()
+                        .find(|r| r.parsed.as_ref().and_then(|p| p.uuid.as_ref()) == Some(u))
+                        .map_or_else(|| format!("the added result {u}"), |r| format!("line {}", r.line)),
+                    None => "no line (it starts the conversation)".into(),
+                };
+                changes.push(Change {
+                    line: r.line,
+                    kind: ChangeKind::Reparented,
+                    block: None,
+                    message: format!(
+                        "its parent is now {target} (was {})",
+                        p.parent.as_deref().unwrap_or("none")
+                    ),
+                });
+                edits.push((
+                    p.parent_span.expect("filtered"),
+                    parent.as_deref().map_or("null".to_owned(), str_literal),
+                ));
+            }
+        }
+        if edits.is_empty() {
+            out.extend_from_slice(&bytes[r.range.0..r.range.1]);
+        } else {
+            out.extend_from_slice(splice(r.text, edits).as_bytes());
+        }
+        let added = inserts.get(&i);
+        if r.newline || added.is_some() {
+            out.push(b'\n');
+        }
+        for l in added.into_iter().flatten() {
+            out.extend_from_slice(l.as_bytes());
+            out.push(b'\n');
+        }
+    }
+    changes.sort_by_key(|c| (c.line, c.block));
+    (out, changes)
+}

@@ -1,0 +1,257 @@
+//! The doctor (issue 28): why another agent's session will not resume, and a
+//! repaired copy in that agent's own format.
+//!
+//! `diagnose` reads a session file as its agent does on resume (for Claude
+//! Code: the active chain of `chain.rs`, from the last compaction on) and
+//! names every problem with the 1-based line it comes from. `repair` writes
+//! the file again with the least change that makes it resume, every other
+//! line byte for byte as it was, and says what it changed and where.
+//!
+//! Claude Code only, for now: other formats are reported as not supported
+//! (their readers exist; their resume rules are not written here yet).
+
+#![forbid(unsafe_code)]
+
+mod claude;
+
+use crate::formats::Format;
+use crate::json::str_literal;
+
+/// How bad a problem is: an `Error` stops the session resuming (the API
+/// refuses the history, or the agent loses part of the conversation); a
+/// `Warning` is worth knowing but resume goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// What kind of problem a line has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Not JSON, not an object, or not UTF-8.
+    BadLine,
+    /// A `parentUuid` that names no line: the chain stops there.
+    BrokenChain,
+    /// A signed thinking block whose text is empty (claude-code#63147).
+    ThinkingEmpty,
+    /// A thinking block without a signature.
+    ThinkingUnsigned,
+    /// A signature seen before on another text: the text was changed.
+    ThinkingChanged,
+    /// Thinking of another model than the one the session resumes with.
+    ThinkingModelSwitch,
+    /// A `tool_use` that no result answers.
+    ToolUseUnanswered,
+    /// A `tool_result` that answers no call of the message before it.
+    ToolResultOrphan,
+    /// A rule of the Messages API the history breaks (`checkMessages`).
+    Refused,
+    /// Too large to be read whole.
+    TooLarge,
+    /// A format the doctor has no resume rules for.
+    Unsupported,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 11] = [
+        Kind::BadLine,
+        Kind::BrokenChain,
+        Kind::ThinkingEmpty,
+        Kind::ThinkingUnsigned,
+        Kind::ThinkingChanged,
+        Kind::ThinkingModelSwitch,
+        Kind::ToolUseUnanswered,
+        Kind::ToolResultOrphan,
+        Kind::Refused,
+        Kind::TooLarge,
+        Kind::Unsupported,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::BadLine => "bad-line",
+            Kind::BrokenChain => "broken-chain",
+            Kind::ThinkingEmpty => "thinking-empty",
+            Kind::ThinkingUnsigned => "thinking-unsigned",
+            Kind::ThinkingChanged => "thinking-changed",
+            Kind::ThinkingModelSwitch => "thinking-model-switch",
+            Kind::ToolUseUnanswered => "tool-use-unanswered",
+            Kind::ToolResultOrphan => "tool-result-orphan",
+            Kind::Refused => "refused",
+            Kind::TooLarge => "too-large",
+            Kind::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// One problem, on the line it comes from (1-based; 0: the whole file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub line: u64,
+    pub kind: Kind,
+    pub severity: Severity,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn to_json(&self) -> String {
+        format!(
+            r#"{{"line":{},"kind":"{}","severity":"{}","message":{}}}"#,
+            self.line,
+            self.kind.as_str(),
+            match self.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            str_literal(&self.message)
+        )
+    }
+}
+
+/// What a repair did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    /// A thinking block left out (the prefix rule).
+    ThinkingDropped,
+    /// A tool_result block left out (it answered no call).
+    ResultDropped,
+    /// A synthetic error result added for a call that had none.
+    ResultAdded,
+    /// A line left out: all it held was dropped.
+    LineRemoved,
+    /// A line's `parentUuid` (or `logicalParentUuid`) now names another line.
+    Reparented,
+}
+
+impl ChangeKind {
+    pub const ALL: [ChangeKind; 5] = [
+        ChangeKind::ThinkingDropped,
+        ChangeKind::ResultDropped,
+        ChangeKind::ResultAdded,
+        ChangeKind::LineRemoved,
+        ChangeKind::Reparented,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::ThinkingDropped => "thinking-dropped",
+            ChangeKind::ResultDropped => "result-dropped",
+            ChangeKind::ResultAdded => "result-added",
+            ChangeKind::LineRemoved => "line-removed",
+            ChangeKind::Reparented => "reparented",
+        }
+    }
+}
+
+/// One change, on the line of the input it touches (for an added line: the
+/// line it follows).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub line: u64,
+    pub kind: ChangeKind,
+    /// The block of the line's `message.content` (dropped blocks).
+    pub block: Option<usize>,
+    pub message: String,
+}
+
+impl Change {
+    pub fn to_json(&self) -> String {
+        format!(
+            r#"{{"line":{},"kind":"{}","block":{},"message":{}}}"#,
+            self.line,
+            self.kind.as_str(),
+            self.block.map_or("null".to_owned(), |b| b.to_string()),
+            str_literal(&self.message)
+        )
+    }
+}
+
+/// The doctor's findings on one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnosis {
+    pub format: Option<Format>,
+    pub problems: Vec<Problem>,
+}
+
+impl Diagnosis {
+    /// Whether the agent would resume the file as it is: no error.
+    pub fn resumes(&self) -> bool {
+        !self.problems.iter().any(|p| p.severity == Severity::Error)
+    }
+
+    pub fn to_json(&self) -> String {
+        let problems: Vec<String> = self.problems.iter().map(Problem::to_json).collect();
+        format!(
+            r#"{{"format":{},"resumes":{},"problems":[{}]}}"#,
+            self.format.map_or("null".to_owned(), |f| str_literal(f.as_str())),
+            self.resumes(),
+            problems.join(",")
+        )
+    }
+}
+
+/// A repaired file and what was done to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repaired {
+    pub bytes: Vec<u8>,
+    pub changes: Vec<Change>,
+    /// The diagnosis of the repaired bytes: what the repair could not fix.
+    pub after: Diagnosis,
+}
+
+impl Repaired {
+    /// The report as JSON (the bytes go apart).
+    pub fn report_json(&self) -> String {
+        let changes: Vec<String> = self.changes.iter().map(Change::to_json).collect();
+        format!(r#"{{"changes":[{}],"after":{}}}"#, changes.join(","), self.after.to_json())
+    }
+}
+
+/// The format of `bytes`: `format` when given, else what the first line
+/// that is not blank says.
+pub fn detect(bytes: &[u8], format: Option<Format>) -> Option<Format> {
+    format.or_else(|| {
+        let first = bytes.split(|&b| b == b'\n').find(|l| !l.iter().all(u8::is_ascii_whitespace))?;
+        Format::detect(std::str::from_utf8(first).ok()?)
+    })
+}
+
+fn unsupported(format: Option<Format>) -> Diagnosis {
+    let what = format.map_or("an unknown format".to_owned(), |f| format!("the {} format", f.as_str()));
+    Diagnosis {
+        format,
+        problems: vec![Problem {
+            line: 0,
+            kind: Kind::Unsupported,
+            severity: Severity::Warning,
+            message: format!("the doctor has no resume rules for {what} yet: nothing was checked"),
+        }],
+    }
+}
+
+/// Every problem that would stop `bytes` resuming, or that is worth knowing.
+pub fn diagnose(bytes: &[u8], format: Option<Format>) -> Diagnosis {
+    match detect(bytes, format) {
+        Some(Format::ClaudeCode) => {
+            Diagnosis { format: Some(Format::ClaudeCode), problems: claude::diagnose(bytes) }
+        }
+        other => unsupported(other),
+    }
+}
+
+/// The file repaired in its own format, the least changed; the same bytes
+/// when nothing needs repair (or the format is not supported).
+pub fn repair(bytes: &[u8], format: Option<Format>) -> Repaired {
+    match detect(bytes, format) {
+        Some(Format::ClaudeCode) => {
+            let (out, changes) = claude::repair(bytes);
+            let after = diagnose(&out, Some(Format::ClaudeCode));
+            Repaired { bytes: out, changes, after }
+        }
+        other => Repaired { bytes: bytes.to_vec(), changes: Vec::new(), after: unsupported(other) },
+    }
+}
+
+#[cfg(test)]
+mod tests;

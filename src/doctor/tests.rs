@@ -1,0 +1,187 @@
+//! Unit tests of the doctor's edge cases; the fixtures and the oracles
+//! written apart from it are tests/doctor.rs.
+use super::*;
+
+/// A Claude Code line: `kind`, its uuid and parent, and its message.
+fn line(kind: &str, uuid: &str, parent: Option<&str>, message: &str) -> String {
+    let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
+    format!(
+        r#"{{"parentUuid":{parent},"isSidechain":false,"sessionId":"s","type":"{kind}","message":{message},"uuid":"{uuid}"}}"#
+    )
+}
+
+fn user(uuid: &str, parent: Option<&str>, content: &str) -> String {
+    line("user", uuid, parent, &format!(r#"{{"role":"user","content":{content}}}"#))
+}
+
+fn assistant(uuid: &str, parent: &str, id: &str, block: &str) -> String {
+    line(
+        "assistant",
+        uuid,
+        Some(parent),
+        &format!(r#"{{"id":"{id}","role":"assistant","model":"claude-x","content":[{block}]}}"#),
+    )
+}
+
+fn file(lines: &[String]) -> Vec<u8> {
+    (lines.join("\n") + "\n").into_bytes()
+}
+
+fn kinds(d: &Diagnosis) -> Vec<(u64, Kind)> {
+    d.problems.iter().map(|p| (p.line, p.kind)).collect()
+}
+
+#[test]
+fn a_file_that_resumes_comes_back_byte_identical() {
+    let f = file(&[
+        user("u1", None, r#""hi""#),
+        assistant("a1", "u1", "m1", r#"{"type":"text","text":"hello"}"#),
+    ]);
+    let d = diagnose(&f, None);
+    assert!(d.resumes(), "{}", d.to_json());
+    let r = repair(&f, None);
+    assert_eq!(r.bytes, f);
+    assert!(r.changes.is_empty());
+    // Without its last newline too.
+    let r = repair(&f[..f.len() - 1], None);
+    assert_eq!(r.bytes, &f[..f.len() - 1]);
+}
+
+#[test]
+fn a_signature_seen_on_another_text_is_a_changed_text_and_an_unsigned_block_is_said() {
+    let f = file(&[
+        user("u1", None, r#""hi""#),
+        assistant("a1", "u1", "m1", r#"{"type":"thinking","thinking":"plan A","signature":"S1"}"#),
+        assistant("a2", "a1", "m1", r#"{"type":"text","text":"ok"}"#),
+        user("u2", Some("a2"), r#""again""#),
+        assistant("a3", "u2", "m2", r#"{"type":"thinking","thinking":"plan B","signature":"S1"}"#),
+        assistant("a4", "a3", "m2", r#"{"type":"thinking","thinking":"plan C"}"#),
+        assistant("a5", "a4", "m2", r#"{"type":"text","text":"done"}"#),
+    ]);
+    let d = diagnose(&f, None);
+    assert_eq!(kinds(&d), vec![(5, Kind::ThinkingChanged), (6, Kind::ThinkingUnsigned)]);
+    let r = repair(&f, None);
+    assert!(r.after.resumes(), "{}", r.after.to_json());
+    // The first thinking (line 2) was signed over its own text and stays.
+    let dropped: Vec<u64> =
+        r.changes.iter().filter(|c| c.kind == ChangeKind::ThinkingDropped).map(|c| c.line).collect();
+    assert_eq!(dropped, vec![5, 6]);
+    assert!(String::from_utf8(r.bytes).unwrap().contains("plan A"));
+}
+
+#[test]
+fn one_unanswered_call_of_parallel_calls_gets_a_result_that_rejoins_the_chain() {
+    let f = file(&[
+        user("u1", None, r#""read both""#),
+        assistant("a1", "u1", "m1", r#"{"type":"tool_use","id":"t1","name":"Read","input":{}}"#),
+        assistant("a2", "a1", "m1", r#"{"type":"tool_use","id":"t2","name":"Read","input":{}}"#),
+        user("r2", Some("a2"), r#"[{"type":"tool_result","tool_use_id":"t2","content":"two"}]"#),
+        assistant("a3", "r2", "m2", r#"{"type":"text","text":"one was lost"}"#),
+    ]);
+    assert_eq!(kinds(&diagnose(&f, None)), vec![(2, Kind::ToolUseUnanswered)]);
+    let r = repair(&f, None);
+    assert!(r.after.resumes(), "{}", r.after.to_json());
+    let text = String::from_utf8(r.bytes).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // After the response's lines, a child of the call's line; a2 keeps its parent.
+    assert_eq!(lines.len(), 6);
+    assert!(
+        lines[3].contains(r#""parentUuid":"a1""#) && lines[3].contains(r#""tool_use_id":"t1""#),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(lines[2], f.split(|&b| b == b'\n').nth(2).map(|l| std::str::from_utf8(l).unwrap()).unwrap());
+    assert_eq!(r.changes.iter().map(|c| c.kind).collect::<Vec<_>>(), vec![ChangeKind::ResultAdded]);
+}
+
+#[test]
+fn a_file_without_uuids_gets_a_result_without_one() {
+    let f = concat!(
+        r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"ls"}}"#,
+        "\n",
+        r#"{"type":"assistant","sessionId":"s","message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"t","name":"Bash","input":{}}]}}"#,
+        "\n"
+    );
+    // Without a uuid the first line reads as Garuda's own: the format is given.
+    let r = repair(f.as_bytes(), Some(Format::ClaudeCode));
+    assert_eq!(r.changes.len(), 1);
+    assert!(r.after.resumes(), "{}", r.after.to_json());
+    let text = String::from_utf8(r.bytes).unwrap();
+    assert!(!text.lines().nth(2).unwrap().contains("uuid"), "{text}");
+}
+
+#[test]
+fn lines_that_do_not_parse_are_warnings_and_stay() {
+    let mut f = file(&[user("u1", None, r#""hi""#)]);
+    f.extend_from_slice(b"{\"type\":\"user\",\xff}\n[1,2]\n");
+    let d = diagnose(&f, None);
+    assert!(d.resumes());
+    assert_eq!(kinds(&d), vec![(2, Kind::BadLine), (3, Kind::BadLine)]);
+    assert_eq!(repair(&f, None).bytes, f);
+}
+
+#[test]
+fn a_subagent_file_is_its_own_conversation() {
+    let side = |l: String| l.replace(r#""isSidechain":false"#, r#""isSidechain":true"#);
+    let f = file(&[
+        side(user("s1", Some("in-the-main-file"), r#""do the task""#)),
+        side(assistant("s2", "s1", "m1", r#"{"type":"tool_use","id":"t","name":"Bash","input":{}}"#)),
+    ]);
+    // Its first line's parent is in the main file: nothing of this file is lost.
+    assert_eq!(kinds(&diagnose(&f, None)), vec![(2, Kind::ToolUseUnanswered)]);
+    let r = repair(&f, None);
+    assert!(r.after.resumes(), "{}", r.after.to_json());
+    assert!(String::from_utf8(r.bytes).unwrap().lines().nth(2).unwrap().contains(r#""isSidechain":true"#));
+}
+
+#[test]
+fn size_limits() {
+    let mut p = Vec::new();
+    claude::size(50_000_000, &mut p);
+    assert!(p.is_empty());
+    claude::size(102_000_000, &mut p);
+    claude::size(600_000_000, &mut p);
+    assert_eq!(p.iter().map(|p| p.severity).collect::<Vec<_>>(), vec![Severity::Warning, Severity::Error]);
+}
+
+#[test]
+fn other_formats_are_not_checked_and_not_touched() {
+    let g = b"{\"type\":\"start\",\"sessionId\":\"s\",\"model\":\"m\"}\n";
+    let d = diagnose(g, None);
+    assert_eq!(d.format, Some(Format::Garuda));
+    assert_eq!(kinds(&d), vec![(0, Kind::Unsupported)]);
+    assert_eq!(repair(g, None).bytes, g);
+    assert_eq!(repair(b"", None).bytes, b"");
+}
+
+#[test]
+fn a_compaction_whose_logical_parent_is_lost_is_a_warning_and_stays() {
+    let boundary = r#"{"parentUuid":null,"logicalParentUuid":"gone","isSidechain":false,"sessionId":"s","type":"system","subtype":"compact_boundary","uuid":"b1"}"#;
+    let f = file(&[
+        user("u1", None, r#""hi""#),
+        assistant("a1", "u1", "m1", r#"{"type":"text","text":"hello"}"#),
+        boundary.to_owned(),
+        user("c1", Some("b1"), r#""summary""#),
+        assistant("a2", "c1", "m2", r#"{"type":"text","text":"go on"}"#),
+    ]);
+    let d = diagnose(&f, None);
+    assert!(d.resumes(), "{}", d.to_json());
+    assert_eq!(kinds(&d), vec![(3, Kind::BrokenChain)]);
+    assert_eq!(repair(&f, None).bytes, f);
+}
+
+#[test]
+fn a_result_added_after_a_line_that_goes_is_still_written() {
+    // The call's response ends with a thinking-only line whose thinking the
+    // prefix rule drops (it is unsigned): the added result follows it.
+    let f = file(&[
+        user("u1", None, r#""go""#),
+        assistant("a1", "u1", "m1", r#"{"type":"tool_use","id":"t1","name":"Bash","input":{}}"#),
+        assistant("a2", "a1", "m1", r#"{"type":"thinking","thinking":"hmm"}"#),
+    ]);
+    let r = repair(&f, None);
+    assert!(r.after.resumes(), "{}", r.after.to_json());
+    let text = String::from_utf8(r.bytes).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.lines().nth(2).unwrap().contains(r#""tool_use_id":"t1""#));
+}
