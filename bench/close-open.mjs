@@ -39,10 +39,11 @@ for (let turn = 1; turn <= TURNS; turn++) {
   agent.addAssistantResponse(s, { content: [{ type: "thinking", thinking: text, signature: "c2ln" }, { type: "text", text }, { type: "tool_use", id, name: "bash", input: { command: "npm test" } }], usage: { inputTokens: 1000 + turn, outputTokens: 100 } }, turn, 0.001);
   agent.addToolResults(s, [{ type: "tool_result", tool_use_id: id, content: text.repeat(4) }], { calls: [{ toolUseId: id, name: "bash", durationMs: 5 }] });
 }
+const count = s.messages.length;
 s.journal.close();
 fs.rmSync(dir, { recursive: true, force: true });
 const a = median(early);
 const b = median(late);
-console.log(`closeOpenToolCalls with nothing open, ${TURNS}-turn session on FileSessionStore (${s.messages.length} messages):`);
+console.log(`closeOpenToolCalls with nothing open, ${TURNS}-turn session on FileSessionStore (${count} messages):`);
 console.log(`  median near turn 100 (51-150): ${a.toFixed(2)} µs; at the end (${TURNS - 99}-${TURNS}): ${b.toFixed(2)} µs; ratio ${(b / a).toFixed(2)}x`);
 console.log(`  target: ≤ 20 µs at the end, within 1.2x of turn 100 (before issue 20: 1,500 µs at 100, 94,000 µs at 2,000)`);
