@@ -190,7 +190,8 @@ mod tests {
     #[test]
     fn count_byte_is_exact_even_beside_a_match() {
         // 0x0B right after 0x0A is where a borrow-based search misflags.
-        let cases: [&[u8]; 5] = [b"", b"\n", b"a\n\x0b\n\n\x0b\x0bzzzzzzzzzz\n", &[10; 17], &[11, 10, 11, 10, 0, 255, 10, 9, 10]];
+        let cases: [&[u8]; 5] =
+            [b"", b"\n", b"a\n\x0b\n\n\x0b\x0bzzzzzzzzzz\n", &[10; 17], &[11, 10, 11, 10, 0, 255, 10, 9, 10]];
         for bytes in cases {
             for start in 0..bytes.len().min(8) {
                 let b = &bytes[start..];

@@ -386,7 +386,9 @@ impl Journal {
             let deep = crate::bytes::count_openings(record.as_bytes(), MAX_NESTING) > MAX_NESTING;
             let (state, view) = (&mut self.state, &mut self.view);
             let outcome = with_fields(&record, |kind, fields| {
-                observed(state, view, kind, number, false, |s| s.apply_marked(kind, fields, number, false, deep))
+                observed(state, view, kind, number, false, |s| {
+                    s.apply_marked(kind, fields, number, false, deep)
+                })
             });
             if let Some((kind, message)) = warning_of(outcome) {
                 self.state.warn(Warning { line: number, kind, message });

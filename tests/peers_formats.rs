@@ -129,7 +129,8 @@ fn claude_code_chains_through_system_lines_and_parallel_results_rejoin() {
     assert_eq!(s.prompts, 3);
     assert!(!s.warnings.iter().any(|w| w.kind == WarningKind::OtherBranch), "{:?}", s.warnings);
     // A subagent's file of parallel calls: each result a child of its own call.
-    let Some(s) = peer("claude-code/codemie-code/incremental-subagents/turn-2/subagents/agent-a485154.jsonl") else {
+    let Some(s) = peer("claude-code/codemie-code/incremental-subagents/turn-2/subagents/agent-a485154.jsonl")
+    else {
         return;
     };
     let history = resume(&s, &ResumeOptions::default()).messages_json().join("\n");

@@ -245,15 +245,24 @@ fn pruning_an_acceptable_history_keeps_it_acceptable() {
                 }
                 for turns in 0..4 {
                     let refs: Vec<&str> = history.iter().map(String::as_str).collect();
-                    let p = prune_old_tool_outputs(&refs, &PruneOptions { protect_turns: turns, ..Default::default() });
+                    let p = prune_old_tool_outputs(
+                        &refs,
+                        &PruneOptions { protect_turns: turns, ..Default::default() },
+                    );
                     let mut out = history.clone();
                     for (i, json) in &p.replaced {
                         out[*i] = json.clone();
                     }
                     let problems = check_messages(&out, thinking);
-                    assert!(problems.is_empty(), "seed {seed}, {turns} turns, thinking {thinking}: {problems:?}");
+                    assert!(
+                        problems.is_empty(),
+                        "seed {seed}, {turns} turns, thinking {thinking}: {problems:?}"
+                    );
                     let refs: Vec<&str> = out.iter().map(String::as_str).collect();
-                    let again = prune_old_tool_outputs(&refs, &PruneOptions { protect_turns: turns, ..Default::default() });
+                    let again = prune_old_tool_outputs(
+                        &refs,
+                        &PruneOptions { protect_turns: turns, ..Default::default() },
+                    );
                     assert!(again.replaced.is_empty(), "seed {seed}: pruning twice changed more");
                     pruned_any += p.results;
                 }

@@ -119,7 +119,8 @@ pub fn plan(msgs: &[Option<MessageView>], options: &PruneOptions, out: &mut Prun
     let mut plan = Plan::default();
     let Some(cut) = protected_from(msgs, options.protect_turns) else { return plan };
     if ends_in_signed_loop(msgs) {
-        out.skipped = Some("the history ends in an open tool loop with thinking: prune once the next prompt is added");
+        out.skipped =
+            Some("the history ends in an open tool loop with thinking: prune once the next prompt is added");
         return plan;
     }
     // Id to index into `kept`: the map type the state's child debits use
@@ -138,7 +139,9 @@ pub fn plan(msgs: &[Option<MessageView>], options: &PruneOptions, out: &mut Prun
         let Some(m) = m else { continue };
         if m.role == Role::Assistant {
             names.clear();
-            names.extend(m.blocks.iter().filter(|b| b.kind == Kind::ToolUse).filter_map(|b| Some((b.id?, b.name?))));
+            names.extend(
+                m.blocks.iter().filter(|b| b.kind == Kind::ToolUse).filter_map(|b| Some((b.id?, b.name?))),
+            );
             continue;
         }
         for (j, b) in m.blocks.iter().enumerate().filter(|(_, b)| b.kind == Kind::ToolResult) {
@@ -232,8 +235,11 @@ pub fn prune_old_tool_outputs(messages: &[&str], options: &PruneOptions) -> Prun
             m.blocks.push(Block::text(THINKING_LEFT_OUT));
         }
     }
-    out.replaced =
-        msgs.iter().enumerate().filter_map(|(i, m)| m.as_ref().filter(|m| m.changed).map(|m| (i, m.to_json()))).collect();
+    out.replaced = msgs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| m.as_ref().filter(|m| m.changed).map(|m| (i, m.to_json())))
+        .collect();
     out
 }
 
@@ -272,7 +278,8 @@ fn protected_from(msgs: &[Option<MessageView>], turns: usize) -> Option<usize> {
 }
 
 fn ends_in_signed_loop(msgs: &[Option<MessageView>]) -> bool {
-    let (Some(Some(last)), Some(Some(prev))) = (msgs.last(), msgs.len().checked_sub(2).map(|i| &msgs[i])) else {
+    let (Some(Some(last)), Some(Some(prev))) = (msgs.last(), msgs.len().checked_sub(2).map(|i| &msgs[i]))
+    else {
         return false;
     };
     last.role == Role::User
@@ -313,10 +320,15 @@ mod tests {
     }
     fn call(id: &str, name: &str, thinking: bool) -> String {
         let t = if thinking { r#"{"type":"thinking","thinking":"hmm","signature":"sig"},"# } else { "" };
-        format!(r#"{{"role":"assistant","content":[{t}{{"type":"tool_use","id":"{id}","name":"{name}","input":{{}}}}]}}"#)
+        format!(
+            r#"{{"role":"assistant","content":[{t}{{"type":"tool_use","id":"{id}","name":"{name}","input":{{}}}}]}}"#
+        )
     }
     fn result(id: &str, output: &str) -> String {
-        format!(r#"{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":{}}}]}}"#, str_literal(output))
+        format!(
+            r#"{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":{}}}]}}"#,
+            str_literal(output)
+        )
     }
     fn answer(text: &str) -> String {
         format!(r#"{{"role":"assistant","content":[{{"type":"text","text":{}}}]}}"#, str_literal(text))

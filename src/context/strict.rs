@@ -39,11 +39,12 @@ fn refused(kind: WarningKind) -> bool {
 /// lines were read (the torn tail, when there is one, is the last).
 /// Warnings keep the first of each kind, so the earliest is among them.
 pub fn corruption(state: &SessionState, lines: u64) -> Option<Corruption> {
-    let warned = state.warnings.iter().filter(|w| refused(w.kind)).min_by_key(|w| w.line).map(|w| Corruption {
-        line: w.line,
-        kind: w.kind.as_str(),
-        message: w.message.clone(),
-    });
+    let warned = state
+        .warnings
+        .iter()
+        .filter(|w| refused(w.kind))
+        .min_by_key(|w| w.line)
+        .map(|w| Corruption { line: w.line, kind: w.kind.as_str(), message: w.message.clone() });
     let torn = state.torn_tail.then(|| Corruption {
         line: lines.max(1),
         kind: "torn-tail",
@@ -74,10 +75,20 @@ mod tests {
         assert_eq!(first(&format!("{start}\n{user}\n")), None);
         assert_eq!(first(&format!("{start}\n\n{user}\n")), None, "blank lines are no corruption");
         assert_eq!(first(&format!("{start}\n{{not json\n{user}\n")), Some((2, "bad-json")));
-        assert_eq!(first(&format!("{start}\n{user}\n{{\"t\":\"x\",\"type\":\"mode\"}}\n")), Some((3, "unknown-type")));
-        assert_eq!(first(&format!("{start}\n{{\"t\":\"x\",\"type\":\"title\",\"title\":5}}\n")), Some((2, "bad-field")));
+        assert_eq!(
+            first(&format!("{start}\n{user}\n{{\"t\":\"x\",\"type\":\"mode\"}}\n")),
+            Some((3, "unknown-type"))
+        );
+        assert_eq!(
+            first(&format!("{start}\n{{\"t\":\"x\",\"type\":\"title\",\"title\":5}}\n")),
+            Some((2, "bad-field"))
+        );
         assert_eq!(first(&format!("{start}\n[1]\n{{oops\n")), Some((2, "bad-record")));
         assert_eq!(first(&format!("{start}\n{user}\n{{\"t\":\"x\",\"ty")), Some((3, "torn-tail")));
-        assert_eq!(first(&format!("{start}\n{{\"t\":\"x\",\"type\":\"undo\"}}\n")), None, "an empty undo is well-formed");
+        assert_eq!(
+            first(&format!("{start}\n{{\"t\":\"x\",\"type\":\"undo\"}}\n")),
+            None,
+            "an empty undo is well-formed"
+        );
     }
 }

@@ -82,14 +82,17 @@ pub fn truncate_tool_output<'a>(output: &'a str, limits: &Limits, full_at: Optio
 /// left out …]" and where to find them.
 pub fn note(lines: usize, bytes: usize, full_at: Option<&str>) -> String {
     let unit = if lines == 1 { "line" } else { "lines" };
-    let mut out = format!("[… {} {unit} ({} bytes) left out …", thousands(lines as u64), thousands(bytes as u64));
+    let mut out =
+        format!("[… {} {unit} ({} bytes) left out …", thousands(lines as u64), thousands(bytes as u64));
     match full_at {
         Some(at) => {
             out.push_str(" The full output is kept at ");
             out.push_str(at);
             out.push_str(": read the lines you need from there.]");
         }
-        None => out.push_str(" The full output was not kept: run the tool again with a narrower query to see them.]"),
+        None => out.push_str(
+            " The full output was not kept: run the tool again with a narrower query to see them.]",
+        ),
     }
     out
 }
@@ -174,7 +177,8 @@ mod tests {
     #[test]
     fn long_outputs_keep_head_and_tail_lines_and_say_what_went() {
         let out = numbered(5000);
-        let t = truncate_tool_output(&out, &Limits::default(), Some(".garuda/sessions/x/outputs/toolu_1.txt"));
+        let t =
+            truncate_tool_output(&out, &Limits::default(), Some(".garuda/sessions/x/outputs/toolu_1.txt"));
         assert!(t.truncated);
         assert_eq!(t.omitted_lines, 4300);
         let lines: Vec<&str> = t.text.lines().collect();

@@ -1,8 +1,8 @@
 //! `checkMessages`: the history rules for which the Anthropic Messages API
 //! answers 400, checked before a request is sent (spec §6 rule 5).
 
-use super::message::{Block, Kind, Msg, Role};
 use super::ids::Ids;
+use super::message::{Block, Kind, Msg, Role};
 
 /// Which rule of the Messages API a history breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -38,7 +38,9 @@ fn user(text: &str) -> String {
 }
 
 fn answer(step: u32, tool: Option<&str>) -> String {
-    let call = tool.map_or(String::new(), |id| format!(r#",{{"type":"tool_use","id":"{id}","name":"bash","input":{{}}}}"#));
+    let call = tool.map_or(String::new(), |id| {
+        format!(r#",{{"type":"tool_use","id":"{id}","name":"bash","input":{{}}}}"#)
+    });
     format!(
         r#"{{"type":"assistant","step":{step},"response":{{"content":[{{"type":"thinking","thinking":"plan {step}","signature":"sig{step}"}},{{"type":"text","text":"step {step}"}}{call}],"usage":{{}}}}}}"#
     )
@@ -112,7 +114,13 @@ fn a_live_model_switch_drops_the_thinking_before_it_and_keeps_what_follows() {
     let mut j = opened("");
     write_all(
         &mut j,
-        &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, None), user("next"), answer(2, None)],
+        &[
+            r#"{"type":"start","model":"m1"}"#.into(),
+            user("go"),
+            answer(1, None),
+            user("next"),
+            answer(2, None),
+        ],
     );
     let generation = j.model_view().0.generation();
     write_all(&mut j, &[r#"{"type":"model","model":"m2"}"#.into()]);
@@ -131,7 +139,15 @@ fn a_thinking_block_whose_own_text_was_redacted_is_left_out_with_those_after_it(
     );
     let disk = write_all(
         &mut j,
-        &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, None), user("next"), leaky, user("more"), answer(3, None)],
+        &[
+            r#"{"type":"start","model":"m1"}"#.into(),
+            user("go"),
+            answer(1, None),
+            user("next"),
+            leaky,
+            user("more"),
+            answer(3, None),
+        ],
     );
     assert!(disk.contains("[REDACTED]") && !disk.contains(SECRET));
     let mut j = opened(&disk);
@@ -145,7 +161,8 @@ fn a_thinking_block_whose_own_text_was_redacted_is_left_out_with_those_after_it(
 fn thinking_after_a_repair_goes_and_live_thinking_after_the_resume_stays() {
     // A blank text block (a repair that changes content) in message 1.
     let blank = r#"{"type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"a","signature":"s1"},{"type":"text","text":"  "},{"type":"text","text":"one"}],"usage":{}}}"#;
-    let disk = [r#"{"type":"start","model":"m1"}"#, &user("go"), blank, &user("next"), &answer(2, None), ""].join("\n");
+    let disk = [r#"{"type":"start","model":"m1"}"#, &user("go"), blank, &user("next"), &answer(2, None), ""]
+        .join("\n");
     let mut j = opened(&disk);
     write_all(&mut j, &[r#"{"type":"resume","model":"m1"}"#.into()]);
     assert_eq!(thinking_at(&view(&mut j)), Vec::<usize>::new(), "from the repaired message on");
@@ -170,10 +187,8 @@ fn open_tool_calls_are_tracked_as_records_arrive() {
 #[test]
 fn after_resume_the_calls_left_open_are_answered_once_by_close_open_tool_calls() {
     let mut j = opened("");
-    let disk = write_all(
-        &mut j,
-        &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, Some("t1"))],
-    );
+    let disk =
+        write_all(&mut j, &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, Some("t1"))]);
     let mut j = opened(&disk);
     write_all(&mut j, &[r#"{"type":"resume","model":"m1"}"#.into()]);
     assert_eq!(view(&mut j).len(), 2, "not answered in the view: the record will");
@@ -247,7 +262,10 @@ fn open_calls_tracked_cheaply_agree_with_a_walk() {
 fn after_partial_results_the_rest_stay_open_for_the_record() {
     let mut j = opened("");
     let two = r#"{"type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"p","signature":"s"},{"type":"tool_use","id":"t1","name":"a","input":{}},{"type":"tool_use","id":"t2","name":"b","input":{}}],"usage":{}}}"#;
-    let disk = write_all(&mut j, &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), two.into(), results("t1", "done")]);
+    let disk = write_all(
+        &mut j,
+        &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), two.into(), results("t1", "done")],
+    );
     let mut j = opened(&disk);
     write_all(&mut j, &[r#"{"type":"resume","model":"m1"}"#.into()]);
     assert_eq!(j.model_view().0.open_calls(), &[("t2".to_owned(), "b".to_owned())]);
@@ -268,7 +286,10 @@ fn after_partial_results_the_rest_stay_open_for_the_record() {
 #[test]
 fn a_prompt_after_an_unanswered_call_keeps_the_repairs_answer() {
     let mut j = opened("");
-    let disk = write_all(&mut j, &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, Some("t1")), user("what now?")]);
+    let disk = write_all(
+        &mut j,
+        &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, Some("t1")), user("what now?")],
+    );
     let mut j = opened(&disk);
     write_all(&mut j, &[r#"{"type":"resume","model":"m1"}"#.into()]);
     assert!(j.model_view().0.open_calls().is_empty());
@@ -297,11 +318,14 @@ fn a_compaction_after_a_resume_is_the_view_as_given() {
     let mut live = opened(&disk);
     live.write(r#"{"t":"x","type":"resume","model":"m"}"#).expect("resume");
     let line = live
-        .write(&format!(r#"{{"t":"x","type":"compaction","stage":1,"beforeTokens":1,"afterTokens":1,"messages":{given}}}"#))
+        .write(&format!(
+            r#"{{"t":"x","type":"compaction","stage":1,"beforeTokens":1,"afterTokens":1,"messages":{given}}}"#
+        ))
         .expect("compaction")
         .into_owned();
     let want: Vec<Value> = serde_json::from_str(given).unwrap();
     assert_eq!(view(&mut live), want, "live: the compaction's messages as given");
-    let mut replayed = opened(&format!("{disk}{{\"t\":\"x\",\"type\":\"resume\",\"model\":\"m\"}}\n{line}\n"));
+    let mut replayed =
+        opened(&format!("{disk}{{\"t\":\"x\",\"type\":\"resume\",\"model\":\"m\"}}\n{line}\n"));
     assert_eq!(view(&mut replayed), want, "replay agrees with live");
 }

@@ -27,12 +27,20 @@ impl Fields {
     }
 
     /// Checks that every field is one of `known`, then hands each to `each`.
-    fn read(&self, known: &[&str], mut each: impl FnMut(&str, &str) -> Result<(), String>) -> Result<(), JsValue> {
-        let parts: crate::record::MessageParts =
-            serde_json::from_str(&self.json).map_err(|_| error(format!("{} must be a plain object", self.what)))?;
+    fn read(
+        &self,
+        known: &[&str],
+        mut each: impl FnMut(&str, &str) -> Result<(), String>,
+    ) -> Result<(), JsValue> {
+        let parts: crate::record::MessageParts = serde_json::from_str(&self.json)
+            .map_err(|_| error(format!("{} must be a plain object", self.what)))?;
         for (key, value) in parts.fields() {
             if !known.contains(&key.as_ref()) {
-                return Err(error(format!("{}: unknown option `{key}` (known: {})", self.what, known.join(", "))));
+                return Err(error(format!(
+                    "{}: unknown option `{key}` (known: {})",
+                    self.what,
+                    known.join(", ")
+                )));
             }
             if value.get() == "null" {
                 continue;
@@ -45,7 +53,9 @@ impl Fields {
 
 /// A whole number of at most 2^32 - 1, as JSON text.
 fn count(json: &str) -> Result<usize, String> {
-    json.parse::<u32>().map(|n| n as usize).map_err(|_| format!("must be a whole number from 0 to 2^32 - 1, got {json}"))
+    json.parse::<u32>()
+        .map(|n| n as usize)
+        .map_err(|_| format!("must be a whole number from 0 to 2^32 - 1, got {json}"))
 }
 
 fn string(json: &str) -> Result<String, String> {
@@ -258,7 +268,8 @@ fn pruned(messages: JsValue, opts: JsValue, name: &str) -> Result<(js_sys::Array
         Ok(())
     })?;
     let input = js_sys::Array::from(&messages);
-    let facts: Vec<Option<(Role, Vec<Facts>)>> = KEYS.with(|k| input.iter().map(|m| message_facts(k, &m)).collect());
+    let facts: Vec<Option<(Role, Vec<Facts>)>> =
+        KEYS.with(|k| input.iter().map(|m| message_facts(k, &m)).collect());
     let views: Vec<Option<MessageView>> = facts
         .iter()
         .map(|m| {

@@ -251,7 +251,10 @@ impl Journal {
     #[wasm_bindgen(js_name = viewFrom, unchecked_return_type = "Message[]")]
     pub fn view_from(&mut self, from: f64) -> Result<JsValue, JsValue> {
         if !(from >= 0.0 && from.fract() == 0.0) {
-            return Err(coded("ERR_INVALID_ARG", "viewFrom(from): from must be a whole number of messages, 0 or more"));
+            return Err(coded(
+                "ERR_INVALID_ARG",
+                "viewFrom(from): from must be a whole number of messages, 0 or more",
+            ));
         }
         let (view, state) = self.inner.model_view();
         parse_json(&view.json_from(state, from as usize))
@@ -280,7 +283,10 @@ impl Journal {
             return Ok(JsValue::NULL);
         }
         let now = now.as_string().ok_or_else(|| {
-            coded("ERR_INVALID_ARG_TYPE", "closeOpenToolCalls(now): now must be the record's time (an ISO string)")
+            coded(
+                "ERR_INVALID_ARG_TYPE",
+                "closeOpenToolCalls(now): now must be the record's time (an ISO string)",
+            )
         })?;
         let pairs: Vec<(&str, &str)> = open.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
         match resume::closing_record(&pairs, &now) {
@@ -301,11 +307,18 @@ impl Journal {
                 Some(u) => (Some(&u.snapshot), u.after.as_deref()),
                 None => (None, None),
             },
-            _ => return Err(coded("ERR_INVALID_ARG", "snapshotTop(which): which must be \"undo\" or \"redo\"")),
+            _ => {
+                return Err(coded(
+                    "ERR_INVALID_ARG",
+                    "snapshotTop(which): which must be \"undo\" or \"redo\"",
+                ))
+            }
         };
         let Some(snapshot) = snapshot else { return Ok(JsValue::NULL) };
         let mut out = format!(r#"{{"messages":{}"#, snapshot.messages);
-        for (key, value) in [("tree", snapshot.tree.as_deref()), ("prompt", snapshot.prompt.as_deref()), ("after", after)] {
+        for (key, value) in
+            [("tree", snapshot.tree.as_deref()), ("prompt", snapshot.prompt.as_deref()), ("after", after)]
+        {
             if let Some(v) = value {
                 out.push_str(&format!(r#","{key}":{v}"#));
             }
@@ -522,7 +535,9 @@ impl ReadOptions {
         out.strict = match strict.as_bool() {
             Some(b) => b,
             None if strict.is_undefined() => false,
-            None => return Err(error(format!("{what}.strict must be true or false, got {}", type_name(&strict)))),
+            None => {
+                return Err(error(format!("{what}.strict must be true or false, got {}", type_name(&strict))))
+            }
         };
         let prices = js_sys::Reflect::get(options, &"prices".into()).unwrap_or(JsValue::UNDEFINED);
         if !prices.is_undefined() {
@@ -570,7 +585,11 @@ fn replay_with(journal: &JsValue, what: &str, options: &ReadOptions) -> Result<S
 }
 
 /// The replayed state and how many lines were read.
-fn replay_counting(journal: &JsValue, what: &str, options: &ReadOptions) -> Result<(SessionState, u64), JsValue> {
+fn replay_counting(
+    journal: &JsValue,
+    what: &str,
+    options: &ReadOptions,
+) -> Result<(SessionState, u64), JsValue> {
     let done = |replay: CoreJournal| {
         let lines = replay.line_count();
         (replay.into_state(), lines)

@@ -60,7 +60,11 @@ fn history() -> Array {
 fn prune_old_tool_outputs_gives_a_new_array_and_leaves_the_input() {
     let input = history();
     let before = JSON::stringify(&input).unwrap().as_string().unwrap();
-    let r = wasm::prune_with_report(input.clone().into(), object(r#"{"protectTurns":1,"kept":{"toolu_0":"/k/toolu_0.txt"}}"#)).unwrap();
+    let r = wasm::prune_with_report(
+        input.clone().into(),
+        object(r#"{"protectTurns":1,"kept":{"toolu_0":"/k/toolu_0.txt"}}"#),
+    )
+    .unwrap();
     assert_eq!(JSON::stringify(&input).unwrap().as_string().unwrap(), before, "the input is unchanged");
     let out = Array::from(&get(&r, "messages"));
     assert_eq!(out.length(), 12);
@@ -68,7 +72,10 @@ fn prune_old_tool_outputs_gives_a_new_array_and_leaves_the_input() {
     assert_eq!(get(&report, "prunedResults").as_f64(), Some(2.0));
     assert!(get(&report, "savedTokens").as_f64().unwrap() > 100.0);
     let first = JSON::stringify(&out.get(2)).unwrap().as_string().unwrap();
-    assert!(first.contains("[Output of Read (call toolu_0) pruned") && first.contains("/k/toolu_0.txt"), "{first}");
+    assert!(
+        first.contains("[Output of Read (call toolu_0) pruned") && first.contains("/k/toolu_0.txt"),
+        "{first}"
+    );
     // Unchanged messages are the caller's own objects; thinking after the first pruned result goes.
     assert!(Object::is(&out.get(0), &input.get(0)) && Object::is(&out.get(1), &input.get(1)));
     assert!(!JSON::stringify(&out.get(5)).unwrap().as_string().unwrap().contains("thinking"));
@@ -86,9 +93,13 @@ fn prune_old_tool_outputs_gives_a_new_array_and_leaves_the_input() {
 #[wasm_bindgen_test]
 fn the_object_path_and_the_json_path_agree() {
     use garuda_session::context::{prune_old_tool_outputs, PruneOptions};
-    let mut h: Vec<String> = Array::from(&history()).iter().map(|m| JSON::stringify(&m).unwrap().as_string().unwrap()).collect();
+    let mut h: Vec<String> =
+        Array::from(&history()).iter().map(|m| JSON::stringify(&m).unwrap().as_string().unwrap()).collect();
     h.insert(4, r#"{"role":"user","content":"  "}"#.to_owned());
-    h.push(r#"{"role":"assistant","content":[{"type":"thinking","thinking":"only","signature":"z"}]}"#.to_owned());
+    h.push(
+        r#"{"role":"assistant","content":[{"type":"thinking","thinking":"only","signature":"z"}]}"#
+            .to_owned(),
+    );
     h.push(r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]},{"type":"text","text":"next"}]}"#.to_owned());
     h.push(r#"{"role":"assistant","content":[{"type":"text","text":"ok"}]}"#.to_owned());
     h.push(r#"{"role":"user","content":"last prompt"}"#.to_owned());
@@ -98,7 +109,10 @@ fn the_object_path_and_the_json_path_agree() {
         let r = wasm::prune_with_report(js.into(), opts).unwrap();
         let got = JSON::stringify(&get(&r, "messages")).unwrap().as_string().unwrap();
         let refs: Vec<&str> = h.iter().map(String::as_str).collect();
-        let p = prune_old_tool_outputs(&refs, &PruneOptions { protect_turns: turns, kept: vec![("toolu_1".into(), "/k/1".into())] });
+        let p = prune_old_tool_outputs(
+            &refs,
+            &PruneOptions { protect_turns: turns, kept: vec![("toolu_1".into(), "/k/1".into())] },
+        );
         let mut want = h.clone();
         for (i, json) in &p.replaced {
             want[*i] = json.clone();
@@ -123,8 +137,14 @@ fn a_strict_load_fails_closed_naming_the_first_bad_line() {
     assert!(wasm::rebuild_state(format!("{START}\n").into(), object(r#"{"strict":true}"#)).is_ok());
     let torn = format!("{START}\n{{\"t\":\"x\",\"type\"");
     let err = wasm::rebuild_state(torn.into(), object(r#"{"strict":true}"#)).unwrap_err();
-    assert_eq!((get(&err, "line").as_f64(), get(&err, "kind").as_string()), (Some(2.0), Some("torn-tail".into())));
-    assert_eq!(code_of(wasm::rebuild_state(text.clone().into(), object(r#"{"strict":"yes"}"#))), "ERR_INVALID_ARG");
+    assert_eq!(
+        (get(&err, "line").as_f64(), get(&err, "kind").as_string()),
+        (Some(2.0), Some("torn-tail".into()))
+    );
+    assert_eq!(
+        code_of(wasm::rebuild_state(text.clone().into(), object(r#"{"strict":"yes"}"#))),
+        "ERR_INVALID_ARG"
+    );
 
     // A Journal tells its corruption; with strictLoad, finish() throws.
     let mut j = wasm::Journal::new(JsValue::UNDEFINED).unwrap();

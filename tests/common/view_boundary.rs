@@ -21,7 +21,8 @@ fn live() -> wasm::Journal {
     let r = Object::new();
     let _ = Reflect::set(&r, &"env".into(), &env);
     let options = Object::new();
-    let _ = Reflect::set(&options, &"redactor".into(), &wasm::Redactor::new(r.into()).expect("redactor").into());
+    let _ =
+        Reflect::set(&options, &"redactor".into(), &wasm::Redactor::new(r.into()).expect("redactor").into());
     let _ = Reflect::set(&options, &"modelView".into(), &true.into());
     let _ = Reflect::set(&options, &"strict".into(), &true.into());
     wasm::Journal::new(options.into()).expect("journal")
@@ -56,7 +57,9 @@ fn the_view_applies_the_thinking_rules_after_resume_and_switch() {
         r#"{"type":"start","model":"m1"}"#.to_owned(),
         r#"{"type":"user","message":{"role":"user","content":"go"}}"#.to_owned(),
         answer(1, r#",{"type":"tool_use","id":"t1","name":"bash","input":{}}"#),
-        format!(r#"{{"type":"tool_results","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":"MY_API_TOKEN={SECRET}"}}]}},"calls":[]}}"#),
+        format!(
+            r#"{{"type":"tool_results","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":"MY_API_TOKEN={SECRET}"}}]}},"calls":[]}}"#
+        ),
         answer(2, ""),
         r#"{"type":"user","message":{"role":"user","content":"more"}}"#.to_owned(),
         answer(3, ""),
