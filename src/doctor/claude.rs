@@ -150,6 +150,33 @@ struct Parsed {
     copy: Vec<(&'static str, String)>,
 }
 
+/// What `parsed` gives for a row that did not parse: the walks below index
+/// rows they filtered as parsed, and an empty parse is what a row that
+/// somehow was not would mean to them (never a panic, in wasm).
+static UNPARSED: Parsed = Parsed {
+    uuid: None,
+    parent: None,
+    parent_span: None,
+    sidechain: false,
+    progress: false,
+    compact_boundary: false,
+    node: false,
+    role: None,
+    response: None,
+    model: None,
+    content_span: None,
+    blocks: Vec::new(),
+    string_span: None,
+    block_spans: Vec::new(),
+    copy: Vec::new(),
+};
+
+impl Row<'_> {
+    fn parsed(&self) -> &Parsed {
+        self.parsed.as_ref().unwrap_or(&UNPARSED)
+    }
+}
+
 struct Row<'a> {
     line: u64,
     /// The line's bytes in the input (without its newline).
@@ -313,7 +340,7 @@ fn tree(rows: &[Row], parents: &HashMap<usize, Option<String>>) -> Tree {
     let nodes: Vec<chain::Node> = index
         .iter()
         .map(|&i| {
-            let p = rows[i].parsed.as_ref().expect("a node is parsed");
+            let p = rows[i].parsed();
             chain::Node {
                 uuid: p.uuid.as_deref(),
                 parent: parents.get(&i).map_or(p.parent.as_deref(), |o| o.as_deref()),
@@ -349,17 +376,17 @@ fn chain_breaks(rows: &[Row], problems: &mut Vec<Problem>) -> HashMap<usize, Opt
     loop {
         let t = tree(rows, &parents);
         let main = |i: usize| {
-            let p = rows[i].parsed.as_ref().expect("a node is parsed");
+            let p = rows[i].parsed();
             (t.child_run || !p.sidechain) && !p.progress && p.uuid.is_some()
         };
         let broken = t.index.iter().copied().find(|&i| {
-            let p = rows[i].parsed.as_ref().expect("a node is parsed");
+            let p = rows[i].parsed();
             let parent = parents.get(&i).map_or(p.parent.as_deref(), |o| o.as_deref());
             t.on[i] && !parents.contains_key(&i) && parent.is_some_and(|u| !uuids.contains(u))
         });
         let Some(i) = broken else { return parents };
         let before = t.index.iter().copied().rfind(|&j| j < i && main(j));
-        let p = rows[i].parsed.as_ref().expect("a node is parsed");
+        let p = rows[i].parsed();
         if let (true, Some(j)) = (p.compact_boundary, before) {
             // What a resume sends starts after the boundary anyway: only the
             // transcript before the compaction is out of the walk.
@@ -416,7 +443,7 @@ struct Plan {
 }
 
 fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
-    let parsed = |i: usize| rows[i].parsed.as_ref().expect("a history row is parsed");
+    let parsed = |i: usize| rows[i].parsed();
     let main: Vec<usize> = (0..rows.len())
         .filter(|&i| t.on[i] && rows[i].parsed.as_ref().is_some_and(|p| t.child_run || !p.sidechain))
         .collect();
@@ -427,7 +454,7 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
     // Turns: runs of one role, as the API joins them.
     let mut turns: Vec<(Role, Vec<usize>)> = Vec::new();
     for &i in &hist {
-        let role = parsed(i).role.expect("filtered");
+        let Some(role) = parsed(i).role else { continue };
         match turns.last_mut() {
             Some((r, rs)) if *r == role => rs.push(i),
             _ => turns.push((role, vec![i])),
@@ -550,7 +577,7 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
 /// Thinking the API refuses: unsigned, signed over an empty or changed text,
 /// or made by another model than the one the session resumes with.
 fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mut Plan) {
-    let parsed = |i: usize| rows[i].parsed.as_ref().expect("a history row is parsed");
+    let parsed = |i: usize| rows[i].parsed();
     let real = |m: &Option<String>| m.clone().filter(|m| m != "<synthetic>");
     let resume_model = hist
         .iter()
@@ -618,7 +645,7 @@ fn refused(
             let mut blocks: Vec<String> = Vec::new();
             for &i in rs {
                 let r = &rows[i];
-                let p = r.parsed.as_ref().expect("a history row is parsed");
+                let p = r.parsed();
                 if let Some((a, b)) = p.string_span {
                     blocks.push(format!(r#"{{"type":"text","text":{}}}"#, &r.text[a..b]));
                 }
@@ -690,7 +717,8 @@ fn fresh_uuid(seed: &str, taken: &HashSet<String>) -> String {
             return u;
         }
     }
-    unreachable!("u64 seeds run out")
+    // Not reached: a file holds fewer uuids than there are seeds.
+    String::new()
 }
 
 fn splice(text: &str, mut edits: Vec<((usize, usize), String)>) -> String {
@@ -741,7 +769,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
                 {
                     format!(
                         "after the refused thinking on line {}: its signature covers what came before it",
-                        line(first_bad.expect("some").0)
+                        first_bad.map_or(0, |f| line(f.0))
                     )
                 }
                 None => format!(
@@ -773,7 +801,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     let mut gone: HashSet<usize> = HashSet::new();
     let mut content: HashMap<usize, String> = HashMap::new();
     for (&i, bs) in &drop {
-        let p = parsed(i).expect("a history row is parsed");
+        let Some(p) = parsed(i) else { continue };
         let kept: Vec<&str> = p
             .block_spans
             .iter()
@@ -802,7 +830,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     let mut synthetic_of: HashMap<String, (String, Option<String>)> = HashMap::new();
     let mut inserts: HashMap<usize, Vec<String>> = HashMap::new();
     for (call, after, ids) in &plan.unanswered {
-        let p = parsed(*call).expect("a history row is parsed");
+        let Some(p) = parsed(*call) else { continue };
         let results: Vec<String> = ids
             .iter()
             .map(|id| {
@@ -860,13 +888,11 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             continue;
         }
         let mut edits = Vec::new();
-        if let Some(c) = content.get(&i) {
-            edits.push((
-                parsed(i).and_then(|p| p.content_span).expect("edited content is an array"),
-                c.clone(),
-            ));
+        // Edited content is an array: its span is there.
+        if let (Some(c), Some(span)) = (content.get(&i), parsed(i).and_then(|p| p.content_span)) {
+            edits.push((span, c.clone()));
         }
-        if let Some(p) = parsed(i).filter(|p| p.parent_span.is_some()) {
+        if let Some((p, parent_span)) = parsed(i).and_then(|p| Some((p, p.parent_span?))) {
             let mut parent = parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone());
             let mut steps = 0;
             while let Some(next) = parent.as_ref().and_then(|u| removed.get(u)) {
@@ -898,10 +924,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
                         p.parent.as_deref().unwrap_or("none")
                     ),
                 });
-                edits.push((
-                    p.parent_span.expect("filtered"),
-                    parent.as_deref().map_or("null".to_owned(), str_literal),
-                ));
+                edits.push((parent_span, parent.as_deref().map_or("null".to_owned(), str_literal)));
             }
         }
         if edits.is_empty() {
