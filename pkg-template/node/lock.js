@@ -31,11 +31,7 @@ const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const YOUNG_MS = 2000;
 const GUARD_WAIT_MS = 2000;
 
-function fail(code, message, cause) {
-  const e = new Error(message, cause ? { cause } : undefined);
-  e.code = code;
-  return e;
-}
+const { fail } = require("./files.js"); // one Error-with-a-code for the store's files
 
 function unwritable(what, e) {
   if (["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT"].includes(e?.code)) {

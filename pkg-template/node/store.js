@@ -37,12 +37,7 @@ const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 const CHUNK = 4 << 20;
 
-/** An Error with a stable `code`, as Node's own errors have. */
-function fail(code, message, cause) {
-  const e = new Error(message, cause ? { cause } : undefined);
-  e.code = code;
-  return e;
-}
+const { fail, unwritable } = files;
 
 /**
  * The longest id, in bytes: a file name is at most 255 bytes, and the lock's
@@ -57,14 +52,6 @@ function checkId(id, what) {
   if (id.length > MAX_ID_BYTES) {
     throw fail("ERR_BAD_SESSION_ID", `${what} ${JSON.stringify(id.slice(0, 40))}... is ${id.length} bytes long: at most ${MAX_ID_BYTES}`);
   }
-}
-
-/** A system error met while opening for writing, said plainly. */
-function unwritable(what, e) {
-  if (["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT"].includes(e?.code)) {
-    return fail("ERR_STORE_UNWRITABLE", `cannot write ${what}: ${e.code} (${e.message})`, e);
-  }
-  return e;
 }
 
 /**
