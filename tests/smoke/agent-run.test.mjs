@@ -92,7 +92,11 @@ test(`a scripted agent run of ${TURNS} turns survives ${KILLS} kills -9`, { time
   assert.ok(fs.readFileSync(path.join(dir, "run.jsonl"), "utf8").includes("[REDACTED]"), "the secrets were there to redact");
   // The subagent runs went through startChildSession: full sessions, ended.
   for (const f of files.slice(1).filter((f) => f.endsWith(".jsonl"))) {
-    const child = core.rebuildState(fs.readFileSync(f, "utf8"));
+    const text = fs.readFileSync(f, "utf8");
+    // A kill can land between a child file's creation and its first whole
+    // line: such a run holds nothing to check (its call was closed as interrupted).
+    if (!text.includes("\n")) continue;
+    const child = core.rebuildState(text);
     assert.equal(child.model, "claude-haiku", f);
     assert.ok(child.prompts >= 1, f);
   }
