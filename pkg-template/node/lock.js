@@ -13,9 +13,19 @@
 //   the very file (same inode) it judged stale. Without the guard, a remover
 //   that judged the old lock stale could delete the lock a faster
 //   competitor had just put in its place.
+// - The guard is a file of its taker's own (not the lock's file), and the
+//   taker lets go of it by emptying that file before unlinking the name: an
+//   empty guard is a released one, whoever's pid it held and wherever its
+//   name now points. This is what makes the put-back below safe. Without it,
+//   a remover that moved a live guard aside by mistake and put it back after
+//   its taker had let go left a guard naming a live process that no longer
+//   held it, and every later takeover waited on it and failed (seen once in
+//   the full suite: six processes, no writer).
 // - A guard left by a process that died inside the takeover (microseconds)
 //   is moved aside under a unique name and checked to be the one judged
 //   dead before it is deleted; if it is not, it is put back.
+// - Only the name's own file is ever unlinked on release (same inode): a
+//   taker never deletes a guard or a lock that another process put there.
 // - Nothing here follows a symlink (O_NOFOLLOW, lstat): a link where a
 //   lock should be is refused with ERR_STORE_SYMLINK.
 // - A failed write (a full disk) closes its descriptor and leaves no file.
@@ -148,6 +158,15 @@ function linkInto(own, name) {
 
 /** Moves `name` aside if it is still the file `ino`, then deletes it; put back when it is not. */
 function removeIfSame(name, ino) {
+  // A look first: most mismatches (another process already replaced it) are
+  // seen here, and the rename below, whose put-back is the delicate part,
+  // never happens for them.
+  try {
+    if (fs.lstatSync(name).ino !== ino) return;
+  } catch (e) {
+    if (e.code === "ENOENT") return;
+    throw unwritable(name, e);
+  }
   const aside = `${name}.${process.pid}-${crypto.randomBytes(6).toString("hex")}.stale`;
   try {
     fs.renameSync(name, aside);
@@ -164,16 +183,42 @@ function removeIfSame(name, ino) {
   fs.rmSync(aside, { force: true });
 }
 
-/** Takes `<lock>.takeover`, waiting while a live process holds it (it holds it for microseconds). */
-function takeGuard(guard, own) {
+/**
+ * Takes `<lock>.takeover`, waiting while a live process holds it (it holds
+ * it for microseconds). Returns the guard's own file, for releaseGuard.
+ */
+function takeGuard(guard) {
+  const mine = writeOwn(guard);
   const until = Date.now() + GUARD_WAIT_MS;
-  for (;;) {
-    if (linkInto(own, guard)) return;
-    const holder = readLock(guard);
-    if (holder && !holderAlive(holder) && !holder.young) removeIfSame(guard, holder.ino);
-    else if (Date.now() > until) throw fail("ERR_SESSION_LOCKED", `could not take ${guard}: another process is taking over the lock`);
-    else sleep(1);
+  try {
+    for (;;) {
+      if (linkInto(mine.own, guard)) return mine;
+      const holder = readLock(guard);
+      // An empty guard is a released one (see releaseGuard): no young rule
+      // here, since no version ever wrote a guard in two steps.
+      if (holder && !holderAlive(holder)) removeIfSame(guard, holder.ino);
+      else if (Date.now() > until) throw fail("ERR_SESSION_LOCKED", `could not take ${guard}: another process is taking over the lock`);
+      else sleep(1);
+    }
+  } catch (e) {
+    fs.rmSync(mine.own, { force: true });
+    throw e;
   }
+}
+
+/**
+ * Lets go of a guard: its file is emptied first, so the guard reads as
+ * released wherever its name is (even put back by a remover that moved it
+ * aside meanwhile), then the name is unlinked only if it is still ours.
+ */
+function releaseGuard(guard, mine) {
+  try {
+    fs.truncateSync(mine.own, 0);
+  } catch {}
+  try {
+    if (fs.lstatSync(guard).ino === mine.ino) fs.unlinkSync(guard);
+  } catch {}
+  fs.rmSync(mine.own, { force: true });
 }
 
 /**
@@ -228,7 +273,7 @@ function takeSessionLock(lockFile) {
       }
       // Stale: its process is gone (or its pid was reused). Removed under the guard only.
       const guard = `${lockFile}.takeover`;
-      takeGuard(guard, own);
+      const mine = takeGuard(guard);
       try {
         const now = readLock(lockFile);
         if (now && now.ino === holder.ino && !holderAlive(now)) {
@@ -236,7 +281,7 @@ function takeSessionLock(lockFile) {
           sweep(lockFile);
         }
       } finally {
-        fs.rmSync(guard, { force: true });
+        releaseGuard(guard, mine);
       }
     }
     throw fail("ERR_SESSION_LOCKED", `could not take ${lockFile}`);

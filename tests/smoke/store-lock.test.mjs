@@ -15,7 +15,8 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const storeModule = path.join(root, "pkg/node/store.js");
 const PROCESSES = 6;
-const ROUNDS = 12;
+// GARUDA_LOCK_ROUNDS runs more rounds, to hunt a rare race by hand.
+const ROUNDS = Number(process.env.GARUDA_LOCK_ROUNDS) || 12;
 
 // A child: opens the session when told, at the given instant (sleeping till
 // just before it, then spinning, so all are runnable at once), holds it
@@ -31,14 +32,16 @@ const CHILD = `
       if (lead > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, lead);
       while (Date.now() < m.at) {}
       let code = null;
+      let why = null;
       try {
         held = store.open(id);
         held.write({ t: "2026-12-01T00:00:00.000Z", type: "user", message: { role: "user", content: "round " + m.go + " pid " + process.pid } });
       } catch (e) {
         code = e.code ?? String(e);
+        why = String(e.message);
         held = null;
       }
-      process.send({ round: m.go, got: held !== null, code });
+      process.send({ round: m.go, got: held !== null, code, why });
     } else if (m.release) {
       held?.close();
       held = null;
@@ -141,3 +144,22 @@ test(`${PROCESSES} processes open one fresh session at one instant, ${ROUNDS} ro
 
 test(`${PROCESSES} processes open one session after a crash (a dead writer's lock in each form), ${ROUNDS} rounds: exactly one writer each time`, (t) =>
   rounds(t, true));
+
+// A remover that moved a live guard aside by mistake puts it back; if its
+// taker let go meanwhile, the guard that comes back is that taker's emptied
+// file. It must read as released, whatever its times say (here its clock is
+// a minute ahead, so no "too young to judge" rule can excuse a wait), or
+// every later takeover waits on it and fails: the full suite once saw six
+// processes and no writer that way.
+test("a takeover guard its taker let go of (an emptied file) is taken over at once", async () => {
+  const { FileSessionStore } = await import(storeModule);
+  const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-lock-"));
+  const lock = path.join(dir, "s.lock");
+  fs.writeFileSync(lock, JSON.stringify({ pid: deadPid(), start: "1" }));
+  fs.writeFileSync(`${lock}.takeover`, "");
+  const ahead = new Date(Date.now() + 60_000);
+  fs.utimesSync(`${lock}.takeover`, ahead, ahead);
+  const journal = new FileSessionStore(dir).open("s");
+  journal.close();
+  assert.deepEqual(fs.readdirSync(dir).sort(), ["s.jsonl"], "the dead lock and the released guard are gone, and nothing else is left");
+});
