@@ -614,7 +614,8 @@ fn replay_counting(
             type_name(journal)
         )));
     }
-    let lines = js_sys::Array::from(journal);
+    // Viewed, not converted: js_sys::Array::from is JS's Array.from, a copy.
+    let lines: &js_sys::Array = journal.unchecked_ref();
     let n = lines.length();
     let mut replay = options.journal();
     for i in 0..n {
