@@ -53,14 +53,17 @@ test("a writer killed with SIGKILL: its lease expires, another process resumes, 
   const server = await redis.startRedis();
   try {
     const prefix = "kill:";
-    const first = startWriter(server, prefix, "s", 1000, 0, 150);
+    // A lease long enough that a loaded machine cannot let it run out
+    // between the kill and the first look (1 s once did, in a full run).
+    const LEASE = 4000;
+    const first = startWriter(server, prefix, "s", LEASE, 0, 150);
     await first.ready;
     first.child.kill("SIGKILL");
     await new Promise((r) => first.child.once("exit", r));
     const acked = [...first.acks];
-    const store = storeOn(server, prefix, { leaseMs: 1000 });
+    const store = storeOn(server, prefix, { leaseMs: LEASE });
     assert.throws(() => store.open("s"), (e) => e.code === "ERR_SESSION_LOCKED", "the dead writer's lease still lives");
-    await new Promise((r) => setTimeout(r, 1300));
+    await new Promise((r) => setTimeout(r, LEASE + 300));
     // Another process resumes and carries on (its records numbered apart:
     // the killed writer may have written one more than it could report).
     const second = startWriter(server, prefix, "s", 1000, 100000, 20);
