@@ -7,12 +7,15 @@
 //! the file again with the least change that makes it resume, every other
 //! line byte for byte as it was, and says what it changed and where.
 //!
-//! Claude Code only, for now: other formats are reported as not supported
-//! (their readers exist; their resume rules are not written here yet).
+//! Claude Code (`claude.rs`) and Codex (`codex.rs`, rules from Codex's own
+//! source); other formats are reported as not supported.
 
 #![forbid(unsafe_code)]
 
 mod claude;
+mod codex;
+mod garuda;
+mod lines;
 
 use crate::formats::Format;
 use crate::json::str_literal;
@@ -51,10 +54,12 @@ pub enum Kind {
     TooLarge,
     /// A format the doctor has no resume rules for.
     Unsupported,
+    /// The file names no session the agent can resume (empty, or no id).
+    NoSession,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::BadLine,
         Kind::BrokenChain,
         Kind::ThinkingEmpty,
@@ -66,6 +71,7 @@ impl Kind {
         Kind::Refused,
         Kind::TooLarge,
         Kind::Unsupported,
+        Kind::NoSession,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -81,6 +87,7 @@ impl Kind {
             Kind::Refused => "refused",
             Kind::TooLarge => "too-large",
             Kind::Unsupported => "unsupported",
+            Kind::NoSession => "no-session",
         }
     }
 }
@@ -236,7 +243,74 @@ pub fn diagnose(bytes: &[u8], format: Option<Format>) -> Diagnosis {
         Some(Format::ClaudeCode) => {
             Diagnosis { format: Some(Format::ClaudeCode), problems: claude::diagnose(bytes) }
         }
+        Some(Format::Codex) => Diagnosis { format: Some(Format::Codex), problems: codex::diagnose(bytes) },
+        Some(Format::Garuda) => {
+            let mut d = garuda::Diagnoser::new();
+            d.feed(bytes);
+            Diagnosis { format: Some(Format::Garuda), problems: d.finish() }
+        }
         other => unsupported(other),
+    }
+}
+
+/// A diagnosis of a file read in chunks, for files too large to hold: Codex
+/// rollouts and Garuda journals keep per-line summaries only; other formats
+/// are held whole until `finish` (their rules need the whole tree).
+pub struct Streaming {
+    forced: Option<Format>,
+    stream: Stream,
+}
+
+enum Stream {
+    /// Before the first line that is not blank: the format is not known.
+    Detect(Vec<u8>),
+    Codex(codex::Diagnoser),
+    Garuda(Box<garuda::Diagnoser>),
+    Whole(Option<Format>, Vec<u8>),
+}
+
+impl Streaming {
+    pub fn new(format: Option<Format>) -> Streaming {
+        Streaming { forced: format, stream: Stream::Detect(Vec::new()) }
+    }
+
+    pub fn feed(&mut self, chunk: &[u8]) {
+        match &mut self.stream {
+            Stream::Detect(held) => {
+                held.extend_from_slice(chunk);
+                // Known once a whole line that is not blank has come.
+                let known = self.forced.is_some()
+                    || held
+                        .iter()
+                        .position(|b| !b.is_ascii_whitespace())
+                        .is_some_and(|i| held[i..].contains(&b'\n'));
+                if known {
+                    let held = std::mem::take(held);
+                    self.start(detect(&held, self.forced), &held);
+                }
+            }
+            Stream::Codex(d) => d.feed(chunk),
+            Stream::Garuda(d) => d.feed(chunk),
+            Stream::Whole(_, held) => held.extend_from_slice(chunk),
+        }
+    }
+
+    fn start(&mut self, format: Option<Format>, held: &[u8]) {
+        self.stream = match format {
+            Some(Format::Codex) => Stream::Codex(codex::Diagnoser::default()),
+            Some(Format::Garuda) => Stream::Garuda(Box::new(garuda::Diagnoser::new())),
+            other => Stream::Whole(other, Vec::new()),
+        };
+        self.feed(held);
+    }
+
+    pub fn finish(self) -> Diagnosis {
+        match self.stream {
+            Stream::Detect(held) => diagnose(&held, self.forced),
+            Stream::Codex(d) => Diagnosis { format: Some(Format::Codex), problems: d.finish().0 },
+            Stream::Garuda(d) => Diagnosis { format: Some(Format::Garuda), problems: d.finish() },
+            Stream::Whole(format, held) => diagnose(&held, format),
+        }
     }
 }
 
@@ -247,6 +321,11 @@ pub fn repair(bytes: &[u8], format: Option<Format>) -> Repaired {
         Some(Format::ClaudeCode) => {
             let (out, changes) = claude::repair(bytes);
             let after = diagnose(&out, Some(Format::ClaudeCode));
+            Repaired { bytes: out, changes, after }
+        }
+        Some(Format::Codex) => {
+            let (out, changes) = codex::repair(bytes);
+            let after = diagnose(&out, Some(Format::Codex));
             Repaired { bytes: out, changes, after }
         }
         other => Repaired { bytes: bytes.to_vec(), changes: Vec::new(), after: unsupported(other) },

@@ -145,13 +145,42 @@ fn size_limits() {
 }
 
 #[test]
-fn other_formats_are_not_checked_and_not_touched() {
+fn a_garuda_journal_goes_through_resume_and_is_never_rewritten() {
     let g = b"{\"type\":\"start\",\"sessionId\":\"s\",\"model\":\"m\"}\n";
     let d = diagnose(g, None);
     assert_eq!(d.format, Some(Format::Garuda));
-    assert_eq!(kinds(&d), vec![(0, Kind::Unsupported)]);
+    assert!(d.problems.is_empty() && d.resumes(), "{}", d.to_json());
     assert_eq!(repair(g, None).bytes, g);
     assert_eq!(repair(b"", None).bytes, b"");
+    // An open call and a junk line: resume answers the call, replay skips
+    // the line; both said as warnings, on their lines where known.
+    let open = concat!(
+        r#"{"type":"start","sessionId":"s","model":"m"}"#,
+        "\nnot json\n",
+        r#"{"type":"user","message":{"role":"user","content":"go"}}"#,
+        "\n",
+        r#"{"type":"assistant","step":1,"response":{"content":[{"type":"tool_use","id":"toolu_1","name":"x","input":{}}],"usage":{}},"costUsd":0}"#,
+        "\n"
+    );
+    let d = diagnose(open.as_bytes(), None);
+    assert_eq!(kinds(&d), vec![(0, Kind::ToolUseUnanswered), (2, Kind::BadLine)], "{}", d.to_json());
+    assert!(d.resumes());
+    assert_eq!(repair(open.as_bytes(), None).bytes, open.as_bytes());
+    // Read in chunks: the same.
+    let mut s = Streaming::new(None);
+    for c in open.as_bytes().chunks(5) {
+        s.feed(c);
+    }
+    assert_eq!(s.finish(), d);
+}
+
+#[test]
+fn pi_and_gemini_are_not_checked_and_not_touched() {
+    let pi = b"{\"type\":\"session\",\"id\":\"s\"}\n";
+    let d = diagnose(pi, None);
+    assert_eq!(d.format, Some(Format::Pi));
+    assert_eq!(kinds(&d), vec![(0, Kind::Unsupported)]);
+    assert_eq!(repair(pi, None).bytes, pi);
 }
 
 #[test]
