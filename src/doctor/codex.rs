@@ -32,66 +32,30 @@
 
 use super::lines::Lines;
 use super::{Change, ChangeKind, Kind, Problem, Severity};
-use serde::Deserialize;
-use serde_json::value::RawValue;
-use std::borrow::Cow;
-use std::collections::HashMap;
+use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// codex #28866: a 37 GB rollout needed 80 GiB of swap to resume (the
 /// whole file read into one string, then parsed). Above this, a warning.
 const LARGE: u64 = 1000 * 1000 * 1000;
 
-#[derive(Deserialize)]
-struct LineHead<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    payload: Option<&'a RawValue>,
-}
+/// The items that pair, and which pair each is in (normalize.rs):
+/// `f` function calls, `c` custom tool calls, `s` client tool searches.
+/// Keys of the maps below are the pair's letter and the call_id; values
+/// the line times 8 plus the item's place here (a BTreeMap of strings and
+/// numbers, a shape the crate has already: the wasm stays small).
+const TYPES: [(&str, bool, char); 7] = [
+    ("function_call", true, 'f'),
+    ("local_shell_call", true, 'f'),
+    ("custom_tool_call", true, 'c'),
+    ("tool_search_call", true, 's'),
+    ("function_call_output", false, 'f'),
+    ("custom_tool_call_output", false, 'c'),
+    ("tool_search_output", false, 's'),
+];
 
-#[derive(Deserialize)]
-struct Payload<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    call_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    execution: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    replacement_history: Option<Vec<&'a RawValue>>,
-}
-
-/// Which outputs answer which calls (normalize.rs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Pair {
-    Function,
-    Custom,
-    ToolSearch,
-}
-
-/// A call or an output, as the pairing sees it.
-enum Item {
-    Call(Pair, String),
-    Output(Pair, String),
-    Other,
-}
-
-fn item(p: &Payload) -> Item {
-    let id = p.call_id.as_deref().map(str::to_owned);
-    match (p.kind.as_deref().unwrap_or(""), id) {
-        ("function_call" | "local_shell_call", Some(id)) => Item::Call(Pair::Function, id),
-        ("custom_tool_call", Some(id)) => Item::Call(Pair::Custom, id),
-        ("tool_search_call", Some(id)) => Item::Call(Pair::ToolSearch, id),
-        ("function_call_output", Some(id)) => Item::Output(Pair::Function, id),
-        ("custom_tool_call_output", Some(id)) => Item::Output(Pair::Custom, id),
-        // A server-side search, or one without an id, is kept as it is.
-        ("tool_search_output", Some(id)) if p.execution.as_deref() != Some("server") => {
-            Item::Output(Pair::ToolSearch, id)
-        }
-        _ => Item::Other,
-    }
+fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
 }
 
 /// The diagnosis of a rollout read in chunks.
@@ -104,9 +68,9 @@ pub struct Diagnoser {
     not_utf8: Vec<u64>,
     any: bool,
     session: bool,
-    /// The history's calls and outputs: (pair, call_id) → (line, type).
-    calls: HashMap<(Pair, String), (u64, String)>,
-    outputs: HashMap<(Pair, String), (u64, String)>,
+    /// The history's calls and outputs (see `TYPES`).
+    calls: BTreeMap<String, u64>,
+    outputs: BTreeMap<String, u64>,
 }
 
 fn warn(line: u64, kind: Kind, message: String) -> Problem {
@@ -121,18 +85,18 @@ impl Diagnoser {
         self.lines = lines;
     }
 
-    fn record(&mut self, line: u64, raw: &str) {
-        let Ok(p) = serde_json::from_str::<Payload>(raw) else { return };
-        let kind = p.kind.as_deref().unwrap_or("").to_owned();
-        match item(&p) {
-            Item::Call(pair, id) => {
-                self.calls.insert((pair, id), (line, kind));
-            }
-            Item::Output(pair, id) => {
-                self.outputs.insert((pair, id), (line, kind));
-            }
-            Item::Other => {}
+    fn record(&mut self, line: u64, p: &Value) {
+        let kind = str_at(p, "type").unwrap_or("");
+        let (Some(at), Some(id)) = (TYPES.iter().position(|t| t.0 == kind), str_at(p, "call_id")) else {
+            return;
+        };
+        // A server-side search needs no call.
+        if kind == "tool_search_output" && str_at(p, "execution") == Some("server") {
+            return;
         }
+        let (_, call, pair) = TYPES[at];
+        let map = if call { &mut self.calls } else { &mut self.outputs };
+        map.insert(format!("{pair}{id}"), line * 8 + at as u64);
     }
 
     fn line(&mut self, n: u64, bytes: &[u8]) {
@@ -151,8 +115,18 @@ impl Diagnoser {
             return;
         }
         self.any = true;
-        let head = match serde_json::from_str::<LineHead>(text) {
-            Ok(h) => h,
+        // A generic Value: the Codex reader parses its payloads so too, and
+        // one more typed parser would cost the wasm kilobytes.
+        let head = match serde_json::from_str::<Value>(text) {
+            Ok(h) if h.is_object() => h,
+            Ok(_) => {
+                self.problems.push(warn(
+                    n,
+                    Kind::BadLine,
+                    "the line is not a JSON object: Codex skips it".into(),
+                ));
+                return;
+            }
             Err(e) => {
                 self.problems.push(warn(
                     n,
@@ -162,21 +136,17 @@ impl Diagnoser {
                 return;
             }
         };
-        let Some(payload) = head.payload else { return };
-        match head.kind.as_deref() {
-            Some("session_meta") => {
-                let id = serde_json::from_str::<Payload>(payload.get()).ok().and_then(|p| p.id.map(|_| ()));
-                self.session |= id.is_some();
-            }
-            Some("response_item") => self.record(n, payload.get()),
+        let Some(payload) = head.get("payload") else { return };
+        match str_at(&head, "type") {
+            Some("session_meta") => self.session |= str_at(payload, "id").is_some(),
+            Some("response_item") => self.record(n, payload),
             Some("compacted") => {
                 // The history is what the compaction left (rollout_reconstruction.rs).
                 self.calls.clear();
                 self.outputs.clear();
-                let history =
-                    serde_json::from_str::<Payload>(payload.get()).ok().and_then(|p| p.replacement_history);
+                let history = payload.get("replacement_history").and_then(Value::as_array);
                 for item in history.into_iter().flatten() {
-                    self.record(n, item.get());
+                    self.record(n, item);
                 }
             }
             _ => {}
@@ -212,15 +182,19 @@ impl Diagnoser {
                 message: "no session_meta line gives the session's id: Codex refuses to resume it (\"failed to parse thread ID from rollout file\")".into(),
             });
         }
-        for ((pair, id), (line, kind)) in &self.calls {
-            if !self.outputs.contains_key(&(*pair, id.clone())) {
-                let panics = if *pair == Pair::Custom {
+        fn said(key: &str, v: u64) -> (u64, &'static str, &str) {
+            (v / 8, TYPES[(v % 8) as usize].0, key.get(1..).unwrap_or(""))
+        }
+        for (key, &v) in &self.calls {
+            if !self.outputs.contains_key(key) {
+                let (line, kind, id) = said(key, v);
+                let panics = if key.starts_with('c') {
                     "; a debug build of Codex (in some versions an alpha one too) panics on it: error_or_panic"
                 } else {
                     ""
                 };
                 problems.push(warn(
-                    *line,
+                    line,
                     Kind::ToolUseUnanswered,
                     format!(
                         "a {kind} ({id}) that no output answers: Codex adds an \"aborted\" output when it resumes (normalize.rs, ensure_call_outputs_present){panics}"
@@ -228,10 +202,11 @@ impl Diagnoser {
                 ));
             }
         }
-        for ((pair, id), (line, kind)) in &self.outputs {
-            if !self.calls.contains_key(&(*pair, id.clone())) {
+        for (key, &v) in &self.outputs {
+            if !self.calls.contains_key(key) {
+                let (line, kind, id) = said(key, v);
                 problems.push(warn(
-                    *line,
+                    line,
                     Kind::ToolResultOrphan,
                     format!(
                         "a {kind} for {id}, whose call is not in the history Codex resumes (compacted away, or never written): Codex drops it when it resumes (normalize.rs, remove_orphan_outputs; a debug build, in some versions an alpha one too, panics on it)"
@@ -239,7 +214,7 @@ impl Diagnoser {
                 ));
             }
         }
-        problems.sort_by(|a, b| (a.line, a.kind.as_str()).cmp(&(b.line, b.kind.as_str())));
+        problems.sort_by_key(|p| p.line);
         (problems, self.not_utf8)
     }
 }
@@ -259,7 +234,7 @@ fn salvage(line: &[u8]) -> Option<&[u8]> {
     let start = (0..tail.len()).rev().find(|&i| tail[i..].starts_with(br#"{"timestamp":"#))?;
     let kept = &tail[start..];
     let text = std::str::from_utf8(kept).ok()?;
-    serde_json::from_str::<LineHead>(text).ok().map(|_| kept)
+    serde_json::from_str::<Value>(text).ok().filter(Value::is_object).map(|_| kept)
 }
 
 /// The least change that lets Codex read the rollout: each line that is not
