@@ -8,7 +8,9 @@
 //! line byte for byte as it was, and says what it changed and where.
 //!
 //! Claude Code (`claude.rs`) and Codex (`codex.rs`, rules from Codex's own
-//! source); other formats are reported as not supported.
+//! source) are diagnosed and repaired; Garuda journals go through resume's
+//! own repair (`garuda.rs`); pi and Gemini are diagnosed only
+//! (`replayed.rs`, on what the readers make of them).
 
 #![forbid(unsafe_code)]
 
@@ -16,6 +18,7 @@ mod claude;
 mod codex;
 mod garuda;
 mod lines;
+mod replayed;
 
 use crate::formats::Format;
 use crate::json::str_literal;
@@ -249,7 +252,12 @@ pub fn diagnose(bytes: &[u8], format: Option<Format>) -> Diagnosis {
             d.feed(bytes);
             Diagnosis { format: Some(Format::Garuda), problems: d.finish() }
         }
-        other => unsupported(other),
+        Some(f @ (Format::Pi | Format::Gemini)) => {
+            let mut d = replayed::Diagnoser::new(f);
+            d.feed(bytes);
+            Diagnosis { format: Some(f), problems: d.finish() }
+        }
+        None => unsupported(None),
     }
 }
 
@@ -266,6 +274,7 @@ enum Stream {
     Detect(Vec<u8>),
     Codex(codex::Diagnoser),
     Garuda(Box<garuda::Diagnoser>),
+    Replayed(Box<replayed::Diagnoser>, Format),
     Whole(Option<Format>, Vec<u8>),
 }
 
@@ -291,6 +300,7 @@ impl Streaming {
             }
             Stream::Codex(d) => d.feed(chunk),
             Stream::Garuda(d) => d.feed(chunk),
+            Stream::Replayed(d, _) => d.feed(chunk),
             Stream::Whole(_, held) => held.extend_from_slice(chunk),
         }
     }
@@ -299,6 +309,7 @@ impl Streaming {
         self.stream = match format {
             Some(Format::Codex) => Stream::Codex(codex::Diagnoser::default()),
             Some(Format::Garuda) => Stream::Garuda(Box::new(garuda::Diagnoser::new())),
+            Some(f @ (Format::Pi | Format::Gemini)) => Stream::Replayed(Box::new(replayed::Diagnoser::new(f)), f),
             other => Stream::Whole(other, Vec::new()),
         };
         self.feed(held);
@@ -309,6 +320,7 @@ impl Streaming {
             Stream::Detect(held) => diagnose(&held, self.forced),
             Stream::Codex(d) => Diagnosis { format: Some(Format::Codex), problems: d.finish().0 },
             Stream::Garuda(d) => Diagnosis { format: Some(Format::Garuda), problems: d.finish() },
+            Stream::Replayed(d, f) => Diagnosis { format: Some(f), problems: d.finish() },
             Stream::Whole(format, held) => diagnose(&held, format),
         }
     }
@@ -328,7 +340,9 @@ pub fn repair(bytes: &[u8], format: Option<Format>) -> Repaired {
             let after = diagnose(&out, Some(Format::Codex));
             Repaired { bytes: out, changes, after }
         }
-        other => Repaired { bytes: bytes.to_vec(), changes: Vec::new(), after: unsupported(other) },
+        // Garuda journals are repaired by resume as they are read; pi and
+        // Gemini have no repair written yet: the bytes come back.
+        other => Repaired { bytes: bytes.to_vec(), changes: Vec::new(), after: diagnose(bytes, other) },
     }
 }
 

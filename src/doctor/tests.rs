@@ -174,13 +174,76 @@ fn a_garuda_journal_goes_through_resume_and_is_never_rewritten() {
     assert_eq!(s.finish(), d);
 }
 
+/// A pi v3 entry: a message of `role` with `content`, its id and parent.
+fn pi(id: &str, parent: &str, message: &str) -> String {
+    format!(r#"{{"type":"message","id":"{id}","parentId":"{parent}","timestamp":"2026-11-20T10:00:00.000Z","message":{message}}}"#)
+}
+
+fn pi_session(entries: &[String]) -> Vec<u8> {
+    let mut lines = vec![r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/w"}"#.to_owned()];
+    lines.extend_from_slice(entries);
+    file(&lines)
+}
+
+const PI_USER: &str = r#"{"role":"user","content":[{"type":"text","text":"go"}]}"#;
+
+fn pi_call(id: &str, stop: &str) -> String {
+    format!(
+        r#"{{"role":"assistant","content":[{{"type":"toolCall","id":"{id}","name":"read","arguments":{{}}}}],"model":"m","stopReason":"{stop}"}}"#
+    )
+}
+
+fn pi_result(id: &str) -> String {
+    format!(r#"{{"role":"toolResult","toolCallId":"{id}","toolName":"read","content":[{{"type":"text","text":"x"}}]}}"#)
+}
+
 #[test]
-fn pi_and_gemini_are_not_checked_and_not_touched() {
-    let pi = b"{\"type\":\"session\",\"id\":\"s\"}\n";
-    let d = diagnose(pi, None);
+fn pi_a_result_cut_from_its_call_by_a_compaction_is_an_error_an_open_call_a_warning() {
+    let whole = pi_session(&[
+        pi("u1", "", PI_USER),
+        pi("a1", "u1", &pi_call("t1", "toolUse")),
+        pi("r1", "a1", &pi_result("t1")),
+        pi("a2", "r1", &pi_call("t2", "toolUse")),
+    ]);
+    let d = diagnose(&whole, None);
     assert_eq!(d.format, Some(Format::Pi));
-    assert_eq!(kinds(&d), vec![(0, Kind::Unsupported)]);
-    assert_eq!(repair(pi, None).bytes, pi);
+    assert_eq!(kinds(&d), vec![(5, Kind::ToolUseUnanswered)], "{}", d.to_json());
+    assert!(d.resumes(), "pi answers an open call itself");
+    // pi#4570: the compaction keeps from the result on; its call is gone.
+    let cut = pi_session(&[
+        pi("u1", "", PI_USER),
+        pi("a1", "u1", &pi_call("t1", "toolUse")),
+        pi("r1", "a1", &pi_result("t1")),
+        r#"{"type":"compaction","id":"c1","parentId":"r1","timestamp":"2026-11-20T10:00:01.000Z","summary":"read a file","firstKeptEntryId":"r1","tokensBefore":100}"#.to_owned(),
+        pi("u2", "c1", PI_USER),
+    ]);
+    let d = diagnose(&cut, None);
+    assert!(!d.resumes(), "{}", d.to_json());
+    assert!(d.problems.iter().any(|p| p.kind == Kind::ToolResultOrphan && p.severity == Severity::Error));
+    assert_eq!(repair(&cut, None).bytes, cut, "pi has no repair yet: the bytes come back");
+    // An aborted message is left out by pi: its result answers nothing.
+    let aborted = pi_session(&[
+        pi("u1", "", PI_USER),
+        pi("a1", "u1", &pi_call("t1", "aborted")),
+        pi("r1", "a1", &pi_result("t1")),
+    ]);
+    let d = diagnose(&aborted, None);
+    assert_eq!(kinds(&d), vec![(4, Kind::ToolResultOrphan)], "{}", d.to_json());
+    // Read in chunks: the same.
+    let mut s = Streaming::new(None);
+    for c in aborted.chunks(3) {
+        s.feed(c);
+    }
+    assert_eq!(s.finish(), d);
+}
+
+#[test]
+fn gemini_pairs_are_said_as_warnings_only() {
+    let g = br#"{"sessionId":"s","projectHash":"h","startTime":"2026-11-20T10:00:00.000Z","messages":[]}"#;
+    let d = diagnose(g, None);
+    assert_eq!(d.format, Some(Format::Gemini));
+    assert!(d.resumes() && d.problems.iter().all(|p| p.severity == Severity::Warning), "{}", d.to_json());
+    assert_eq!(repair(g, None).bytes, g);
 }
 
 #[test]

@@ -122,7 +122,7 @@ test("diagnose and repair for hosts: bytes or a string in, a report with lines a
   const garuda = session.diagnose('{"type":"start","sessionId":"s","model":"m"}\n');
   assert.deepEqual([garuda.format, garuda.resumes, garuda.problems], ["garuda", true, []]);
   const pi = session.diagnose('{"type":"session","id":"s"}\n');
-  assert.deepEqual(pi.problems.map((p) => p.kind), ["unsupported"]);
+  assert.deepEqual([pi.format, pi.resumes], ["pi", true]);
   for (const [f, args] of [[session.diagnose, [42]], [session.repair, [bytes, { format: "nope" }]], [session.diagnose, [bytes, "claude-code"]]]) {
     assert.throws(() => f(...args), (e) => e.code === "ERR_INVALID_ARG");
   }
