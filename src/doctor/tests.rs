@@ -277,3 +277,21 @@ fn a_result_added_after_a_line_that_goes_is_still_written() {
     assert_eq!(text.lines().count(), 3, "{text}");
     assert!(text.lines().nth(2).unwrap().contains(r#""tool_use_id":"t1""#));
 }
+
+#[test]
+fn a_codex_rollout_torn_at_its_very_end_loses_only_the_torn_bytes() {
+    let meta = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s"}}"#;
+    let mut f = format!("{meta}\n").into_bytes();
+    f.extend_from_slice(b"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"text\":\"caf\xc3");
+    let d = diagnose(&f, None);
+    assert_eq!(kinds(&d), vec![(2, Kind::BadLine)]);
+    assert!(!d.resumes());
+    let r = repair(&f, None);
+    assert_eq!(r.bytes, format!("{meta}\n").into_bytes(), "the line before keeps its newline");
+    assert_eq!(r.changes.iter().map(|c| (c.line, c.kind)).collect::<Vec<_>>(), vec![(2, ChangeKind::LineRemoved)]);
+    assert!(r.after.resumes());
+    // Blank lines and CRLF are what Codex's `lines()` reads past.
+    let crlf = format!("{meta}\r\n\r\n");
+    assert!(diagnose(crlf.as_bytes(), None).problems.is_empty());
+    assert_eq!(repair(crlf.as_bytes(), None).bytes, crlf.as_bytes());
+}
