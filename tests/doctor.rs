@@ -602,7 +602,8 @@ fn every_problem_and_change_kind_is_declared() {
 #[test]
 fn pi_and_gemini_peers_are_diagnosed_and_left_as_they_are() {
     use garuda_session::formats::Format;
-    let Some(peers) = shared::shared_file("pi_and_gemini_peers_are_diagnosed_and_left_as_they_are", "peers") else {
+    let Some(peers) = shared::shared_file("pi_and_gemini_peers_are_diagnosed_and_left_as_they_are", "peers")
+    else {
         return;
     };
     let mut n = 0;

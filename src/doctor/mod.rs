@@ -309,7 +309,9 @@ impl Streaming {
         self.stream = match format {
             Some(Format::Codex) => Stream::Codex(codex::Diagnoser::default()),
             Some(Format::Garuda) => Stream::Garuda(Box::new(garuda::Diagnoser::new())),
-            Some(f @ (Format::Pi | Format::Gemini)) => Stream::Replayed(Box::new(replayed::Diagnoser::new(f)), f),
+            Some(f @ (Format::Pi | Format::Gemini)) => {
+                Stream::Replayed(Box::new(replayed::Diagnoser::new(f)), f)
+            }
             other => Stream::Whole(other, Vec::new()),
         };
         self.feed(held);

@@ -176,11 +176,15 @@ fn a_garuda_journal_goes_through_resume_and_is_never_rewritten() {
 
 /// A pi v3 entry: a message of `role` with `content`, its id and parent.
 fn pi(id: &str, parent: &str, message: &str) -> String {
-    format!(r#"{{"type":"message","id":"{id}","parentId":"{parent}","timestamp":"2026-11-20T10:00:00.000Z","message":{message}}}"#)
+    format!(
+        r#"{{"type":"message","id":"{id}","parentId":"{parent}","timestamp":"2026-11-20T10:00:00.000Z","message":{message}}}"#
+    )
 }
 
 fn pi_session(entries: &[String]) -> Vec<u8> {
-    let mut lines = vec![r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/w"}"#.to_owned()];
+    let mut lines =
+        vec![r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/w"}"#
+            .to_owned()];
     lines.extend_from_slice(entries);
     file(&lines)
 }
@@ -194,7 +198,9 @@ fn pi_call(id: &str, stop: &str) -> String {
 }
 
 fn pi_result(id: &str) -> String {
-    format!(r#"{{"role":"toolResult","toolCallId":"{id}","toolName":"read","content":[{{"type":"text","text":"x"}}]}}"#)
+    format!(
+        r#"{{"role":"toolResult","toolCallId":"{id}","toolName":"read","content":[{{"type":"text","text":"x"}}]}}"#
+    )
 }
 
 #[test]
@@ -288,7 +294,10 @@ fn a_codex_rollout_torn_at_its_very_end_loses_only_the_torn_bytes() {
     assert!(!d.resumes());
     let r = repair(&f, None);
     assert_eq!(r.bytes, format!("{meta}\n").into_bytes(), "the line before keeps its newline");
-    assert_eq!(r.changes.iter().map(|c| (c.line, c.kind)).collect::<Vec<_>>(), vec![(2, ChangeKind::LineRemoved)]);
+    assert_eq!(
+        r.changes.iter().map(|c| (c.line, c.kind)).collect::<Vec<_>>(),
+        vec![(2, ChangeKind::LineRemoved)]
+    );
     assert!(r.after.resumes());
     // Blank lines and CRLF are what Codex's `lines()` reads past.
     let crlf = format!("{meta}\r\n\r\n");

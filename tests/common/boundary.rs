@@ -408,7 +408,11 @@ fn diagnose_and_repair_cross_the_boundary() {
     let d = wasm::diagnose(bytes.clone(), JsValue::UNDEFINED).expect("diagnose");
     assert_eq!(get(&d, "format").as_string().as_deref(), Some("codex"));
     assert_eq!(get(&d, "resumes").as_bool(), Some(false));
-    assert!(json(&get(&d, "problems")).contains(r#""line":2,"kind":"bad-line","severity":"error""#), "{}", json(&d));
+    assert!(
+        json(&get(&d, "problems")).contains(r#""line":2,"kind":"bad-line","severity":"error""#),
+        "{}",
+        json(&d)
+    );
     let r = wasm::repair(bytes, JsValue::UNDEFINED).expect("repair");
     let out = get(&r, "bytes").dyn_into::<Uint8Array>().expect("bytes are a Uint8Array").to_vec();
     assert!(std::str::from_utf8(&out).is_ok() && out.len() < torn.len());
