@@ -1022,7 +1022,8 @@ export type DoctorProblemKind =
   | "tool-result-orphan"
   | "refused"
   | "too-large"
-  | "unsupported";
+  | "unsupported"
+  | "no-session";
 
 /** One problem, on the 1-based line of the file it comes from (0: the whole file). An "error" stops the session resuming. */
 export interface DoctorProblem {

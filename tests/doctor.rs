@@ -598,3 +598,32 @@ fn every_problem_and_change_kind_is_declared() {
         assert!(change.contains(&format!("\"{}\"", k.as_str())), "{} is not in DoctorChange", k.as_str());
     }
 }
+
+#[test]
+fn pi_and_gemini_peers_are_diagnosed_and_left_as_they_are() {
+    use garuda_session::formats::Format;
+    let Some(peers) = shared::shared_file("pi_and_gemini_peers_are_diagnosed_and_left_as_they_are", "peers")
+    else {
+        return;
+    };
+    let mut n = 0;
+    for f in shared::session_files(&peers) {
+        let name = f.strip_prefix(&peers).unwrap().display().to_string();
+        let input = std::fs::read(&f).unwrap();
+        let d = doctor::diagnose(&input, None);
+        if !matches!(d.format, Some(Format::Pi | Format::Gemini)) {
+            continue;
+        }
+        n += 1;
+        assert!(d.problems.iter().all(|p| p.kind != Kind::Unsupported), "{name}: {}", d.to_json());
+        // Read in chunks of a page: the same diagnosis.
+        let mut s = doctor::Streaming::new(None);
+        for c in input.chunks(4096) {
+            s.feed(c);
+        }
+        assert_eq!(s.finish(), d, "{name}: in chunks");
+        assert_eq!(doctor::repair(&input, None).bytes, input, "{name}: no repair for pi or Gemini yet");
+        println!("{name}: {} problems, resumes: {}: {}", d.problems.len(), d.resumes(), d.to_json());
+    }
+    assert!(n > 0, "no pi or Gemini session under {}", peers.display());
+}

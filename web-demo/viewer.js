@@ -7,6 +7,7 @@
 // own files.
 
 import { chart, sessionCharts, svgEl } from "./charts.js";
+import { doctorPanel } from "./doctor-panel.js";
 
 const ROW = 56;
 const $ = (id) => document.getElementById(id);
@@ -451,6 +452,7 @@ function renderSummary() {
     el("div", { text: `usage: ${n(u.inputTokens)} input · ${n(u.outputTokens)} output · ${n(u.cacheReadTokens)} cache read · ${n(u.cacheWriteTokens)} cache write · context ${n(stats.contextTokens)}` }),
   );
   if (stats.budgetNote) box.append(el("div", { id: "budget", text: stats.budgetNote }));
+  box.append(doctorPanel(view.sessions.get(view.active), view.active) ?? "");
   const r = stats.report;
   const dropped = Object.entries(r.thinkingDropped).filter(([, c]) => c > 0).map(([k, c]) => `${k} ${c}`);
   box.append(el("div", { text: `on resume: ${dropped.length ? `thinking dropped (${dropped.join(", ")})` : "all thinking kept"}${r.toolCallsAnswered.length ? ` · ${r.toolCallsAnswered.length} open tool calls answered` : ""}` }));

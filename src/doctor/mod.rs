@@ -7,12 +7,18 @@
 //! the file again with the least change that makes it resume, every other
 //! line byte for byte as it was, and says what it changed and where.
 //!
-//! Claude Code only, for now: other formats are reported as not supported
-//! (their readers exist; their resume rules are not written here yet).
+//! Claude Code (`claude.rs`) and Codex (`codex.rs`, rules from Codex's own
+//! source) are diagnosed and repaired; Garuda journals go through resume's
+//! own repair (`garuda.rs`); pi and Gemini are diagnosed only
+//! (`replayed.rs`, on what the readers make of them).
 
 #![forbid(unsafe_code)]
 
 mod claude;
+mod codex;
+mod garuda;
+mod lines;
+mod replayed;
 
 use crate::formats::Format;
 use crate::json::str_literal;
@@ -51,10 +57,12 @@ pub enum Kind {
     TooLarge,
     /// A format the doctor has no resume rules for.
     Unsupported,
+    /// The file names no session the agent can resume (empty, or no id).
+    NoSession,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::BadLine,
         Kind::BrokenChain,
         Kind::ThinkingEmpty,
@@ -66,6 +74,7 @@ impl Kind {
         Kind::Refused,
         Kind::TooLarge,
         Kind::Unsupported,
+        Kind::NoSession,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -81,6 +90,7 @@ impl Kind {
             Kind::Refused => "refused",
             Kind::TooLarge => "too-large",
             Kind::Unsupported => "unsupported",
+            Kind::NoSession => "no-session",
         }
     }
 }
@@ -236,7 +246,85 @@ pub fn diagnose(bytes: &[u8], format: Option<Format>) -> Diagnosis {
         Some(Format::ClaudeCode) => {
             Diagnosis { format: Some(Format::ClaudeCode), problems: claude::diagnose(bytes) }
         }
-        other => unsupported(other),
+        Some(Format::Codex) => Diagnosis { format: Some(Format::Codex), problems: codex::diagnose(bytes) },
+        Some(Format::Garuda) => {
+            let mut d = garuda::Diagnoser::new();
+            d.feed(bytes);
+            Diagnosis { format: Some(Format::Garuda), problems: d.finish() }
+        }
+        Some(f @ (Format::Pi | Format::Gemini)) => {
+            let mut d = replayed::Diagnoser::new(f);
+            d.feed(bytes);
+            Diagnosis { format: Some(f), problems: d.finish() }
+        }
+        None => unsupported(None),
+    }
+}
+
+/// A diagnosis of a file read in chunks, for files too large to hold: Codex
+/// rollouts and Garuda journals keep per-line summaries only; other formats
+/// are held whole until `finish` (their rules need the whole tree).
+pub struct Streaming {
+    forced: Option<Format>,
+    stream: Stream,
+}
+
+enum Stream {
+    /// Before the first line that is not blank: the format is not known.
+    Detect(Vec<u8>),
+    Codex(codex::Diagnoser),
+    Garuda(Box<garuda::Diagnoser>),
+    Replayed(Box<replayed::Diagnoser>, Format),
+    Whole(Option<Format>, Vec<u8>),
+}
+
+impl Streaming {
+    pub fn new(format: Option<Format>) -> Streaming {
+        Streaming { forced: format, stream: Stream::Detect(Vec::new()) }
+    }
+
+    pub fn feed(&mut self, chunk: &[u8]) {
+        match &mut self.stream {
+            Stream::Detect(held) => {
+                held.extend_from_slice(chunk);
+                // Known once a whole line that is not blank has come.
+                let known = self.forced.is_some()
+                    || held
+                        .iter()
+                        .position(|b| !b.is_ascii_whitespace())
+                        .is_some_and(|i| held[i..].contains(&b'\n'));
+                if known {
+                    let held = std::mem::take(held);
+                    self.start(detect(&held, self.forced), &held);
+                }
+            }
+            Stream::Codex(d) => d.feed(chunk),
+            Stream::Garuda(d) => d.feed(chunk),
+            Stream::Replayed(d, _) => d.feed(chunk),
+            Stream::Whole(_, held) => held.extend_from_slice(chunk),
+        }
+    }
+
+    fn start(&mut self, format: Option<Format>, held: &[u8]) {
+        self.stream = match format {
+            Some(Format::Codex) => Stream::Codex(codex::Diagnoser::default()),
+            Some(Format::Garuda) => Stream::Garuda(Box::new(garuda::Diagnoser::new())),
+            Some(f @ (Format::Pi | Format::Gemini)) => {
+                Stream::Replayed(Box::new(replayed::Diagnoser::new(f)), f)
+            }
+            other => Stream::Whole(other, Vec::new()),
+        };
+        self.feed(held);
+    }
+
+    pub fn finish(self) -> Diagnosis {
+        match self.stream {
+            Stream::Detect(held) => diagnose(&held, self.forced),
+            Stream::Codex(d) => Diagnosis { format: Some(Format::Codex), problems: d.finish().0 },
+            Stream::Garuda(d) => Diagnosis { format: Some(Format::Garuda), problems: d.finish() },
+            Stream::Replayed(d, f) => Diagnosis { format: Some(f), problems: d.finish() },
+            Stream::Whole(format, held) => diagnose(&held, format),
+        }
     }
 }
 
@@ -249,7 +337,14 @@ pub fn repair(bytes: &[u8], format: Option<Format>) -> Repaired {
             let after = diagnose(&out, Some(Format::ClaudeCode));
             Repaired { bytes: out, changes, after }
         }
-        other => Repaired { bytes: bytes.to_vec(), changes: Vec::new(), after: unsupported(other) },
+        Some(Format::Codex) => {
+            let (out, changes) = codex::repair(bytes);
+            let after = diagnose(&out, Some(Format::Codex));
+            Repaired { bytes: out, changes, after }
+        }
+        // Garuda journals are repaired by resume as they are read; pi and
+        // Gemini have no repair written yet: the bytes come back.
+        other => Repaired { bytes: bytes.to_vec(), changes: Vec::new(), after: diagnose(bytes, other) },
     }
 }
 

@@ -145,13 +145,111 @@ fn size_limits() {
 }
 
 #[test]
-fn other_formats_are_not_checked_and_not_touched() {
+fn a_garuda_journal_goes_through_resume_and_is_never_rewritten() {
     let g = b"{\"type\":\"start\",\"sessionId\":\"s\",\"model\":\"m\"}\n";
     let d = diagnose(g, None);
     assert_eq!(d.format, Some(Format::Garuda));
-    assert_eq!(kinds(&d), vec![(0, Kind::Unsupported)]);
+    assert!(d.problems.is_empty() && d.resumes(), "{}", d.to_json());
     assert_eq!(repair(g, None).bytes, g);
     assert_eq!(repair(b"", None).bytes, b"");
+    // An open call and a junk line: resume answers the call, replay skips
+    // the line; both said as warnings, on their lines where known.
+    let open = concat!(
+        r#"{"type":"start","sessionId":"s","model":"m"}"#,
+        "\nnot json\n",
+        r#"{"type":"user","message":{"role":"user","content":"go"}}"#,
+        "\n",
+        r#"{"type":"assistant","step":1,"response":{"content":[{"type":"tool_use","id":"toolu_1","name":"x","input":{}}],"usage":{}},"costUsd":0}"#,
+        "\n"
+    );
+    let d = diagnose(open.as_bytes(), None);
+    assert_eq!(kinds(&d), vec![(0, Kind::ToolUseUnanswered), (2, Kind::BadLine)], "{}", d.to_json());
+    assert!(d.resumes());
+    assert_eq!(repair(open.as_bytes(), None).bytes, open.as_bytes());
+    // Read in chunks: the same.
+    let mut s = Streaming::new(None);
+    for c in open.as_bytes().chunks(5) {
+        s.feed(c);
+    }
+    assert_eq!(s.finish(), d);
+}
+
+/// A pi v3 entry: a message of `role` with `content`, its id and parent.
+fn pi(id: &str, parent: &str, message: &str) -> String {
+    format!(
+        r#"{{"type":"message","id":"{id}","parentId":"{parent}","timestamp":"2026-11-20T10:00:00.000Z","message":{message}}}"#
+    )
+}
+
+fn pi_session(entries: &[String]) -> Vec<u8> {
+    let mut lines =
+        vec![r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/w"}"#
+            .to_owned()];
+    lines.extend_from_slice(entries);
+    file(&lines)
+}
+
+const PI_USER: &str = r#"{"role":"user","content":[{"type":"text","text":"go"}]}"#;
+
+fn pi_call(id: &str, stop: &str) -> String {
+    format!(
+        r#"{{"role":"assistant","content":[{{"type":"toolCall","id":"{id}","name":"read","arguments":{{}}}}],"model":"m","stopReason":"{stop}"}}"#
+    )
+}
+
+fn pi_result(id: &str) -> String {
+    format!(
+        r#"{{"role":"toolResult","toolCallId":"{id}","toolName":"read","content":[{{"type":"text","text":"x"}}]}}"#
+    )
+}
+
+#[test]
+fn pi_a_result_cut_from_its_call_by_a_compaction_is_an_error_an_open_call_a_warning() {
+    let whole = pi_session(&[
+        pi("u1", "", PI_USER),
+        pi("a1", "u1", &pi_call("t1", "toolUse")),
+        pi("r1", "a1", &pi_result("t1")),
+        pi("a2", "r1", &pi_call("t2", "toolUse")),
+    ]);
+    let d = diagnose(&whole, None);
+    assert_eq!(d.format, Some(Format::Pi));
+    assert_eq!(kinds(&d), vec![(5, Kind::ToolUseUnanswered)], "{}", d.to_json());
+    assert!(d.resumes(), "pi answers an open call itself");
+    // pi#4570: the compaction keeps from the result on; its call is gone.
+    let cut = pi_session(&[
+        pi("u1", "", PI_USER),
+        pi("a1", "u1", &pi_call("t1", "toolUse")),
+        pi("r1", "a1", &pi_result("t1")),
+        r#"{"type":"compaction","id":"c1","parentId":"r1","timestamp":"2026-11-20T10:00:01.000Z","summary":"read a file","firstKeptEntryId":"r1","tokensBefore":100}"#.to_owned(),
+        pi("u2", "c1", PI_USER),
+    ]);
+    let d = diagnose(&cut, None);
+    assert!(!d.resumes(), "{}", d.to_json());
+    assert!(d.problems.iter().any(|p| p.kind == Kind::ToolResultOrphan && p.severity == Severity::Error));
+    assert_eq!(repair(&cut, None).bytes, cut, "pi has no repair yet: the bytes come back");
+    // An aborted message is left out by pi: its result answers nothing.
+    let aborted = pi_session(&[
+        pi("u1", "", PI_USER),
+        pi("a1", "u1", &pi_call("t1", "aborted")),
+        pi("r1", "a1", &pi_result("t1")),
+    ]);
+    let d = diagnose(&aborted, None);
+    assert_eq!(kinds(&d), vec![(4, Kind::ToolResultOrphan)], "{}", d.to_json());
+    // Read in chunks: the same.
+    let mut s = Streaming::new(None);
+    for c in aborted.chunks(3) {
+        s.feed(c);
+    }
+    assert_eq!(s.finish(), d);
+}
+
+#[test]
+fn gemini_pairs_are_said_as_warnings_only() {
+    let g = br#"{"sessionId":"s","projectHash":"h","startTime":"2026-11-20T10:00:00.000Z","messages":[]}"#;
+    let d = diagnose(g, None);
+    assert_eq!(d.format, Some(Format::Gemini));
+    assert!(d.resumes() && d.problems.iter().all(|p| p.severity == Severity::Warning), "{}", d.to_json());
+    assert_eq!(repair(g, None).bytes, g);
 }
 
 #[test]
@@ -184,4 +282,25 @@ fn a_result_added_after_a_line_that_goes_is_still_written() {
     let text = String::from_utf8(r.bytes).unwrap();
     assert_eq!(text.lines().count(), 3, "{text}");
     assert!(text.lines().nth(2).unwrap().contains(r#""tool_use_id":"t1""#));
+}
+
+#[test]
+fn a_codex_rollout_torn_at_its_very_end_loses_only_the_torn_bytes() {
+    let meta = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s"}}"#;
+    let mut f = format!("{meta}\n").into_bytes();
+    f.extend_from_slice(b"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"text\":\"caf\xc3");
+    let d = diagnose(&f, None);
+    assert_eq!(kinds(&d), vec![(2, Kind::BadLine)]);
+    assert!(!d.resumes());
+    let r = repair(&f, None);
+    assert_eq!(r.bytes, format!("{meta}\n").into_bytes(), "the line before keeps its newline");
+    assert_eq!(
+        r.changes.iter().map(|c| (c.line, c.kind)).collect::<Vec<_>>(),
+        vec![(2, ChangeKind::LineRemoved)]
+    );
+    assert!(r.after.resumes());
+    // Blank lines and CRLF are what Codex's `lines()` reads past.
+    let crlf = format!("{meta}\r\n\r\n");
+    assert!(diagnose(crlf.as_bytes(), None).problems.is_empty());
+    assert_eq!(repair(crlf.as_bytes(), None).bytes, crlf.as_bytes());
 }

@@ -396,3 +396,33 @@ fn a_lean_journal_gives_each_lines_byte_range() {
     plain.feed(JOURNAL.into()).unwrap();
     assert!(plain.line_range(1.into()).unwrap().is_undefined());
 }
+
+#[wasm_bindgen_test]
+fn diagnose_and_repair_cross_the_boundary() {
+    // A Codex rollout torn inside "é", the next line appended to it.
+    let mut torn = br#"{"timestamp":"t","type":"session_meta","payload":{"id":"s"}}"#.to_vec();
+    torn.extend_from_slice(b"\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":\"caf\xc3");
+    torn.extend_from_slice(br#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":"ok"}}"#);
+    torn.push(b'\n');
+    let bytes: JsValue = Uint8Array::from(torn.as_slice()).into();
+    let d = wasm::diagnose(bytes.clone(), JsValue::UNDEFINED).expect("diagnose");
+    assert_eq!(get(&d, "format").as_string().as_deref(), Some("codex"));
+    assert_eq!(get(&d, "resumes").as_bool(), Some(false));
+    assert!(
+        json(&get(&d, "problems")).contains(r#""line":2,"kind":"bad-line","severity":"error""#),
+        "{}",
+        json(&d)
+    );
+    let r = wasm::repair(bytes, JsValue::UNDEFINED).expect("repair");
+    let out = get(&r, "bytes").dyn_into::<Uint8Array>().expect("bytes are a Uint8Array").to_vec();
+    assert!(std::str::from_utf8(&out).is_ok() && out.len() < torn.len());
+    assert_eq!(get(&get(&get(&r, "report"), "after"), "resumes").as_bool(), Some(true));
+    // A string goes in too; bad arguments are Errors with a code.
+    let ok = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s"}}"#;
+    let d = wasm::diagnose(ok.into(), Object::new().into()).expect("a string");
+    assert_eq!(get(&d, "resumes").as_bool(), Some(true));
+    assert_error(wasm::diagnose(5.into(), JsValue::UNDEFINED), "Uint8Array or a string");
+    let bad = Object::new();
+    Reflect::set(&bad, &"format".into(), &"nope".into()).unwrap();
+    assert_error(wasm::repair(ok.into(), bad.into()), "options.format");
+}

@@ -118,9 +118,27 @@ test("diagnose and repair for hosts: bytes or a string in, a report with lines a
   assert.deepEqual(Buffer.from(r.bytes), readFileSync(fixture("orphan-compaction.fixed.jsonl")));
   assert.deepEqual(r.report.changes.map((c) => [c.line, c.kind]), [[5, "line-removed"], [5, "result-dropped"], [6, "reparented"]]);
   assert.equal(r.report.after.resumes, true);
+  // A Garuda journal goes through resume's own repair: nothing to say here.
   const garuda = session.diagnose('{"type":"start","sessionId":"s","model":"m"}\n');
-  assert.deepEqual(garuda.problems.map((p) => p.kind), ["unsupported"]);
+  assert.deepEqual([garuda.format, garuda.resumes, garuda.problems], ["garuda", true, []]);
+  const pi = session.diagnose('{"type":"session","id":"s"}\n');
+  assert.deepEqual([pi.format, pi.resumes], ["pi", true]);
   for (const [f, args] of [[session.diagnose, [42]], [session.repair, [bytes, { format: "nope" }]], [session.diagnose, [bytes, "claude-code"]]]) {
     assert.throws(() => f(...args), (e) => e.code === "ERR_INVALID_ARG");
   }
+});
+
+test("Codex rollouts: a torn write stops the resume and --fix writes the expected copy; a pair problem Codex mends itself exits 0, and its file is left as it is", () => {
+  const dir = tmp();
+  const codex = (name) => path.join(root, "tests/doctor/codex", name);
+  const torn = cli("doctor", codex("torn-utf8.jsonl"), "--fix", "-o", path.join(dir, "torn.jsonl"));
+  assert.equal(torn.code, 1, torn.out + torn.err);
+  assert.match(torn.out, /line 5: bad-line: the line is not UTF-8/);
+  assert.deepEqual(readFileSync(path.join(dir, "torn.jsonl")), readFileSync(codex("torn-utf8.fixed.jsonl")));
+  assert.equal(cli("doctor", path.join(dir, "torn.jsonl")).code, 0);
+  const crash = cli("doctor", codex("orphan-crash.jsonl"), "--fix", "-o", path.join(dir, "crash.jsonl"));
+  assert.equal(crash.code, 0, crash.out + crash.err);
+  assert.match(crash.out, /line 5: tool-use-unanswered \(warning\)/);
+  assert.deepEqual(readFileSync(path.join(dir, "crash.jsonl")), readFileSync(codex("orphan-crash.jsonl")));
+  assert.equal(cli("doctor", codex("no-session-meta.jsonl")).code, 1);
 });

@@ -662,3 +662,30 @@ test("serve's token reaches no other server on 127.0.0.1: not as a cookie, not i
     other.close();
   }
 });
+
+test("the doctor's panel says why a session will not resume, as text, and offers the repaired file in the agent's own format", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-doctor-view-"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(origin + "/viewer/"));
+  const codex = (name) => readFileSync(path.join(root, "tests/doctor/codex", name));
+  // A torn Codex rollout whose open call has a hostile id: said, never markup.
+  const torn = Buffer.from(codex("torn-utf8.jsonl").toString("latin1").replaceAll("call_t", "<img src=x onerror=alert(5)>"), "latin1");
+  await p.setInputFiles("#pick-files", { name: "torn.jsonl", mimeType: "text/plain", buffer: torn });
+  await p.waitForSelector("body[data-loaded]");
+  await p.click("#doctor summary");
+  await p.waitForSelector("#doctor a[download]");
+  const text = await p.textContent("#doctor");
+  assert.match(text, /codex: will not resume/);
+  assert.match(text, /line 5: bad-line: the line is not UTF-8/);
+  assert.match(text, /<img src=x onerror=alert\(5\)>/);
+  assert.equal(await p.$$eval("#doctor img", (x) => x.length), 0);
+  const [download] = await Promise.all([p.waitForEvent("download"), p.click("#doctor a[download]")]);
+  assert.equal(download.suggestedFilename(), "torn.repaired.jsonl");
+  const got = readFileSync(await download.path());
+  const want = Buffer.from(codex("torn-utf8.fixed.jsonl").toString("latin1").replaceAll("call_t", "<img src=x onerror=alert(5)>"), "latin1");
+  assert.deepEqual(got, want);
+  assert.deepEqual(p.dialogs, []);
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+});

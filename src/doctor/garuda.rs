@@ -1,0 +1,107 @@
+//! The doctor for Garuda's own journals: the journal is append-only and
+//! resume repairs the history as it reads it (`resume/`, spec §6), so a
+//! journal is never rewritten. The diagnosis is replay's warnings and what
+//! that repair will do (each a warning: the session resumes with it); an
+//! error only when the repaired history would still break a rule of the API
+//! (`RepairReport::remaining`, a bug of resume if it happens).
+//!
+//! Replay reads the journal in chunks (`Journal::feed_bytes`), so the
+//! diagnosis does too.
+
+use super::{Kind, Problem, Severity};
+use crate::journal::Journal;
+use crate::resume::{self, DropReason};
+use crate::state::{WarningKind, WARNINGS_KEPT};
+
+pub struct Diagnoser {
+    journal: Journal,
+}
+
+fn warn(line: u64, kind: Kind, message: String) -> Problem {
+    Problem { line, kind, severity: Severity::Warning, message }
+}
+
+impl Diagnoser {
+    pub fn new() -> Diagnoser {
+        Diagnoser { journal: Journal::default().with_format(crate::formats::Format::Garuda) }
+    }
+
+    pub fn feed(&mut self, chunk: &[u8]) {
+        self.journal.feed_bytes(chunk);
+    }
+
+    pub fn finish(mut self) -> Vec<Problem> {
+        self.journal.finish();
+        let state = self.journal.into_state();
+        let mut problems = Vec::new();
+        for w in &state.warnings {
+            let kind = match w.kind {
+                WarningKind::LineTooLong => Kind::TooLarge,
+                _ => Kind::BadLine,
+            };
+            problems.push(warn(
+                w.line,
+                kind,
+                format!("{}: replay skips it ({})", w.message, w.kind.as_str()),
+            ));
+        }
+        for k in WarningKind::ALL {
+            let more = state.warning_counts[k.index()].saturating_sub(WARNINGS_KEPT);
+            if more > 0 {
+                problems.push(warn(
+                    0,
+                    Kind::BadLine,
+                    format!("{more} more {} warnings, not listed", k.as_str()),
+                ));
+            }
+        }
+        let line_of = |m: usize| state.messages.get(m).map_or(0, |m| m.origin.line);
+        let r = resume::resume(&state, &Default::default()).report;
+        for d in &r.dropped {
+            let kind = match d.reason {
+                DropReason::ModelSwitch => Kind::ThinkingModelSwitch,
+                DropReason::Unsigned => Kind::ThinkingUnsigned,
+                _ => Kind::ThinkingChanged,
+            };
+            problems.push(warn(
+                line_of(d.message),
+                kind,
+                format!("resume leaves thinking block {} out ({})", d.block, d.reason.as_str()),
+            ));
+        }
+        for id in &r.tool_calls_answered {
+            problems.push(warn(
+                0,
+                Kind::ToolUseUnanswered,
+                format!("the call {id} has no result: resume answers it with an error result"),
+            ));
+        }
+        if r.orphan_results_to_text > 0 {
+            problems.push(warn(
+                0,
+                Kind::ToolResultOrphan,
+                format!(
+                    "{} tool results answer no call: resume turns each into text",
+                    r.orphan_results_to_text
+                ),
+            ));
+        }
+        for b in &r.bad_blocks {
+            problems.push(warn(
+                b.line,
+                Kind::Refused,
+                format!("{}: resume mends it ({})", b.problem, b.fix.as_str()),
+            ));
+        }
+        for p in &r.remaining {
+            problems.push(Problem {
+                line: 0,
+                kind: Kind::Refused,
+                severity: Severity::Error,
+                message: format!("the repaired history still breaks a rule of the API: {}", p.message),
+            });
+        }
+        problems.sort_by_key(|p| p.line);
+        problems
+    }
+}
