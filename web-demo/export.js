@@ -2,8 +2,24 @@
 // self-contained HTML file that reads like the viewer's reading mode (the
 // same renderer and style sheet), with no script and a CSP that lets the
 // page fetch nothing. Bundled into the package as bin/transcript.cjs.
-import { entryHtml, entryMarkdown, escapeHtml } from "./render.js";
+//
+// The renderer (markdown-it, highlight.js) ships once, as the viewer's
+// viewer/render.js bundle (ESM), not a second time inside this CommonJS
+// bundle: loadRenderer() imports it before the first transcript (Node 18
+// cannot require ESM, and import() is async).
 import css from "./reading.css";
+
+let renderer = null;
+export async function loadRenderer() {
+  renderer ??= await import("../viewer/render.js");
+}
+const render = () => {
+  if (!renderer) throw new Error("transcript.cjs: await loadRenderer() first");
+  return renderer;
+};
+const escapeHtml = (s) => render().escapeHtml(s);
+const entryHtml = (d, o) => render().entryHtml(d, o);
+const entryMarkdown = (d, o) => render().entryMarkdown(d, o);
 
 /** The entries to write: all of them, or with `live` only what the model sees now. */
 function* entries(journal, live) {

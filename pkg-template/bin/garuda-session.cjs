@@ -9,8 +9,9 @@ const util = require("node:util");
 const http = require("node:http");
 const session = require("../node/garuda_session.js");
 const { FileSessionStore, lockHeld, takeSessionLock, releaseSessionLock } = require("../node/store.js");
-// Built from web-demo/export.js (the viewer's renderer, bundled): .ci/build.
-const { transcriptMarkdown, transcriptHtml } = require("./transcript.cjs");
+// Built from web-demo/export.js (.ci/build); it renders with the viewer's
+// viewer/render.js, loaded by loadRenderer() before the first transcript.
+const { transcriptMarkdown, transcriptHtml, loadRenderer } = require("./transcript.cjs");
 const usageReport = require("./usage.cjs");
 const { walkSessions } = require("./folders.cjs");
 
@@ -568,6 +569,7 @@ function exportTranscript(journal, format, o = {}) {
 async function exportCommand(args) {
   const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", "--live": "live!", "--no-redact": "noRedact!", ...REDIS });
   if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
+  await loadRenderer();
   // The whole transcript (compacted and undone turns marked), or with --live what the model sees now.
   let journal;
   if (o.redis !== undefined) {
@@ -853,6 +855,7 @@ function serve(args) {
       }
       const m = /^\/session\/(.+)$/.exec(url.pathname);
       if (m) {
+        await loadRenderer();
         if (redis) {
           const id = decodeURIComponent(m[1]);
           if (!session.validateSessionId(id)) return send(400, "text/plain", "not a session id");
