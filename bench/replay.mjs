@@ -95,6 +95,67 @@ for (const mb of sizes) {
   }
 }
 
+// From the file to the state, what a host does (issue 29): each input path
+// and the plain-JS anchor, alternating within each run (so drift in the
+// machine hits all alike), 5 runs: median and range.
+const files = require(path.join(root, "pkg/node/files.js"));
+const CHUNK = 4 << 20;
+function viaFeed(file) {
+  // fs reads into a JS Buffer; feed() copies each chunk into wasm memory.
+  const journal = new session.Journal();
+  const fd = openSync(file, "r");
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let n;
+  while ((n = readSync(fd, buf, 0, buf.length, null)) > 0) journal.feed(buf.subarray(0, n));
+  closeSync(fd);
+  journal.finish();
+  const state = journal.state();
+  journal.free();
+  return state;
+}
+function viaInputBuffer(file) {
+  // fs reads straight into wasm memory the journal owns: no copy in JS.
+  const journal = new session.Journal();
+  const fd = openSync(file, "r");
+  files.replayInto(fd, statSync(file).size, journal);
+  closeSync(fd);
+  journal.finish();
+  const state = journal.state();
+  journal.free();
+  return state;
+}
+const fileModes = {
+  "wasm inputBuffer (zero-copy)": viaInputBuffer,
+  "wasm feed(Buffer chunks)": viaFeed,
+  "wasm rebuildState(readFileSync)": (file) => session.rebuildState(readFileSync(file)),
+  "plain-JS (readFileSync, utf8, parse)": (file) => plainRebuildState(readFileSync(file, "utf8")),
+};
+console.log("\nfile to state (4 MB reads; modes alternate within each run; 5 runs: median [min-max] ms)");
+for (const mb of sizes) {
+  const file = journalFile(mb);
+  const bytes = statSync(file).size;
+  const times = Object.fromEntries(Object.keys(fileModes).map((k) => [k, []]));
+  const results = {};
+  for (const [name, f] of Object.entries(fileModes)) results[name] = f(file); // warm
+  for (let run = 0; run < 5; run++) {
+    for (const [name, f] of Object.entries(fileModes)) {
+      const t0 = process.hrtime.bigint();
+      f(file);
+      times[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }
+  const plainName = "plain-JS (readFileSync, utf8, parse)";
+  for (const name of Object.keys(fileModes)) check(results[name], results[plainName], file);
+  const med = (t) => [...t].sort((a, b) => a - b)[2];
+  const plainMs = med(times[plainName]);
+  for (const [name, t] of Object.entries(times)) {
+    const m = med(t);
+    console.log(
+      `${String(mb).padStart(3)} MB | ${name.padEnd(38)} | ${m.toFixed(0).padStart(5)} [${Math.min(...t).toFixed(0)}-${Math.max(...t).toFixed(0)}] ms (${(bytes / 1e6 / (m / 1000)).toFixed(0).padStart(4)} MB/s) | ${(plainMs / m).toFixed(2)}x plain-JS`,
+    );
+  }
+}
+
 const big = journalFile(sizes[sizes.length - 1]);
 const bigBytes = statSync(big).size;
 console.log(`\npeak RSS of one replay in a fresh node process (${(bigBytes / 1e6).toFixed(0)} MB journal):`);
