@@ -3,6 +3,7 @@
 // text in, state out with the messages as JS objects.
 //
 //   node bench/replay.mjs            (after .ci/build; generates bench/data/)
+//   BENCH_PKG=/tmp/old/pkg node bench/replay.mjs   (another build: before/after)
 //   node bench/replay.mjs --rss MODE FILE   (internal: one replay, prints peak RSS)
 
 import { createRequire } from "node:module";
@@ -16,7 +17,9 @@ import { journalFile, timeMedian as time } from "./data.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
 const require = createRequire(import.meta.url);
-const session = require(path.join(root, "pkg"));
+// BENCH_PKG=/path/to/pkg measures another build (before/after in one sitting).
+const pkgDir = process.env.BENCH_PKG ? path.resolve(process.env.BENCH_PKG) : path.join(root, "pkg");
+const session = require(pkgDir);
 
 /** Replays a file read in 4 MB chunks through Journal.feed: no whole-file string. */
 function streamReplay(file) {
@@ -98,7 +101,7 @@ for (const mb of sizes) {
 // From the file to the state, what a host does (issue 29): each input path
 // and the plain-JS anchor, alternating within each run (so drift in the
 // machine hits all alike), 5 runs: median and range.
-const files = require(path.join(root, "pkg/node/files.js"));
+const files = require(path.join(pkgDir, "node/files.js"));
 const CHUNK = 4 << 20;
 function viaFeed(file) {
   // fs reads into a JS Buffer; feed() copies each chunk into wasm memory.
@@ -124,13 +127,16 @@ function viaInputBuffer(file) {
   journal.free();
   return state;
 }
+// A package from before issue 29 has no inputBuffer: the same script then
+// measures the other modes (run it against both builds for before/after).
+const zeroCopy = typeof files.replayInto === "function" && "inputBuffer" in session.Journal.prototype;
 const fileModes = {
-  "wasm inputBuffer (zero-copy)": viaInputBuffer,
+  ...(zeroCopy ? { "wasm inputBuffer (zero-copy)": viaInputBuffer } : {}),
   "wasm feed(Buffer chunks)": viaFeed,
   "wasm rebuildState(readFileSync)": (file) => session.rebuildState(readFileSync(file)),
   "plain-JS (readFileSync, utf8, parse)": (file) => plainRebuildState(readFileSync(file, "utf8")),
 };
-console.log("\nfile to state (4 MB reads; modes alternate within each run; 5 runs: median [min-max] ms)");
+console.log(`\nfile to state (4 MB reads; modes alternate within each run; 5 runs: median [min-max] ms)${zeroCopy ? "" : "; this package has no inputBuffer"}`);
 for (const mb of sizes) {
   const file = journalFile(mb);
   const bytes = statSync(file).size;
