@@ -3,6 +3,7 @@
 // text in, state out with the messages as JS objects.
 //
 //   node bench/replay.mjs            (after .ci/build; generates bench/data/)
+//   BENCH_PKG=/tmp/old/pkg node bench/replay.mjs   (another build: before/after)
 //   node bench/replay.mjs --rss MODE FILE   (internal: one replay, prints peak RSS)
 
 import { createRequire } from "node:module";
@@ -16,7 +17,9 @@ import { journalFile, timeMedian as time } from "./data.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
 const require = createRequire(import.meta.url);
-const session = require(path.join(root, "pkg"));
+// BENCH_PKG=/path/to/pkg measures another build (before/after in one sitting).
+const pkgDir = process.env.BENCH_PKG ? path.resolve(process.env.BENCH_PKG) : path.join(root, "pkg");
+const session = require(pkgDir);
 
 /** Replays a file read in 4 MB chunks through Journal.feed: no whole-file string. */
 function streamReplay(file) {
@@ -91,6 +94,70 @@ for (const mb of sizes) {
       `${String(mb).padStart(3)} MB | ${kind.padEnd(6)} | ${w.ms.toFixed(0).padStart(5)} (${rate(w.ms).padStart(4)}) | ${p.ms
         .toFixed(0)
         .padStart(9)} (${rate(p.ms).padStart(4)})     | ${(p.ms / w.ms).toFixed(2)}x`,
+    );
+  }
+}
+
+// From the file to the state, what a host does (issue 29): each input path
+// and the plain-JS anchor, alternating within each run (so drift in the
+// machine hits all alike), 5 runs: median and range.
+const files = require(path.join(pkgDir, "node/files.js"));
+const CHUNK = 4 << 20;
+function viaFeed(file) {
+  // fs reads into a JS Buffer; feed() copies each chunk into wasm memory.
+  const journal = new session.Journal();
+  const fd = openSync(file, "r");
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let n;
+  while ((n = readSync(fd, buf, 0, buf.length, null)) > 0) journal.feed(buf.subarray(0, n));
+  closeSync(fd);
+  journal.finish();
+  const state = journal.state();
+  journal.free();
+  return state;
+}
+function viaInputBuffer(file) {
+  // fs reads straight into wasm memory the journal owns: no copy in JS.
+  const journal = new session.Journal();
+  const fd = openSync(file, "r");
+  files.replayInto(fd, statSync(file).size, journal);
+  closeSync(fd);
+  journal.finish();
+  const state = journal.state();
+  journal.free();
+  return state;
+}
+// A package from before issue 29 has no inputBuffer: the same script then
+// measures the other modes (run it against both builds for before/after).
+const zeroCopy = typeof files.replayInto === "function" && "inputBuffer" in session.Journal.prototype;
+const fileModes = {
+  ...(zeroCopy ? { "wasm inputBuffer (zero-copy)": viaInputBuffer } : {}),
+  "wasm feed(Buffer chunks)": viaFeed,
+  "wasm rebuildState(readFileSync)": (file) => session.rebuildState(readFileSync(file)),
+  "plain-JS (readFileSync, utf8, parse)": (file) => plainRebuildState(readFileSync(file, "utf8")),
+};
+console.log(`\nfile to state (4 MB reads; modes alternate within each run; 5 runs: median [min-max] ms)${zeroCopy ? "" : "; this package has no inputBuffer"}`);
+for (const mb of sizes) {
+  const file = journalFile(mb);
+  const bytes = statSync(file).size;
+  const times = Object.fromEntries(Object.keys(fileModes).map((k) => [k, []]));
+  const results = {};
+  for (const [name, f] of Object.entries(fileModes)) results[name] = f(file); // warm
+  for (let run = 0; run < 5; run++) {
+    for (const [name, f] of Object.entries(fileModes)) {
+      const t0 = process.hrtime.bigint();
+      f(file);
+      times[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }
+  const plainName = "plain-JS (readFileSync, utf8, parse)";
+  for (const name of Object.keys(fileModes)) check(results[name], results[plainName], file);
+  const med = (t) => [...t].sort((a, b) => a - b)[2];
+  const plainMs = med(times[plainName]);
+  for (const [name, t] of Object.entries(times)) {
+    const m = med(t);
+    console.log(
+      `${String(mb).padStart(3)} MB | ${name.padEnd(38)} | ${m.toFixed(0).padStart(5)} [${Math.min(...t).toFixed(0)}-${Math.max(...t).toFixed(0)}] ms (${(bytes / 1e6 / (m / 1000)).toFixed(0).padStart(4)} MB/s) | ${(plainMs / m).toFixed(2)}x plain-JS`,
     );
   }
 }

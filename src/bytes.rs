@@ -3,129 +3,82 @@
 
 #![forbid(unsafe_code)]
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
+// Scans are SIMD where the bytes are many: memchr's searches (16 bytes a
+// step with wasm simd128, the module's build flag; SSE2/AVX2 natively) and
+// counting loops written so that the compiler vectorises them (one byte
+// compare and one add per lane, no branch). Built without simd128, the
+// same code runs memchr's word-at-a-time fallback.
 
-/// The bytes of `word` (little-endian) equal to `needle`, as high bits.
+/// The index of the first `needle`.
 #[inline]
-fn matches(word: u64, needle: u8) -> u64 {
-    let x = word ^ (ONES * u64::from(needle));
-    x.wrapping_sub(ONES) & !x & HIGHS
-}
-
-/// The bytes of `word` that are `[` or `{`, and maybe a few more: 0x5B and
-/// 0x7B differ only in bit 0x20, so one compare of the word with that bit
-/// set finds both, and the borrow trick of `matches` may also flag a byte
-/// just above a match. Counts made of it are upper bounds, which is all
-/// the depth check needs (a count over the limit only means a closer look).
-#[inline]
-fn openings(word: u64) -> u64 {
-    matches(word | (ONES * 0x20), b'{')
-}
-
-#[inline]
-fn load(chunk: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(chunk);
-    u64::from_le_bytes(word)
-}
-
-/// The index of the first `needle`. Eight bytes at a time: on wasm32 the
-/// standard library's memchr works in 32-bit words, and finding line ends
-/// is a tenth of replay's time.
 pub fn find_byte(bytes: &[u8], needle: u8) -> Option<usize> {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let found = matches(load(chunk), needle);
-        if found != 0 {
-            return Some(offset + (found.trailing_zeros() / 8) as usize);
-        }
-        offset += 8;
-    }
-    chunks.remainder().iter().position(|&b| b == needle).map(|i| offset + i)
+    memchr::memchr(needle, bytes)
 }
 
-/// How many bytes equal `needle`, exactly (not `matches`, whose borrow can
-/// flag a byte just above a match: fine for a search, wrong for a count).
-/// Eight bytes a step: tool outputs of megabytes are counted line by line.
+/// The index of the last `needle`.
+#[inline]
+pub fn find_last_byte(bytes: &[u8], needle: u8) -> Option<usize> {
+    memchr::memrchr(needle, bytes)
+}
+
+/// How many bytes equal `needle`: tool outputs of megabytes are counted
+/// line by line.
 pub fn count_byte(bytes: &[u8], needle: u8) -> usize {
-    const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut count = 0usize;
-    for chunk in &mut chunks {
-        let x = load(chunk) ^ (ONES * u64::from(needle));
-        // A byte's high bit is set here exactly when the byte of x is zero.
-        let zero = !(((x & LOWS).wrapping_add(LOWS)) | x) & HIGHS;
-        count += zero.count_ones() as usize;
-    }
-    count + chunks.remainder().iter().filter(|&&b| b == needle).count()
+    memchr::memchr_iter(needle, bytes).count()
 }
 
 /// The index of the first `"` or `\` (the end of a JSON string's plain run).
-fn find_quote_or_backslash(bytes: &[u8]) -> Option<usize> {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let word = load(chunk);
-        let found = matches(word, b'"') | matches(word, b'\\');
-        if found != 0 {
-            return Some(offset + (found.trailing_zeros() / 8) as usize);
-        }
-        offset += 8;
-    }
-    chunks.remainder().iter().position(|&b| b == b'"' || b == b'\\').map(|i| offset + i)
+#[inline]
+pub fn find_quote_or_backslash(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr2(b'"', b'\\', bytes)
 }
 
-/// The index of the first `\n`, and an upper bound of the `[` and `{`
-/// bytes before it: replay's line search counts, in the same words, what
-/// tells whether a line could nest deep at all.
-pub fn find_newline_counting(bytes: &[u8]) -> (Option<usize>, usize) {
-    let mut count = 0usize;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let word = load(chunk);
-        let newline = matches(word, b'\n');
-        let open = openings(word);
-        if newline != 0 {
-            // Only the openings in the bytes below the newline's.
-            let below = (newline & newline.wrapping_neg()) - 1;
-            count += (open & below).count_ones() as usize;
-            return (Some(offset + (newline.trailing_zeros() / 8) as usize), count);
+/// The index of the first `needle` in `hay`, for the short keys the
+/// readers look for (`"usage"`): candidates by memchr on the needle's second
+/// byte (its first is a quote, the commonest byte of JSON), then a compare.
+/// Not memchr::memmem: its searchers cost 2.2 KB of gzipped wasm for keys
+/// that a line holds near its start.
+pub fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let k = usize::from(needle.len() > 1);
+    let anchor = *needle.get(k)?;
+    let mut at = k;
+    while let Some(i) = hay.get(at..).and_then(|h| memchr::memchr(anchor, h)) {
+        let start = at + i - k;
+        match hay.get(start..start + needle.len()) {
+            Some(window) if window == needle => return Some(start),
+            Some(_) => at += i + 1,
+            None => return None,
         }
-        count += open.count_ones() as usize;
-        offset += 8;
     }
-    for (i, &b) in chunks.remainder().iter().enumerate() {
-        if b == b'\n' {
-            return (Some(offset + i), count);
-        }
-        count += usize::from(b == b'[' || b == b'{');
-    }
-    (None, count)
+    None
 }
 
-/// At least how many `[` and `{` bytes `bytes` holds (an upper bound, see
-/// `openings`), counting no further than `stop` (eight bytes a step).
+/// Openings (`[` and `{`) in at most 255 bytes: one lane per byte, a u8
+/// counter that cannot overflow, no branch, so it vectorises. `[` is 0x5B
+/// and `{` 0x7B: with bit 0x20 set, exactly these two bytes are 0x7B.
+#[inline]
+fn openings_in(block: &[u8]) -> usize {
+    usize::from(block.iter().fold(0u8, |n, &b| n.wrapping_add(u8::from(b | 0x20 == b'{'))))
+}
+
+/// How many `[` and `{` bytes `bytes` holds, exactly, counting no further
+/// than just past `stop` (a block of 255 bytes a step).
 pub fn count_openings(bytes: &[u8], stop: usize) -> usize {
     let mut count = 0usize;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let word = load(chunk);
-        count += openings(word).count_ones() as usize;
+    for block in bytes.chunks(255) {
+        count += openings_in(block);
         if count > stop {
-            return count;
+            break;
         }
     }
-    count + chunks.remainder().iter().filter(|&&b| b == b'[' || b == b'{').count()
+    count
 }
 
 /// Whether the JSON text `json` (already known to be valid) nests arrays
 /// and objects more than `limit` deep. Nesting that deep needs more than
-/// `limit` opening brackets, so a count (eight bytes a step) settles almost
-/// every message; only the rest are walked, skipping strings eight bytes at
-/// a time, since brackets inside strings do not count.
+/// `limit` opening brackets, so a count (vectorised) settles almost every
+/// message; only the rest are walked, skipping strings with memchr2, since
+/// brackets inside strings do not count.
 pub fn nests_deeper_than(json: &[u8], limit: usize) -> bool {
     if count_openings(json, limit) <= limit {
         return false;
@@ -168,17 +121,19 @@ pub fn nests_deeper_than(json: &[u8], limit: usize) -> bool {
     false
 }
 
-/// `needle` (already lowercase) in `hay`, ignoring ASCII case.
+/// `needle` (already lowercase) in `hay`, ignoring ASCII case: memchr2
+/// finds the candidates (the first byte in either case).
 pub fn contains_ignoring_case(hay: &[u8], needle: &[u8]) -> bool {
     let Some((&first, rest)) = needle.split_first() else { return true };
     let upper = first.to_ascii_uppercase();
-    let mut i = 0;
-    while i + needle.len() <= hay.len() {
-        let c = hay[i];
-        if (c == first || c == upper) && hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest) {
-            return true;
+    let mut at = 0;
+    while let Some(i) = hay.get(at..).and_then(|h| memchr::memchr2(first, upper, h)) {
+        let start = at + i;
+        match hay.get(start + 1..start + needle.len()) {
+            Some(tail) if tail.eq_ignore_ascii_case(rest) => return true,
+            Some(_) => at = start + 1,
+            None => return false,
         }
-        i += 1;
     }
     false
 }
@@ -256,13 +211,9 @@ mod tests {
         for n in [0, 7, 8, 9, 100, 101] {
             let text = format!("{}{}", "[".repeat(n), "]".repeat(n));
             assert_eq!(count_openings(text.as_bytes(), usize::MAX), n);
-            let spaced = format!("{}{}", "[z{z".repeat(n / 2), "[".repeat(n % 2));
-            assert!(count_openings(spaced.as_bytes(), usize::MAX) >= n, "never fewer than there are");
-            for tail in ["", "\n{[{", "x\n"] {
-                let line = format!("{text}{tail}");
-                let nl = line.find('\n');
-                assert_eq!(find_newline_counting(line.as_bytes()), (nl, n), "{line:?}");
-            }
+            // `;` and `{`'s neighbours `z`, `|`, `[`'s `Z`, `\\`: none counts.
+            let spaced = format!("{}{}", "[z{Z;|\\".repeat(n / 2), "[".repeat(n % 2));
+            assert_eq!(count_openings(spaced.as_bytes(), usize::MAX), n, "exactly the openings");
         }
         assert!(!nests_deeper_than(wide.as_bytes(), 3));
         assert!(nests_deeper_than(wide.as_bytes(), 2));

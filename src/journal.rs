@@ -57,6 +57,9 @@ pub struct Journal {
     prices: Rc<Prices>,
     /// The conversation as the model gets it (see `resume::view`).
     view: crate::resume::view::ModelView,
+    /// Where each fed line starts (`with_line_starts`), noted by the same
+    /// newline search that cuts the chunks into lines.
+    line_starts: Option<crate::lines::LineStarts>,
 }
 
 impl Default for Journal {
@@ -77,6 +80,7 @@ impl Default for Journal {
             prices: Prices::built_in(),
             view: Default::default(),
             run: None,
+            line_starts: None,
         }
     }
 }
@@ -185,6 +189,34 @@ impl Journal {
         self.translated.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
+    /// Notes where each fed line starts (`line_range`), for a viewer that
+    /// reads a line again from its file.
+    pub fn with_line_starts(mut self) -> Journal {
+        self.line_starts = Some(Default::default());
+        self
+    }
+
+    /// `[start, end)`: the bytes of fed line `n` (1-based, without its
+    /// newline), when made `with_line_starts`.
+    pub fn line_range(&self, n: u64) -> Option<(u64, u64)> {
+        self.line_starts.as_ref()?.range(n)
+    }
+
+    /// Notes a newline at byte `at` of the chunk being fed.
+    #[inline]
+    fn newline(&mut self, at: usize) {
+        if let Some(starts) = &mut self.line_starts {
+            starts.newline(at);
+        }
+    }
+
+    /// The chunk being fed, `len` bytes, is done.
+    fn end_chunk(&mut self, len: usize) {
+        if let Some(starts) = &mut self.line_starts {
+            starts.end_chunk(len);
+        }
+    }
+
     pub fn with_max_line(mut self, max_line: usize) -> Journal {
         self.max_line = max_line.max(1);
         self
@@ -226,9 +258,11 @@ impl Journal {
         let rest = self.complete_partial(chunk.as_bytes());
         // `rest` starts right after a newline (or is all of `chunk`): a
         // character boundary, so the slice is free and cannot fail.
-        if let Some(text) = chunk.get(chunk.len() - rest.len()..) {
-            self.feed_text(text);
+        let at = chunk.len() - rest.len();
+        if let Some(text) = chunk.get(at..) {
+            self.feed_text(text, at);
         }
+        self.end_chunk(chunk.len());
     }
 
     /// Feeds journal bytes as read from a file: chunks may split lines and
@@ -236,19 +270,21 @@ impl Journal {
     /// with a warning, like any line that is not JSON.
     pub fn feed_bytes(&mut self, chunk: &[u8]) {
         let rest = self.complete_partial(chunk);
+        let at = chunk.len() - rest.len();
         match std::str::from_utf8(rest) {
-            Ok(text) => self.feed_text(text),
+            Ok(text) => self.feed_text(text, at),
             Err(e) => {
                 // Whole lines of the valid prefix go the fast way; the rest
                 // line by line.
                 let valid = &rest[..e.valid_up_to()];
-                let cut = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let cut = crate::bytes::find_last_byte(valid, b'\n').map_or(0, |i| i + 1);
                 if let Ok(text) = std::str::from_utf8(&rest[..cut]) {
-                    self.feed_text(text);
+                    self.feed_text(text, at);
                 }
-                self.feed_raw(&rest[cut..]);
+                self.feed_raw(&rest[cut..], at + cut);
             }
         }
+        self.end_chunk(chunk.len());
     }
 
     /// Finishes the line left over from the last chunk, if any, and returns
@@ -257,6 +293,7 @@ impl Journal {
         if self.skipping {
             return match find_newline(chunk) {
                 Some(i) => {
+                    self.newline(i);
                     self.skipping = false;
                     &chunk[i + 1..]
                 }
@@ -266,7 +303,11 @@ impl Journal {
         if self.partial.is_empty() {
             return chunk;
         }
-        match find_newline(chunk) {
+        let newline = find_newline(chunk);
+        if let Some(i) = newline {
+            self.newline(i);
+        }
+        match newline {
             Some(i) if self.partial.len() + i > self.max_line => {
                 self.partial = Vec::new();
                 self.too_long();
@@ -304,31 +345,37 @@ impl Journal {
         self.state.warn(Warning { line: self.lines, kind: WarningKind::LineTooLong, message });
     }
 
-    /// Whole lines of valid text; the unfinished end waits in `partial`.
-    fn feed_text(&mut self, text: &str) {
+    /// Whole lines of valid text, which starts at byte `at` of the chunk;
+    /// the unfinished end waits in `partial`. The one newline search of
+    /// the chunk: line starts are noted here too.
+    fn feed_text(&mut self, text: &str, mut at: usize) {
         let mut rest = text;
-        while let (Some(i), openings) = crate::bytes::find_newline_counting(rest.as_bytes()) {
+        while let Some(i) = find_newline(rest.as_bytes()) {
+            self.newline(at + i);
             if i > self.max_line {
                 self.too_long();
             } else {
                 self.lines += 1;
-                self.apply_line(&rest[..i], false, Some(openings > MAX_NESTING));
+                self.apply_line(&rest[..i], false);
             }
             rest = &rest[i + 1..];
+            at += i + 1;
         }
         self.keep_partial(rest.as_bytes());
     }
 
-    /// Lines that may hold invalid UTF-8.
-    fn feed_raw(&mut self, bytes: &[u8]) {
+    /// Lines that may hold invalid UTF-8, from byte `at` of the chunk.
+    fn feed_raw(&mut self, bytes: &[u8], mut at: usize) {
         let mut rest = bytes;
         while let Some(i) = find_newline(rest) {
+            self.newline(at + i);
             if i > self.max_line {
                 self.too_long();
             } else {
                 self.read_line_bytes(&rest[..i]);
             }
             rest = &rest[i + 1..];
+            at += i + 1;
         }
         self.keep_partial(rest);
     }
@@ -417,7 +464,7 @@ impl Journal {
     /// Reads one complete line (its newline already stripped).
     pub fn read_line(&mut self, line: &str) {
         self.lines += 1;
-        self.apply_line(line, false, None);
+        self.apply_line(line, false);
     }
 
     /// Reads the final line of an input that did not end in a newline.
@@ -426,7 +473,7 @@ impl Journal {
             return;
         }
         self.lines += 1;
-        self.apply_line(line, true, None);
+        self.apply_line(line, true);
     }
 
     /// `write`: redacts a record, applies it, and returns the line to append
@@ -508,10 +555,8 @@ impl Journal {
         ))
     }
 
-    /// Applies a line. `may_nest_deep`: whether the line has more opening
-    /// brackets than `MAX_NESTING` (None: not counted yet), the only way a
-    /// message in it can nest too deep.
-    fn apply_line(&mut self, line: &str, last: bool, may_nest_deep: Option<bool>) {
+    /// Applies a line.
+    fn apply_line(&mut self, line: &str, last: bool) {
         let line = line.strip_suffix('\r').unwrap_or(line);
         // A byte-order mark some editors put at the start of a file is not
         // part of its first record (that record was read as a bad line).
@@ -532,8 +577,9 @@ impl Journal {
             self.apply_translated(out, notices);
             return;
         }
-        let deep = may_nest_deep
-            .unwrap_or_else(|| crate::bytes::count_openings(line.as_bytes(), MAX_NESTING) > MAX_NESTING);
+        // More opening brackets than `MAX_NESTING` is the only way a message
+        // in the line can nest too deep (a vectorised count, stopping there).
+        let deep = crate::bytes::count_openings(line.as_bytes(), MAX_NESTING) > MAX_NESTING;
         let (state, view) = (&mut self.state, &mut self.view);
         let number = self.lines;
         let outcome = with_fields(line, |kind, fields| {

@@ -7,20 +7,9 @@
 use crate::state::{Message, SessionState, Snapshot};
 use std::fmt::Write;
 
-/// `s` as a JSON string literal.
-pub fn str_literal(s: &str) -> String {
-    // serde_json's escaping is exact and cannot fail for a &str.
-    serde_json::to_string(s).unwrap_or_else(|_| "null".to_owned())
-}
-
-/// Appends `s` as a JSON string literal.
-pub fn push_str_literal(out: &mut String, s: &str) {
-    // serde_json's escaping is exact and cannot fail for a &str.
-    match serde_json::to_string(s) {
-        Ok(lit) => out.push_str(&lit),
-        Err(_) => out.push_str("null"),
-    }
-}
+// The string writers live in a leaf module (`json_str`); named here too,
+// where the other writers of JSON text look for them.
+pub use crate::json_str::{push_str_literal, str_literal};
 
 fn push_f64(out: &mut String, x: f64) {
     match serde_json::Number::from_f64(x) {

@@ -19,18 +19,20 @@
 //! - `context`: keeping the context small and the load safe (truncation, pruning, the strict load)
 
 pub mod accounting;
-mod bytes;
+pub mod bytes;
 pub mod context;
 pub mod doctor;
 pub mod formats;
 pub mod journal;
 mod json;
+mod json_str;
 pub mod lines;
 pub mod listing;
 pub mod prices;
 pub mod record;
 pub mod redact;
 pub mod resume;
+mod session_format;
 pub mod state;
 pub mod transcript;
 

@@ -267,12 +267,12 @@ fn slow_path<R>(
 /// serde's message with the field it is about: each field is tried alone
 /// (rare: only a record that failed to parse gets here).
 fn name_the_field(record: &MessageParts, kind: &str, error: &serde_json::Error) -> String {
-    let kind_json = crate::json::str_literal(kind);
+    let kind_json = crate::json_str::str_literal(kind);
     for (key, value) in record.fields() {
         if key == "type" {
             continue;
         }
-        let alone = format!(r#"{{"type":{kind_json},{}:{}}}"#, crate::json::str_literal(key), value.get());
+        let alone = format!(r#"{{"type":{kind_json},{}:{}}}"#, crate::json_str::str_literal(key), value.get());
         if let Err(e) = serde_json::from_str::<Fields>(&alone) {
             return format!("`{key}`: {}", clean_serde_message(&e));
         }
@@ -398,7 +398,7 @@ impl<'a> MessageParts<'a> {
             if i > 0 {
                 out.push(',');
             }
-            out.push_str(&crate::json::str_literal(k));
+            out.push_str(&crate::json_str::str_literal(k));
             out.push(':');
             if k == key && !found {
                 found = true;
@@ -411,7 +411,7 @@ impl<'a> MessageParts<'a> {
             if !self.fields.is_empty() {
                 out.push(',');
             }
-            out.push_str(&crate::json::str_literal(key));
+            out.push_str(&crate::json_str::str_literal(key));
             out.push(':');
             out.push_str(value_json);
         }
@@ -425,7 +425,7 @@ impl<'a> MessageParts<'a> {
         // with nothing to escape (every key, in practice) is written as it
         // is, without a string of its own.
         let plain = |k: &str| k.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
-        let key_len = |k: &str| if plain(k) { k.len() + 2 } else { crate::json::str_literal(k).len() };
+        let key_len = |k: &str| if plain(k) { k.len() + 2 } else { crate::json_str::str_literal(k).len() };
         let size = self.fields.iter().map(|(k, v)| key_len(k) + v.get().len() + 2).sum::<usize>() + 1;
         let mut out = String::with_capacity(size);
         out.push('{');
@@ -438,7 +438,7 @@ impl<'a> MessageParts<'a> {
                 out.push_str(key);
                 out.push('"');
             } else {
-                crate::json::push_str_literal(&mut out, key);
+                crate::json_str::push_str_literal(&mut out, key);
             }
             out.push(':');
             out.push_str(value.get());

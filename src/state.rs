@@ -153,7 +153,7 @@ pub struct SessionState {
     pub warning_counts: [u64; WarningKind::ALL.len()],
     pub torn_tail: bool,
     /// The format the journal was read in (None: nothing recognised yet).
-    pub format: Option<crate::formats::Format>,
+    pub format: Option<crate::session_format::Format>,
     /// The whole history, when asked for (export, viewers): every message
     /// in the order it came, with the landmarks between (None: not kept).
     pub history: Option<Vec<HistoryItem>>,

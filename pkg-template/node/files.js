@@ -152,6 +152,27 @@ function readTo(fd, size, each) {
   return last;
 }
 
+/**
+ * Replays `size` bytes of `fd` into `journal` with no copy in JS: each chunk
+ * is read straight into wasm memory the journal owns (`inputBuffer`), then
+ * fed (`feedInput`). Returns the last byte read (-1 when none), as readTo.
+ * The view is taken again after every call into the journal: wasm memory
+ * growing detaches it, and a read into a detached view reads nothing.
+ */
+function replayInto(fd, size, journal) {
+  const chunk = Math.min(CHUNK, Math.max(size, 1));
+  let last = -1;
+  for (let at = 0; at < size; ) {
+    const view = journal.inputBuffer(chunk);
+    const n = fs.readSync(fd, view, 0, Math.min(chunk, size - at), at);
+    if (n <= 0) break; // cut shorter meanwhile
+    last = view[n - 1];
+    journal.feedInput(n);
+    at += n;
+  }
+  return last;
+}
+
 /** A whole (small) file read through openRead: a Buffer of its size at open. */
 function readWhole(file) {
   const { fd, size } = openRead(file);
@@ -164,4 +185,4 @@ function readWhole(file) {
   }
 }
 
-module.exports = { ensureFolder, openJournal, openRead, readTo, readWhole, unwritable, fail, DIR_MODE, FILE_MODE };
+module.exports = { ensureFolder, openJournal, openRead, readTo, replayInto, readWhole, unwritable, fail, DIR_MODE, FILE_MODE };

@@ -63,7 +63,7 @@ function replayFile(file, journal, fd) {
   const own = fd === undefined ? files.openRead(file) : null;
   try {
     const at = own ?? { fd, size: fs.fstatSync(fd).size };
-    const last = files.readTo(at.fd, at.size, (bytes) => journal.feed(bytes));
+    const last = files.replayInto(at.fd, at.size, journal);
     return last !== -1 && last !== 0x0a;
   } finally {
     if (own) fs.closeSync(own.fd);

@@ -235,17 +235,10 @@ fn may_be_response(line: &[u8]) -> bool {
     }
 }
 
+/// memchr's substring search (SIMD): the `"usage"` search runs over whole
+/// lines that have no `message` early.
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let first = *needle.first()?;
-    let mut at = 0;
-    while let Some(i) = crate::bytes::find_byte(&hay[at..], first) {
-        let start = at + i;
-        if hay[start..].starts_with(needle) {
-            return Some(start);
-        }
-        at = start + 1;
-    }
-    None
+    crate::bytes::find_bytes(hay, needle)
 }
 
 impl Reader {

@@ -23,34 +23,11 @@ mod records;
 use crate::prices::Prices;
 use std::rc::Rc;
 
-/// The session formats this crate reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Garuda,
-    ClaudeCode,
-    Codex,
-    Pi,
-    Gemini,
-}
+pub use crate::session_format::Format;
 
+/// Detection lives with the readers; the name (`session_format`) is a leaf
+/// the state can hold without knowing the readers.
 impl Format {
-    pub const ALL: [Format; 5] =
-        [Format::Garuda, Format::ClaudeCode, Format::Codex, Format::Pi, Format::Gemini];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Garuda => "garuda",
-            Format::ClaudeCode => "claude-code",
-            Format::Codex => "codex",
-            Format::Pi => "pi",
-            Format::Gemini => "gemini",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.as_str() == name)
-    }
-
     /// The format a first line (not blank) says, if any.
     pub fn detect(first: &str) -> Option<Format> {
         let line = first.trim();

@@ -47,26 +47,9 @@ pub struct Tokens {
     pub top_redacted: Option<(usize, usize)>,
 }
 
-/// Index of the next `"` or `\` from `i` (eight bytes at a time).
-fn next_quote_or_escape(b: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    while i + 8 <= b.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&b[i..i + 8]);
-        let w = u64::from_le_bytes(word);
-        let q = w ^ (ONES * u64::from(b'"'));
-        let e = w ^ (ONES * u64::from(b'\\'));
-        let found = (q.wrapping_sub(ONES) & !q | e.wrapping_sub(ONES) & !e) & HIGHS;
-        if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < b.len() && b[i] != b'"' && b[i] != b'\\' {
-        i += 1;
-    }
-    i
+/// Index of the next `"` or `\` from `i` (memchr2: SIMD), or the end.
+fn next_quote_or_escape(b: &[u8], i: usize) -> usize {
+    b.get(i..).and_then(crate::bytes::find_quote_or_backslash).map_or(b.len(), |k| i + k)
 }
 
 pub fn tokenize(line: &str) -> Tokens {
@@ -205,7 +188,7 @@ pub fn decode(raw: &str, base: usize) -> Decoded {
     let mut escapes = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        let run_end = b[i..].iter().position(|&c| c == b'\\').map_or(b.len(), |k| i + k);
+        let run_end = crate::bytes::find_byte(&b[i..], b'\\').map_or(b.len(), |k| i + k);
         text.push_str(raw.get(i..run_end).unwrap_or(""));
         i = run_end;
         if i >= b.len() {

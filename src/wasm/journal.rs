@@ -14,8 +14,11 @@ pub struct Journal {
     /// `lean: true`: a Garuda journal's history forgets each message once
     /// the transcript has its entry; the host hands its lines back.
     lean: bool,
-    /// With `lean`: where each fed line starts, to read it again.
-    line_starts: Option<crate::lines::LineStarts>,
+    /// The bytes `inputBuffer` lends the host to read a file into (zero
+    /// copy): allocated once, never moved, so no view of it goes stale but
+    /// by wasm memory growing (which detaches every view: the host takes a
+    /// fresh one after each call).
+    input: Vec<u8>,
     /// `strictLoad: true`: `finish` fails closed on a malformed line.
     strict_load: bool,
 }
@@ -73,8 +76,11 @@ impl Journal {
                 }
             }
         }
-        let line_starts = lean.then(Default::default);
-        Ok(Journal { inner, transcript: Default::default(), lean, line_starts, strict_load })
+        // With `lean`: where each fed line starts, to read it again.
+        if lean {
+            inner = inner.with_line_starts();
+        }
+        Ok(Journal { inner, transcript: Default::default(), lean, input: Vec::new(), strict_load })
     }
 
     /// Takes a record (an object, or its JSON text), redacts it, applies it,
@@ -115,12 +121,9 @@ impl Journal {
     /// the file): any chunking, no redaction.
     pub fn feed(&mut self, chunk: JsValue) -> Result<(), JsValue> {
         if let Some(text) = chunk.dyn_ref::<js_sys::JsString>() {
-            feed_js_string(&mut self.inner, text, self.line_starts.as_mut());
+            feed_js_string(&mut self.inner, text, None);
         } else if chunk.is_instance_of::<js_sys::Uint8Array>() {
             let bytes = js_sys::Uint8Array::from(chunk).to_vec();
-            if let Some(starts) = &mut self.line_starts {
-                starts.add(&bytes);
-            }
             self.inner.feed_bytes(&bytes);
         } else {
             return Err(error(format!(
@@ -128,6 +131,58 @@ impl Journal {
                 type_name(&chunk)
             )));
         }
+        Ok(())
+    }
+
+    /// Zero-copy input: a `Uint8Array` over `size` bytes of wasm memory the
+    /// journal owns, for the host to read a file's next chunk straight into
+    /// (`fs.readSync(fd, view)`), then `feedInput(n)`. `feed(bytes)` copies
+    /// the host's buffer into wasm memory first; this read lands there.
+    /// The buffer is allocated at the first call and never moves; a later
+    /// call may ask for as much or less. Growing wasm memory (any call may)
+    /// detaches the view: take a fresh one after every call.
+    #[wasm_bindgen(js_name = inputBuffer)]
+    pub fn input_buffer(&mut self, size: JsValue) -> Result<js_sys::Uint8Array, JsValue> {
+        let size = match size.as_f64() {
+            Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= (1u32 << 26) as f64 => n as usize,
+            _ => {
+                return Err(error(format!(
+                    "inputBuffer(size): size must be a whole number of bytes from 1 to 2^26, got {}",
+                    type_name(&size)
+                )))
+            }
+        };
+        if self.input.is_empty() {
+            self.input = vec![0; size];
+        } else if size > self.input.len() {
+            // Moving the buffer would leave an older view writing into freed memory.
+            return Err(error(format!(
+                "inputBuffer(size): this journal's input buffer holds {} bytes; ask for that or less",
+                self.input.len()
+            )));
+        }
+        let buf = &mut self.input[..size];
+        // SAFETY: the view covers memory this journal owns for its whole
+        // life (the buffer never moves); JS can only write bytes into it,
+        // and wasm memory growing detaches the view rather than moving it.
+        Ok(unsafe { js_sys::Uint8Array::view_mut_raw(buf.as_mut_ptr(), buf.len()) })
+    }
+
+    /// Feeds the first `n` bytes of the input buffer (`inputBuffer`), as
+    /// `feed` feeds a chunk of the file.
+    #[wasm_bindgen(js_name = feedInput)]
+    pub fn feed_input(&mut self, n: JsValue) -> Result<(), JsValue> {
+        let n = match n.as_f64() {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= self.input.len() as f64 => n as usize,
+            _ => {
+                return Err(error(format!(
+                    "feedInput(n): n must be a whole number of bytes from 0 to the input buffer's {}, got {}",
+                    self.input.len(),
+                    type_name(&n)
+                )))
+            }
+        };
+        self.inner.feed_bytes(&self.input[..n]);
         Ok(())
     }
 
@@ -388,7 +443,7 @@ impl Journal {
         let Some(n) = whole(&line, 1.0) else {
             return Err(coded("ERR_INVALID_ARG", "lineRange(line): line must be a whole number, 1 or more"));
         };
-        Ok(match self.line_starts.as_ref().and_then(|s| s.range(n)) {
+        Ok(match self.inner.line_range(n) {
             Some((a, b)) => js_sys::Array::of2(&(a as f64).into(), &(b as f64).into()).into(),
             None => JsValue::UNDEFINED,
         })

@@ -40,12 +40,22 @@ pub fn replay(data: &[u8]) {
     whole.feed_bytes(data);
     whole.finish();
     let step = 1 + data.first().map_or(7, |&b| b as usize % 61);
-    let mut chunked = Journal::default();
+    let mut chunked = Journal::default().with_line_starts();
     for chunk in data.chunks(step) {
         chunked.feed_bytes(chunk);
     }
     chunked.finish();
     assert_eq!(whole.state(), chunked.state(), "chunks of {step} bytes replay differently");
+    // The line starts replay notes in its own newline search: those of the
+    // bytes split at each newline, however the chunks fell.
+    let mut at = 0u64;
+    let lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        let range = Some((at, at + line.len() as u64));
+        assert_eq!(chunked.line_range(i as u64 + 1), range, "line {} in chunks of {step}", i + 1);
+        at += line.len() as u64 + 1;
+    }
+    assert_eq!(chunked.line_range(lines.len() as u64 + 1), None);
     if let Ok(text) = std::str::from_utf8(data) {
         assert_eq!(&rebuild_state(text), whole.state(), "text and bytes replay differently");
     }
