@@ -42,8 +42,33 @@ test("bad usage and unreadable input exit 2 with a message that says what to do"
       continue;
     }
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
-    assert.match(r.err, /usage: garuda-session|garuda-session \w+: /);
+    assert.match(r.err, /^garuda-session( \w+)?: /);
+    // The error names what was wrong; the whole global help is not repeated.
+    assert.doesNotMatch(r.err, /Every command reads/);
   }
+});
+
+test("each command answers --help with its own help (exit 0); --version; a usage error names the argument", () => {
+  for (const command of ["replay", "usage", "export", "redact", "resume", "check", "list", "serve", "import", "doctor"]) {
+    for (const flag of ["--help", "-h"]) {
+      const r = cli(command, flag);
+      assert.equal(r.code, 0, `${command} ${flag}: ${r.err}`);
+      assert.match(r.out, new RegExp(`^usage: garuda-session ${command} `), command);
+    }
+  }
+  assert.match(cli("help", "usage").out, /^usage: garuda-session usage /);
+  const v = cli("--version");
+  assert.equal(v.code, 0);
+  assert.match(v.out, /^garuda-session \d+\.\d+\.\d+/);
+  assert.equal(cli("usage", "--version").out, v.out);
+  const bad = cli("usage", "--by", "fortnight");
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /^garuda-session usage: --by .*fortnight|^garuda-session usage: --by takes/);
+  assert.match(bad.err, /garuda-session usage --help/);
+  assert.equal(bad.err.trim().split("\n").length, 1, "one line, not the whole help");
+  const unknown = cli("replay", "--frob");
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /'--frob'/);
 });
 
 test("redact writes a copy with counts per rule and never touches the input without --in-place", () => {
