@@ -33,6 +33,7 @@ pub mod redact;
 pub mod resume;
 pub mod state;
 pub mod transcript;
+pub mod usage_rows;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
