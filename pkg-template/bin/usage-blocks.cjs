@@ -22,7 +22,7 @@ function blocks(items, o, u) {
     if (!it.rows || !u.ofProject(it)) return;
     const r = it.rows;
     for (let k = 0; k < r.length; k += STRIDE) {
-      if (r[k + KEY] < 0 || Number.isNaN(r[k + T]) || r[k + u.INPUT] + r[k + u.OUTPUT] + r[k + u.CACHE_READ] + r[k + u.CACHE_WRITE] === 0) continue;
+      if (r[k + KEY] < 0 || Number.isNaN(r[k + T])) continue;
       order.push(i, k);
     }
   });

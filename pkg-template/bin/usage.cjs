@@ -220,9 +220,9 @@ function report(items, o) {
       const r = it.rows;
       for (let k = 0; k < r.length; k += STRIDE) {
         if (r[k + KEY] < 0) continue; // a copy, counted where it came from
-        // A request of no tokens (a synthetic reply) adds nothing, not even a model or an entry (as ccusage).
-        if (r[k + INPUT] + r[k + OUTPUT] + r[k + CACHE_READ] + r[k + CACHE_WRITE] === 0) continue;
         const t = r[k + T];
+        // A request of no tokens and no time adds nothing, not even a model (ccusage drops a line without a time).
+        if (Number.isNaN(t) && r[k + INPUT] + r[k + OUTPUT] + r[k + CACHE_READ] + r[k + CACHE_WRITE] === 0) continue;
         const day = Number.isNaN(t) ? null : zone.dayOf(t);
         if ((o.since !== undefined || o.until !== undefined) && (day === null || !inRange(day))) continue;
         const model = it.models[r[k + MODEL]] || "unknown";

@@ -272,7 +272,10 @@ impl Reader {
             return;
         }
         let Some(m) = l.message else { return };
-        let tokens = m.usage.unwrap_or_default().tokens();
+        // A line with no usage is no request (ccusage passes it over too):
+        // it would add an entry and a last activity of no tokens.
+        let Some(usage) = m.usage else { return };
+        let tokens = usage.tokens();
         let entry: Merged = (l.timestamp.unwrap_or_default(), tokens, m.model);
         match m.id {
             Some(id) => {
