@@ -9,7 +9,7 @@ const { UsageError, parseArgs, redactorFor, session } = require("./cli.cjs");
 
 const USAGE = `usage: garuda-session <command> ...
   replay <file> [--json]                      summary: messages, usage, cost, warnings
-  usage [paths...] [--by session|day|month|model] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json]
+  usage [paths...] [--by day|week|month|session|block|model] [--since D] [--until D] [--json] (usage --help)
                                               tokens and cost of every session under the paths
                                               (default: the folders of Claude Code, Codex, pi, Gemini CLI and Garuda)
   import <file> -o <out.jsonl>                another agent's session as a Garuda journal (redacted)
@@ -25,6 +25,7 @@ const USAGE = `usage: garuda-session <command> ...
                                               every session of a folder, a file each
                                               (--live: only what the model sees now)
   serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)
+  statusline                                  Claude Code's status line hook (its JSON on stdin, one line out)
   doctor <file|folder> [--fix -o out | --in-place] [--redact] [--json]
                                               why a session will not resume (exit 1), each problem with its line;
                                               --fix writes a repaired copy in the agent's own format
@@ -49,6 +50,7 @@ const COMMANDS = {
   serve: "serve",
   usage: "usage",
   import: "import",
+  statusline: "statusline",
 };
 
 /** The command's module: `{ help, run(args) }`. */

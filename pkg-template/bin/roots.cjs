@@ -26,6 +26,11 @@ function dataRoots(env = process.env, home = os.homedir()) {
     env.GEMINI_DATA_DIR || path.join(home, ".gemini", "tmp"),
     path.join(env.GARUDA_HOME || ".garuda", "sessions"),
   ];
+  return existing(roots);
+}
+
+/** The folders that exist, each once (two names of one folder are one). */
+function existing(roots) {
   const seen = new Set();
   return roots.filter((d) => {
     let real;
@@ -41,7 +46,13 @@ function dataRoots(env = process.env, home = os.homedir()) {
   });
 }
 
+/** Claude Code's roots alone (the status line's): those that exist, each once. */
+function claudeRoots(env = process.env, home = os.homedir()) {
+  const claude = env.CLAUDE_CONFIG_DIR ? list(env.CLAUDE_CONFIG_DIR) : [path.join(home, ".config", "claude"), path.join(home, ".claude")];
+  return existing(claude.map((d) => path.join(d, "projects")));
+}
+
 /** What `dataRoots` looks at, for the message when none exists. */
 const ROOTS_HELP = "CLAUDE_CONFIG_DIR or ~/.config/claude and ~/.claude (projects/), CODEX_HOME or ~/.codex (sessions/), PI_AGENT_DIR or ~/.pi/agent (sessions/), GEMINI_DATA_DIR or ~/.gemini/tmp, GARUDA_HOME or .garuda (sessions/)";
 
-module.exports = { dataRoots, ROOTS_HELP };
+module.exports = { dataRoots, claudeRoots, ROOTS_HELP };

@@ -209,7 +209,9 @@ function report(items, o) {
   // A file whose reader could not know its usage (a rollout without token
   // counts) makes what it adds to incomplete.
   const unsure = (it) => it.costUsd === null || it.costIncomplete;
+  let unknownFiles = false;
   const groups = (items) => {
+    unknownFiles = false;
     const periods = new Map();
     const sessions = new Map();
     for (const it of items) {
@@ -244,11 +246,14 @@ function report(items, o) {
           addRow(s.acc, r, k, model);
         }
       }
-      // A file whose cost could not be known though it added no row (or none in range).
-      if (unsure(it) && by === "session" && (o.since === undefined && o.until === undefined)) {
-        const g = sessions.get(sessionKey);
-        if (g) g.acc.incomplete = true;
-        else if (it.costUsd === null) sessions.set(sessionKey, { acc: { ...newAcc(), incomplete: true, unknown: true }, owner, subagents: new Map() });
+      // A file whose usage its reader could not know (a rollout without
+      // token counts): its session's cost is unknown, and so is the total's.
+      if (it.costUsd === null && o.since === undefined && o.until === undefined) {
+        unknownFiles = true;
+        if (by === "session") {
+          if (!sessions.has(sessionKey)) sessions.set(sessionKey, { acc: newAcc(), owner, subagents: new Map() });
+          sessions.get(sessionKey).acc.unknown = true;
+        }
       }
     }
     return by === "session" ? sessions : periods;
@@ -280,6 +285,7 @@ function report(items, o) {
         rows.push({ [KEY_NAME[by]]: key, ...figures(g.acc), _sort: key });
       }
     }
+    if (unknownFiles) totals.unknown = true;
     rows.sort((a, b) => dir * (a._sort < b._sort ? -1 : a._sort > b._sort ? 1 : 0));
     if (o.lastFrom !== undefined && by !== "session" && by !== "model") rows = rows.filter((x) => x._sort >= time.dateOf(o.lastFrom).slice(0, by === "month" ? 7 : 10));
     for (const x of rows) delete x._sort;

@@ -7,7 +7,7 @@
 const fs = require("node:fs");
 const { UsageError, parseArgs, READ, REDIS, withRedis, maskPassword, readOptions, known, progress, session } = require("../cli.cjs");
 const usageReport = require("../usage.cjs");
-const { readItems } = require("../usage-read.cjs");
+const { readIndexed } = require("../usage-index.cjs");
 const { table, useColour } = require("../usage-table.cjs");
 const time = require("../usage-time.cjs");
 const { ROOTS_HELP } = require("../roots.cjs");
@@ -37,6 +37,9 @@ const HELP = `usage: garuda-session usage [paths...] [--by day|week|month|sessio
   --json                the report as JSON: ccusage's fields (totalTokens, totalCost, modelsUsed,
                         modelBreakdowns, lastActivity, ...) and ours (costIncomplete; an unknown
                         price makes a cost null, never $0)
+  --no-index            read every file whole (by default an index in the user's cache folder
+                        remembers each file's rows: unchanged files are not opened again, a
+                        Claude Code file appended to has only its new bytes read)
   --format f, --prices p.json, --redis URL [--prefix p]: as for replay`;
 
 const BY = ["day", "week", "month", "session", "block", "model"];
@@ -108,6 +111,7 @@ async function usageCommand(args) {
     "--color": "color!",
     "--no-color": "noColor!",
     "--json": "json!",
+    "--no-index": "noIndex!",
     ...READ,
     ...REDIS,
   });
@@ -133,8 +137,9 @@ async function usageCommand(args) {
   } else {
     const files = filesOf(o._);
     const bar = progress("usage", files.reduce((a, f) => a + f.size, 0));
-    items = await readItems(files, options, (done) => bar.tick(done), warn);
+    items = await readIndexed(files, options, warn, { noIndex: o.noIndex === true, tick: (done) => bar.tick(done) });
     bar.done();
+    if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify(items.stats)}\n`);
     if (items.unknownFormat) known({ format: null }, items.unknownFormat);
   }
   const r = usageReport.report(items, ro);
