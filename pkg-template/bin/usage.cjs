@@ -41,7 +41,7 @@ function sessionFiles(paths) {
   // Folders first: a file given alone that a folder holds keeps the folder's project and parent.
   const stats = paths.map((p) => [p, fs.statSync(p)]);
   for (const [p, st] of stats.filter(([, st]) => st.isDirectory())) {
-    for (const s of walkSessions(p)) {
+    for (const s of walkSessions(p, { links: true })) {
       once({ file: s.file, size: s.size, named: false, id: s.id, project: s.project });
       for (const c of s.children) once({ file: c.file, size: c.size, named: false, id: c.id, project: s.project, parent: s.file });
     }
