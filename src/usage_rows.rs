@@ -20,7 +20,13 @@ pub struct RequestRows {
 impl RequestRows {
     /// Books one request (the key and 1-hour split are set after, by the
     /// reader that knows them: `set_key`).
-    pub fn push(&mut self, t: Option<&str>, model: &str, usage: &crate::accounting::Usage, cost: Option<f64>) {
+    pub fn push(
+        &mut self,
+        t: Option<&str>,
+        model: &str,
+        usage: &crate::accounting::Usage,
+        cost: Option<f64>,
+    ) {
         let m = match self.models.iter().position(|x| x == model) {
             Some(i) => i,
             None => {
@@ -90,7 +96,8 @@ pub fn iso_ms(t: &str) -> Option<f64> {
         s.iter().all(u8::is_ascii_digit).then(|| s.iter().fold(0i64, |a, c| a * 10 + i64::from(c - b'0')))
     };
     let (y, mo, d) = (num(0, 4)?, num(5, 2)?, num(8, 2)?);
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !(1..=12).contains(&mo) || !(1..=31).contains(&d) {
+    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !(1..=12).contains(&mo) || !(1..=31).contains(&d)
+    {
         return None;
     }
     let (mut h, mut mi, mut s, mut ms, mut at) = (0, 0, 0, 0.0, 10);
@@ -121,7 +128,11 @@ pub fn iso_ms(t: &str) -> Option<f64> {
             let oh = num(at + 1, 2)?;
             let om = if b.get(at + 3) == Some(&b':') { num(at + 4, 2)? } else { num(at + 3, 2).unwrap_or(0) };
             let m = oh * 60 + om;
-            if *sign == b'+' { m } else { -m }
+            if *sign == b'+' {
+                m
+            } else {
+                -m
+            }
         }
         _ => return None,
     };
@@ -154,7 +165,14 @@ mod tests {
         ] {
             assert_eq!(iso_ms(t), Some(ms), "{t}");
         }
-        for bad in ["", "yesterday", "2026-13-01T00:00:00Z", "2026-01-10T25:00:00Z", "2026-01-10T10:00:00Q", "2026/01/10"] {
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-01T00:00:00Z",
+            "2026-01-10T25:00:00Z",
+            "2026-01-10T10:00:00Q",
+            "2026/01/10",
+        ] {
             assert_eq!(iso_ms(bad), None, "{bad}");
         }
     }
