@@ -5,7 +5,10 @@
 
 const fs = require("node:fs");
 const util = require("node:util");
-const session = require("../node/garuda_session.js");
+// The core, loaded on first use: a warm `statusline` (every few seconds
+// in Claude Code) answers from the usage index without compiling the wasm.
+let core;
+const session = new Proxy({}, { get: (_, name) => (core ??= require("../node/garuda_session.js"))[name] });
 
 class UsageError extends Error {}
 

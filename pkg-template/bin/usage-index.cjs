@@ -22,7 +22,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const crypto = require("node:crypto");
-const session = require("../node/garuda_session.js");
+const { session } = require("./cli.cjs");
 const { STRIDE } = require("./usage.cjs");
 const { readItems, replayAll } = require("./usage-read.cjs");
 

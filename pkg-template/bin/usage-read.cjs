@@ -4,7 +4,7 @@
 "use strict";
 
 const path = require("node:path");
-const session = require("../node/garuda_session.js");
+const { session } = require("./cli.cjs");
 const usageReport = require("./usage.cjs");
 
 const CHUNK = 4 << 20;
