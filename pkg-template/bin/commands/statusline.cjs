@@ -84,7 +84,9 @@ async function statusline(args) {
   // The context: the last request of the transcript (its input, cache read and cache write).
   const own = items.find((it) => transcript && path.resolve(it.file) === path.resolve(transcript));
   if (own && own.rows.length >= usageReport.STRIDE) {
-    const k = own.rows.length - usageReport.STRIDE;
+    // The latest request (rows come in no particular order).
+    let k = 0;
+    for (let j = 0; j < own.rows.length; j += usageReport.STRIDE) if (own.rows[j] > own.rows[k] || Number.isNaN(own.rows[k])) k = j;
     const context = own.rows[k + 2] + own.rows[k + 4] + own.rows[k + 5];
     const window = /\[1m\]|-1m\b/.test(String(input.model?.id ?? "")) ? 1_000_000 : 200_000;
     parts.push(`🧠 ${n(context)} (${Math.round((context / window) * 100)}%)`);
