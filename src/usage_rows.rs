@@ -64,6 +64,20 @@ impl RequestRows {
     }
 }
 
+/// The models as a JSON array (the core's string writer: no serializer
+/// code for one list in the wasm module).
+pub fn models_json(models: &[String]) -> String {
+    let mut out = String::from("[");
+    for (i, m) in models.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        crate::json::push_str_literal(&mut out, m);
+    }
+    out.push(']');
+    out
+}
+
 /// A request's key (`message.id`, `requestId`) as a non-zero integer below
 /// 2^53 (exact in a JS number): FNV-1a over both, 53 bits kept. Two
 /// different requests share one with odds of about n²/2^54 (n = 1e6: 1 in
@@ -113,8 +127,12 @@ pub fn iso_ms(t: &str) -> Option<f64> {
             at = 19;
             if b.get(19) == Some(&b'.') {
                 let digits = b[20..].iter().take_while(|c| c.is_ascii_digit()).count();
-                let frac = std::str::from_utf8(&b[19..20 + digits]).ok()?;
-                ms = (frac.parse::<f64>().ok()? * 1000.0).floor();
+                if digits == 0 {
+                    return None;
+                }
+                // Milliseconds: the first three digits (more are cut, as Date.parse cuts them).
+                ms = b[20..20 + digits.min(3)].iter().fold(0.0, |a, c| a * 10.0 + f64::from(c - b'0'))
+                    * [100.0, 10.0, 1.0][digits.min(3) - 1];
                 at = 20 + digits;
             }
         }
@@ -175,6 +193,14 @@ mod tests {
         ] {
             assert_eq!(iso_ms(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn models_are_a_json_array_of_strings() {
+        let models = vec!["claude-sonnet-4-5".to_owned(), "we\"ird\n".to_owned()];
+        let back: Vec<String> = serde_json::from_str(&models_json(&models)).unwrap();
+        assert_eq!(back, models);
+        assert_eq!(models_json(&[]), "[]");
     }
 
     #[test]

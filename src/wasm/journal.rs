@@ -190,7 +190,7 @@ impl Journal {
     #[wasm_bindgen(js_name = usageModels)]
     pub fn usage_models(&self) -> String {
         let models = self.inner.request_rows().map(|r| r.models.as_slice()).unwrap_or_default();
-        serde_json::to_string(models).unwrap_or_else(|_| "[]".into())
+        crate::usage_rows::models_json(models)
     }
 
     #[wasm_bindgen(getter, js_name = lineCount)]
