@@ -262,7 +262,7 @@ function report(items, o) {
   const build = (items) => {
     const map = groups(items);
     const totals = newAcc();
-    let rows = [];
+    const rows = [];
     for (const [key, g] of map) {
       // Rows with no tokens say nothing (ccusage leaves them out too).
       if (tokensOf(g.acc) === 0 && !g.acc.unknown) continue;
@@ -287,7 +287,6 @@ function report(items, o) {
     }
     if (unknownFiles) totals.unknown = true;
     rows.sort((a, b) => dir * (a._sort < b._sort ? -1 : a._sort > b._sort ? 1 : 0));
-    if (o.lastFrom !== undefined && by !== "session" && by !== "model") rows = rows.filter((x) => x._sort >= time.dateOf(o.lastFrom).slice(0, by === "month" ? 7 : 10));
     for (const x of rows) delete x._sort;
     return { rows, totals: { ...figures(totals), ...(by === "session" ? { sessions: rows.length } : {}) } };
   };

@@ -49,7 +49,7 @@ test("bad usage and unreadable input exit 2 with a message that says what to do"
 });
 
 test("each command answers --help with its own help (exit 0); --version; a usage error names the argument", () => {
-  for (const command of ["replay", "usage", "export", "redact", "resume", "check", "list", "serve", "import", "doctor"]) {
+  for (const command of ["replay", "usage", "statusline", "export", "redact", "resume", "check", "list", "serve", "import", "doctor"]) {
     for (const flag of ["--help", "-h"]) {
       const r = cli(command, flag);
       assert.equal(r.code, 0, `${command} ${flag}: ${r.err}`);
