@@ -3,9 +3,13 @@
 // the real sessions of ../shared/peers/claude-code copied with fresh
 // session, message, request and line ids (so nothing deduplicates across
 // copies). Prints seconds, MB/s and peak RSS for both, and checks that both
-// count the same tokens.
+// count the same tokens; then each view (--by day, week, month, session,
+// block, model) against --by day and against ccusage's same view, all read
+// whole (--no-index); then the incremental index: cold (no index), warm
+// (`usage --by day` and `statusline`), and one file appended to (the bytes
+// re-read, counted, must be the bytes appended).
 //
-//   node bench/usage.mjs          (after .ci/build; MB=500 by default)
+//   node bench/usage.mjs          (after .ci/build; MB=500 by default, RUNS=3)
 
 import fs from "node:fs";
 import path from "node:path";
@@ -27,7 +31,7 @@ function timed(cmd, args, env = {}) {
   const r = spawnSync("/usr/bin/time", ["-f", "%e %M", cmd, ...args], { encoding: "utf8", env: { ...process.env, ...env, TZ: "UTC" }, maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr.slice(-2000)}`);
   const [secs, kb] = r.stderr.trim().split("\n").at(-1).split(" ").map(Number);
-  return { secs, rss: kb / 1024, out: r.stdout };
+  return { secs, rss: kb / 1024, out: r.stdout, err: r.stderr };
 }
 
 if (!fs.existsSync("/usr/bin/time")) {
@@ -43,7 +47,7 @@ const theirs = [];
 const ours = [];
 for (let i = 0; i < runs; i++) {
   theirs.push(timed(ccusage, ["claude", "session", "--json", "--offline"], { CLAUDE_CONFIG_DIR: dir }));
-  ours.push(timed(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "usage", path.join(dir, "projects"), "--json"]));
+  ours.push(timed(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "usage", path.join(dir, "projects"), "--json", "--no-index"]));
 }
 const t = median(theirs);
 const o = median(ours);
@@ -54,3 +58,57 @@ console.log(`usage over ${size.toFixed(0)} MB of Claude Code sessions (median of
 console.log(`  ccusage ${JSON.parse(t.out).sessions.length} sessions: ${t.secs.toFixed(2)} s (${(size / t.secs).toFixed(0)} MB/s), peak RSS ${t.rss.toFixed(0)} MB`);
 console.log(`  ours    ${JSON.parse(o.out).sessions.length} sessions: ${o.secs.toFixed(2)} s (${(size / o.secs).toFixed(0)} MB/s), peak RSS ${o.rss.toFixed(0)} MB`);
 console.log(`  ratio   ${(t.secs / o.secs).toFixed(2)}x (above 1: ours is faster); token totals ${same ? "equal" : `DIFFER: ccusage ${JSON.stringify(tt)} ours ${JSON.stringify(ot)}`}`);
+
+// Each view, read whole: within 10% of --by day is the issue's bar.
+const bin = path.join(root, "pkg/bin/garuda-session.cjs");
+const projects = path.join(dir, "projects");
+const VIEWS = [["day", "daily"], ["week", "weekly"], ["month", "monthly"], ["session", "session"], ["block", "blocks"], ["model", null]];
+const views = {};
+for (const [by, theirsView] of VIEWS) {
+  const mine = [];
+  const their = [];
+  for (let i = 0; i < runs; i++) {
+    mine.push(timed(process.execPath, [bin, "usage", projects, "--by", by, "--json", "--no-index", "--timezone", "UTC"]));
+    if (theirsView) their.push(timed(ccusage, ["claude", theirsView, "--json", "--offline", "--timezone", "UTC"], { CLAUDE_CONFIG_DIR: dir }));
+  }
+  views[by] = { ours: median(mine), theirs: theirsView ? median(their) : null };
+}
+console.log("views, read whole (median seconds; vs --by day; vs ccusage's view):");
+for (const [by] of VIEWS) {
+  const v = views[by];
+  const rel = v.ours.secs / views.day.ours.secs;
+  console.log(`  --by ${by.padEnd(7)} ${v.ours.secs.toFixed(2)} s  ${(rel * 100).toFixed(0)}% of --by day${rel > 1.1 ? " (OVER 110%)" : ""}${v.theirs ? `; ccusage ${v.theirs.secs.toFixed(2)} s, ratio ${(v.theirs.secs / v.ours.secs).toFixed(2)}x` : ""}`);
+}
+
+// The index: cold, warm, and an append.
+const cache = path.join(root, "bench/data/usage-cache");
+const withCache = { GARUDA_CACHE_DIR: cache, GARUDA_USAGE_STATS: "1", CLAUDE_CONFIG_DIR: dir };
+fs.rmSync(cache, { recursive: true, force: true });
+const cold = timed(process.execPath, [bin, "usage", projects, "--by", "day", "--json"], withCache);
+const warm = [];
+for (let i = 0; i < runs; i++) warm.push(timed(process.execPath, [bin, "usage", projects, "--by", "day", "--json"], withCache));
+const files = [];
+const walk = (d) => {
+  for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+    if (e.isDirectory()) walk(path.join(d, e.name));
+    else if (e.name.endsWith(".jsonl")) files.push(path.join(d, e.name));
+  }
+};
+walk(projects);
+const transcript = files[0];
+const hook = JSON.stringify({ session_id: path.basename(transcript, ".jsonl"), transcript_path: transcript, model: { id: "claude-sonnet-4-5-20250929", display_name: "Sonnet 4.5" } });
+const status = [];
+for (let i = 0; i < runs; i++) {
+  const r = spawnSync("/usr/bin/time", ["-f", "%e %M", process.execPath, bin, "statusline"], { encoding: "utf8", input: hook, env: { ...process.env, ...withCache } });
+  status.push({ secs: Number(r.stderr.trim().split("\n").at(-1).split(" ")[0]) });
+}
+const line = JSON.stringify({ type: "assistant", sessionId: "bench", uuid: `bench-${Date.now()}`, timestamp: new Date().toISOString(), requestId: `req_bench_${Date.now()}`, message: { id: `msg_bench_${Date.now()}`, role: "assistant", model: "claude-sonnet-4-5-20250929", content: [], usage: { input_tokens: 1, output_tokens: 1 } } }) + "\n";
+fs.appendFileSync(transcript, line);
+const appended = timed(process.execPath, [bin, "usage", projects, "--by", "day", "--json"], withCache);
+const stats = (r) => JSON.parse(/read (\{.*\})/.exec(r.err ?? "")?.[1] ?? "null");
+console.log("the index (usage --by day, statusline):");
+console.log(`  cold     ${cold.secs.toFixed(2)} s (read whole: ${views.day.ours.secs.toFixed(2)} s)`);
+console.log(`  warm     ${median(warm).secs.toFixed(2)} s; statusline warm ${median(status).secs.toFixed(2)} s`);
+console.log(`  appended ${Buffer.byteLength(line)} bytes to one file: ${appended.secs.toFixed(2)} s, ${JSON.stringify(stats(appended))}`);
+// The benchmark's data stays as it was built.
+fs.truncateSync(transcript, fs.statSync(transcript).size - Buffer.byteLength(line));

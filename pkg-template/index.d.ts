@@ -678,8 +678,10 @@ export class Journal {
   /** The format read so far: null until a line says one. */
   readonly format: SessionFormat | null;
   /** Lines read or written so far. */
-  /** After `finish` of a `usageOnly` read of a Claude Code session: one line per request, `<message.id> <requestId>\t<time>\t<model>\t<input>\t<output>\t<cache read>\t<cache write>\t<cost>` (cost empty when unknown); empty for other formats. */
-  readonly requests: string;
+  /** After `finish` of a `usageOnly` read: 9 numbers per request, `[time ms (NaN: none), model index (usageModels), input, output, cache read, cache write, of it 1-hour, cost USD (NaN: unknown), key (Claude Code's message.id + requestId as an integer; 0: none)]`; empty unless `usageOnly`. */
+  usageRows(): Float64Array;
+  /** The models `usageRows` names by index, as JSON array text. */
+  usageModels(): string;
   readonly lineCount: number;
   state(): SessionState;
   messages(): Message[];

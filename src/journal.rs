@@ -158,6 +158,7 @@ impl Journal {
     /// its usage is read without parsing a prompt or a tool result).
     pub fn for_usage(mut self) -> Journal {
         self.usage_only = true;
+        self.state.request_rows = Some(Box::default());
         self
     }
 
@@ -171,10 +172,10 @@ impl Journal {
         self
     }
 
-    /// After `finish` of a usage-only read (`for_usage`): each Claude Code
-    /// request's key and what it added (`formats::Reader::requests`).
-    pub fn requests(&self) -> &str {
-        self.reader.as_ref().map_or("", |r| r.requests())
+    /// After `finish` of a usage-only read (`for_usage`): one row per
+    /// request (`usage_rows`), Claude Code's with their keys.
+    pub fn request_rows(&self) -> Option<&crate::usage_rows::RequestRows> {
+        self.state.request_rows.as_deref()
     }
 
     pub fn keeping_translation(mut self) -> Journal {
@@ -407,7 +408,19 @@ impl Journal {
         if let Some(mut reader) = self.reader.take() {
             let (mut out, mut notices) = (Vec::new(), Vec::new());
             reader.finish(&mut out, &mut notices);
+            let before = self.state.request_rows.as_ref().map_or(0, |r| r.len());
             self.apply_translated(out, notices);
+            // The reader's keys, one per response it handed back in order
+            // (a Claude Code usage read books them all here, at the end);
+            // should a count differ, no key is set and nothing is dropped.
+            let keys = reader.request_keys();
+            if let Some(rows) = &mut self.state.request_rows {
+                if rows.len() - before == keys.len() {
+                    for (i, (key, one_hour)) in keys.iter().enumerate() {
+                        rows.set_key(before + i, *key, *one_hour);
+                    }
+                }
+            }
             self.reader = Some(reader);
         }
     }

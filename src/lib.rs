@@ -35,6 +35,7 @@ pub mod resume;
 mod session_format;
 pub mod state;
 pub mod transcript;
+pub mod usage_rows;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

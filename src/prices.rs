@@ -45,6 +45,10 @@ pub struct LongContext {
 pub struct Price {
     pub rates: Rates,
     pub long_context: Option<LongContext>,
+    /// What a regional endpoint adds (0.1: 10%) for a geographic profile
+    /// (`us.`, `eu.`, `apac.`, `jp.`, `au.` Bedrock ids); 0 when the
+    /// provider charges none (Anthropic: from Sonnet 4.5 and Haiku 4.5 on).
+    pub regional_premium: f64,
 }
 
 /// The rates of one table entry (or of its `longContext`), read from a
@@ -69,7 +73,12 @@ fn price_of(v: &serde_json::Value) -> Option<Price> {
             rates: rates_of(l)?,
         }),
     };
-    Some(Price { rates: rates_of(v)?, long_context })
+    let regional_premium = v
+        .get("regionalPremium")
+        .and_then(serde_json::Value::as_f64)
+        .filter(|p| p.is_finite() && *p >= 0.0)
+        .unwrap_or(0.0);
+    Some(Price { rates: rates_of(v)?, long_context, regional_premium })
 }
 
 /// The tokens of one request, as pricing needs them (`input` without cached tokens).
@@ -153,7 +162,14 @@ impl Prices {
             Some(long) if t.input_side() > long.above => &long.rates,
             _ => &price.rates,
         };
-        let per = |n: u64, rate: f64| n as f64 * rate / 1e6;
+        // A Bedrock geographic profile (routed within one geography) is a
+        // regional endpoint; `global.` and Anthropic's own ids are not.
+        let scale = if price.regional_premium > 0.0 && is_geographic(model) {
+            1.0 + price.regional_premium
+        } else {
+            1.0
+        };
+        let per = |n: u64, rate: f64| n as f64 * rate * scale / 1e6;
         let read = rates.cache_read.unwrap_or(rates.input);
         let w5 = rates.cache_write5m.unwrap_or(rates.input);
         let w1 = rates.cache_write1h.or(rates.cache_write5m).unwrap_or(rates.input);
@@ -167,6 +183,14 @@ impl Prices {
     }
 }
 
+/// Whether a model id names a Bedrock geographic inference profile
+/// (`us.anthropic.…`, `converse/jp.anthropic.…`).
+pub fn is_geographic(model: &str) -> bool {
+    let m = model.trim().to_ascii_lowercase();
+    let m = m.rsplit('/').next().unwrap_or("");
+    ["us.", "eu.", "apac.", "jp.", "au.", "us-gov."].iter().any(|p| m.starts_with(p))
+}
+
 /// A model id as the table keys it: lower case, without a provider prefix
 /// (`anthropic/`, `converse/`, `us.anthropic.`), a Bedrock version
 /// (`-v1:0`), a Vertex `@date`, `-latest`, or a date suffix (`-20250929`,
@@ -176,7 +200,7 @@ pub fn normalise(model: &str) -> String {
     if let Some(i) = m.rfind('/') {
         m = m[i + 1..].to_owned();
     }
-    for prefix in ["us.", "eu.", "apac.", "jp.", "au.", "global."] {
+    for prefix in ["us.", "eu.", "apac.", "jp.", "au.", "us-gov.", "global."] {
         if let Some(rest) = m.strip_prefix(prefix) {
             m = rest.to_owned();
         }
@@ -232,6 +256,39 @@ mod tests {
         let p = Prices::built_in();
         assert!(p.get("gpt-5.4-codex").is_none(), "no price is borrowed from gpt-5");
         assert!(p.get("gpt-5.1-codex-mini").is_some());
+    }
+
+    #[test]
+    fn a_geographic_profile_costs_the_regional_premium_where_anthropic_charges_it() {
+        // Anthropic's pricing page: from Claude Sonnet 4.5 and Haiku 4.5 on,
+        // Bedrock's regional endpoints cost 10% more than its global ones;
+        // older models keep one price.
+        let p = Prices::built_in();
+        let t = Tokens {
+            input: 1_000_000,
+            output: 1_000_000,
+            cache_read: 1_000_000,
+            cache_write_5m: 1_000_000,
+            cache_write_1h: 0,
+        };
+        let global = p.cost("claude-haiku-4-5-20251001", &t).unwrap();
+        assert!((global - (1.0 + 5.0 + 0.1 + 1.25)).abs() < 1e-9);
+        for id in [
+            "converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0",
+            "eu.anthropic.claude-haiku-4-5-20251001-v1:0",
+            "apac.anthropic.claude-haiku-4-5-20251001-v1:0",
+            "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+        ] {
+            let c = p.cost(id, &t).unwrap();
+            assert!((c - global * 1.1).abs() < 1e-9, "{id}: {c}");
+        }
+        assert_eq!(p.cost("global.anthropic.claude-haiku-4-5-20251001-v1:0", &t), Some(global));
+        let old = p.cost("claude-sonnet-4-20250514", &t).unwrap();
+        assert_eq!(
+            p.cost("us.anthropic.claude-sonnet-4-20250514-v1:0", &t),
+            Some(old),
+            "Sonnet 4 has one price"
+        );
     }
 
     #[test]

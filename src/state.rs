@@ -161,6 +161,8 @@ pub struct SessionState {
     /// Sorted by (day, model): a sorted list (few entries per session) costs
     /// the wasm module less code than one more map type.
     pub ledger: Vec<((String, String), LedgerEntry)>,
+    /// A usage report's replay (`Journal::for_usage`): every booked request, one row each.
+    pub request_rows: Option<Box<crate::usage_rows::RequestRows>>,
 }
 
 /// One item of the whole history: a message as it came (later compacted
@@ -250,6 +252,9 @@ impl SessionState {
                 i
             }
         };
+        if let Some(rows) = &mut self.request_rows {
+            rows.push(t, model, usage, cost);
+        }
         let e = &mut self.ledger[i].1;
         e.usage.add_all(usage);
         e.requests += 1;

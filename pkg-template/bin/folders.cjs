@@ -17,7 +17,7 @@ const isSessionFile = (name) => name.endsWith(".jsonl") || (name.startsWith("ses
 const stem = (name) => name.replace(/\.jsonl?$/, "");
 
 /** Every session file under `dir` (a child run's too), with what it belongs to. */
-function walkSessions(root) {
+function walkSessions(root, { links = false } = {}) {
   const sessions = [];
   const walk = (dir, project, parent) => {
     let entries;
@@ -26,11 +26,19 @@ function walkSessions(root) {
     } catch {
       return;
     }
-    const files = entries.filter((e) => e.isFile() && isSessionFile(e.name));
+    // With `links` (usage): a link named like a session file is one too,
+    // even when it leads nowhere readable (the reader then says so).
+    const files = entries.filter((e) => (e.isFile() || (links && e.isSymbolicLink())) && isSessionFile(e.name));
     const here = new Map();
     for (const e of files) {
       const file = path.join(dir, e.name);
-      const row = { id: stem(e.name), file, rel: path.relative(root, file).split(path.sep).join("/"), project, size: fs.statSync(file).size, children: [] };
+      let size = 0;
+      try {
+        size = fs.statSync(file).size;
+      } catch {
+        // unreadable: size 0, and its read gives the warning
+      }
+      const row = { id: stem(e.name), file, rel: path.relative(root, file).split(path.sep).join("/"), project, size, children: [] };
       if (parent) parent.children.push(row);
       else {
         sessions.push(row);

@@ -1,192 +1,55 @@
-// `garuda-session usage`: tokens and cost of every session under some paths,
-// in any format the core reads, grouped by session, day, month or model.
-// The figures are the core's (state.usageByDay): this file only walks
-// folders, filters by date and adds up.
+// `garuda-session usage`: what each session file adds, read by the core
+// (`Journal` with usageOnly: one row per request, usage_rows.rs), and the
+// report over many files: each request once, grouped by day, week or month
+// in a time zone, by session (a subagent's file folded into its session),
+// by 5-hour block (usage-blocks.cjs) or by model.
 "use strict";
 
 const fs = require("node:fs");
-const os = require("node:os");
 const path = require("node:path");
 const { walkSessions } = require("./folders.cjs");
+const { dataRoots } = require("./roots.cjs");
+const time = require("./usage-time.cjs");
 
-/** Where each agent keeps its sessions (those that exist are read when no path is given). */
-function defaultFolders() {
-  const home = os.homedir();
-  return [
-    path.join(home, ".claude", "projects"),
-    path.join(home, ".codex", "sessions"),
-    path.join(home, ".pi", "agent", "sessions"),
-    path.join(home, ".gemini", "tmp"),
-    path.join(".garuda", "sessions"),
-  ].filter((d) => fs.existsSync(d));
-}
+/** Numbers per request row (`Journal.usageRows`). */
+const STRIDE = 9;
+const [T, MODEL, INPUT, OUTPUT, CACHE_READ, CACHE_WRITE, CACHE_1H, COST, KEY] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 
-/** Session files under a path (folders.cjs walks any agent's layout): every session and child run; a child run names its session's file (`parent`), whose row counts it. */
-function sessionFiles(p) {
-  let st;
-  try {
-    st = fs.statSync(p);
-  } catch {
-    return [];
-  }
-  if (st.isFile()) return [{ file: p, size: st.size, named: true }];
-  return walkSessions(p).flatMap((s) => [{ file: s.file, size: s.size, named: false }, ...s.children.map((c) => ({ file: c.file, size: c.size, named: false, parent: s.file }))]);
-}
-
-const ZERO = () => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costIncomplete: false, known: false, unknown: false });
-
-/** Adds one ledger entry (or a row) into an accumulator. */
-function add(acc, usage, costUsd, incomplete = false) {
-  acc.inputTokens += usage.inputTokens;
-  acc.outputTokens += usage.outputTokens;
-  acc.cacheReadTokens += usage.cacheReadTokens;
-  acc.cacheWriteTokens += usage.cacheWriteTokens;
-  const tokens = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
-  if (costUsd === null) acc.unknown = true;
-  else {
-    acc.costUsd += costUsd;
-    // A part with no tokens says nothing about prices.
-    if (tokens > 0) acc.known = true;
-  }
-  if (incomplete) acc.costIncomplete = true;
-}
-
-/** The figures of an accumulator: a cost is the sum of the known parts, null when no part is known; incomplete when a part is unknown. */
-function figures(acc) {
-  const tokens = acc.inputTokens + acc.outputTokens + acc.cacheReadTokens + acc.cacheWriteTokens;
-  const none = !acc.known && (acc.unknown || tokens > 0);
-  return {
-    inputTokens: acc.inputTokens,
-    outputTokens: acc.outputTokens,
-    cacheReadTokens: acc.cacheReadTokens,
-    cacheWriteTokens: acc.cacheWriteTokens,
-    costUsd: none ? null : Math.round(acc.costUsd * 1e6) / 1e6,
-    costIncomplete: acc.unknown || acc.costIncomplete,
-  };
-}
+/** Where each agent keeps its sessions (roots.cjs): those that exist. */
+const defaultFolders = () => dataRoots();
 
 /**
- * A Claude Code request copied into several files (a continued session
- * starts with the lines of the one it continues) counts once, as ccusage
- * counts it: by `message.id` and `requestId`, in the file whose first
- * request is the oldest (the original, not the copy). The copies' figures
- * are taken out of their files' ledgers. `requests` is the core's list
- * (`Journal.requests`): one line per request.
+ * Session files under some paths (folders.cjs walks any agent's layout),
+ * each file once however the paths overlap (`~/.claude` and
+ * `~/.claude/projects/app`, a link to a folder given too): by its real
+ * path. A child run names its session's file (`parent`), whose row counts it.
  */
-function countRequestsOnce(states) {
-  const firsts = states
-    .map((s, i) => {
-      const lines = s.state.requests ? s.state.requests.split("\n").filter(Boolean) : [];
-      let first = "";
-      for (const l of lines) {
-        const t = l.split("\t", 2)[1];
-        if (t && (first === "" || t < first)) first = t;
-      }
-      return { i, lines, first };
-    })
-    .filter((x) => x.lines.length > 0)
-    .sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.i - b.i));
+function sessionFiles(paths) {
   const seen = new Set();
-  const out = states.slice();
-  for (const { i, lines } of firsts) {
-    let ledger = null;
-    for (const line of lines) {
-      const [key, t, model, input, output, cacheRead, cacheWrite, cost] = line.split("\t");
-      if (!seen.has(key)) {
-        seen.add(key);
-        continue;
-      }
-      // A copy: its day and model entry gives back what it added.
-      if (ledger === null) {
-        ledger = out[i].state.usageByDay.map((e) => ({ ...e, usage: { ...e.usage } }));
-        out[i] = { ...out[i], state: { ...out[i].state, usageByDay: ledger } };
-      }
-      const day = t && /^\d{4}-\d{2}-\d{2}/.test(t) ? t.slice(0, 10) : "";
-      const e = ledger.find((x) => x.day === day && (x.model ?? "") === model);
-      if (!e) continue;
-      e.usage.inputTokens -= Number(input);
-      e.usage.outputTokens -= Number(output);
-      e.usage.cacheReadTokens -= Number(cacheRead);
-      e.usage.cacheWriteTokens -= Number(cacheWrite);
-      if (e.costUsd !== null && cost !== "") e.costUsd -= Number(cost);
-      e.requests -= 1;
+  const out = [];
+  const once = (f) => {
+    let real;
+    try {
+      real = fs.realpathSync(f.file);
+    } catch {
+      real = path.resolve(f.file);
     }
+    if (seen.has(real)) return;
+    seen.add(real);
+    out.push(f);
+  };
+  // Folders first: a file given alone that a folder holds keeps the folder's project and parent.
+  const stats = paths.map((p) => [p, fs.statSync(p)]);
+  for (const [p, st] of stats.filter(([, st]) => st.isDirectory())) {
+    for (const s of walkSessions(p, { links: true })) {
+      once({ file: s.file, size: s.size, named: false, id: s.id, project: s.project });
+      for (const c of s.children) once({ file: c.file, size: c.size, named: false, id: c.id, project: s.project, parent: s.file });
+    }
+  }
+  for (const [p, st] of stats.filter(([, st]) => !st.isDirectory())) {
+    once({ file: p, size: st.size, named: true, id: path.basename(p).replace(/\.jsonl?$/, ""), project: path.basename(path.dirname(path.resolve(p))) });
   }
   return out;
-}
-
-/**
- * The report: `{ sessions, totals }` and, with `by` day|month|model, the
- * matching grouping. `states` are `{ id, format, file, state, parent? }`;
- * a child run (`parent`: its session's file) counts in its session's row
- * when that session is in the report, else in a row of its own.
- */
-function report(states, { by = "session", since, until } = {}) {
-  const inRange = (day) => (!since || (day !== "" && day >= since)) && (!until || (day !== "" && day <= until));
-  const sessions = [];
-  const totals = ZERO();
-  const groups = new Map();
-  states = countRequestsOnce(states);
-  const files = new Set(states.map((s) => s.file));
-  const children = new Map();
-  for (const s of states) {
-    if (s.parent && files.has(s.parent)) {
-      if (!children.has(s.parent)) children.set(s.parent, []);
-      children.get(s.parent).push(s.state);
-    }
-  }
-  for (const { id, file, state, parent } of states) {
-    if (parent && files.has(parent)) continue; // counted in its session's row
-    const acc = ZERO();
-    const models = new Set();
-    let any = false;
-    const runs = [state, ...(children.get(file) ?? [])];
-    for (const r of runs) {
-      for (const e of r.usageByDay) {
-        if (!inRange(e.day)) continue;
-        any = true;
-        add(acc, e.usage, e.costUsd);
-        if (e.model) models.add(e.model);
-        if (by !== "session") {
-          const key = by === "day" ? e.day || "unknown" : by === "month" ? (e.day ? e.day.slice(0, 7) : "unknown") : e.model || "unknown";
-          if (!groups.has(key)) groups.set(key, ZERO());
-          add(groups.get(key), e.usage, e.costUsd, r.costIncomplete);
-        }
-      }
-    }
-    if (!any && (since || until)) continue;
-    // Usage a reader could not know (a rollout without token counts) makes the cost unknown.
-    if (runs.some((r) => r.costUsd === null) && !acc.unknown) acc.unknown = true;
-    if (runs.some((r) => r.costIncomplete)) acc.costIncomplete = true;
-    const row = { id, format: state.format, file, models: [...models].sort(), ...figures(acc) };
-    sessions.push(row);
-    add(totals, row, row.costUsd, row.costIncomplete);
-  }
-  const out = { sessions, totals: figures(totals) };
-  if (by !== "session") {
-    const name = { day: "days", month: "months", model: "models" }[by];
-    out[name] = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, acc]) => ({ [by]: key, ...figures(acc) }));
-  }
-  return out;
-}
-
-const n = (x) => Number(x).toLocaleString("en-US");
-const money = (row) => (row.costUsd === null ? "unknown" : `${row.costIncomplete ? "≥ " : ""}$${row.costUsd.toFixed(2)}`);
-
-/** The report as a table. */
-function table(r, by) {
-  const head = [by === "session" ? "session" : by, ...(by === "session" ? ["format", "models"] : []), "input", "output", "cache read", "cache write", "cost"];
-  const rows = [head];
-  const list = by === "session" ? r.sessions : r[{ day: "days", month: "months", model: "models" }[by]];
-  for (const x of list) {
-    const key = by === "session" ? [x.id, x.format, x.models.join(",") || "-"] : [x[by]];
-    rows.push([...key, n(x.inputTokens), n(x.outputTokens), n(x.cacheReadTokens), n(x.cacheWriteTokens), money(x)]);
-  }
-  const t = r.totals;
-  rows.push(["total", ...(by === "session" ? [`${r.sessions.length} sessions`, ""] : []), n(t.inputTokens), n(t.outputTokens), n(t.cacheReadTokens), n(t.cacheWriteTokens), money(t)]);
-  const widths = head.map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
-  const numeric = (c) => c >= head.length - 5;
-  return rows.map((row) => row.map((cell, c) => (numeric(c) ? String(cell).padStart(widths[c]) : String(cell).padEnd(widths[c]))).join("  ").trimEnd()).join("\n") + "\n";
 }
 
 /**
@@ -196,18 +59,255 @@ function table(r, by) {
  */
 function usageOf(session, file, options, buf) {
   const journal = new session.Journal({ ...options, usageOnly: true });
-  const fd = fs.openSync(file, "r");
-  let n;
+  let fd;
   try {
+    fd = fs.openSync(file, "r");
+    let n;
     while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) journal.feed(buf.subarray(0, n));
+    journal.finish();
+    const { format, costUsd, costIncomplete, warnings, warningCounts } = journal.state();
+    const tooLong = warningCounts?.["line-too-long"] ?? 0;
+    const firstTooLong = warnings.find((w) => w.kind === "line-too-long");
+    return { format, costUsd, costIncomplete, rows: journal.usageRows(), models: JSON.parse(journal.usageModels()), tooLong, tooLongLine: firstTooLong?.line ?? null };
   } finally {
-    fs.closeSync(fd);
+    if (fd !== undefined) fs.closeSync(fd);
+    journal.free();
   }
-  journal.finish();
-  const { format, usageByDay, costUsd, costIncomplete } = journal.state();
-  const requests = format === "claude-code" ? journal.requests : "";
-  journal.free();
-  return { format, usageByDay, costUsd, costIncomplete, requests };
 }
 
-module.exports = { defaultFolders, sessionFiles, report, table, usageOf };
+/**
+ * A Claude Code request copied into several files (a continued session
+ * starts with the lines of the one it continues) counts once, as ccusage
+ * counts it: by `message.id` and `requestId` (the core's key, a number), in
+ * the file whose first request is the oldest (the original, not the copy).
+ * A copy's key is set to -1: every view passes it over. One Set of numbers
+ * over all files; no strings are made.
+ */
+function countRequestsOnce(items) {
+  const firsts = [];
+  items.forEach((it, i) => {
+    const r = it.rows;
+    if (!r) return;
+    let first = Infinity;
+    let keyed = false;
+    for (let k = 0; k < r.length; k += STRIDE) {
+      if (r[k + KEY] > 0) {
+        keyed = true;
+        if (r[k + T] < first) first = r[k + T];
+      }
+    }
+    if (keyed) firsts.push([first, i]);
+  });
+  firsts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const seen = new Set();
+  for (const [, i] of firsts) {
+    const r = items[i].rows;
+    for (let k = 0; k < r.length; k += STRIDE) {
+      const key = r[k + KEY];
+      if (key <= 0) continue;
+      if (seen.has(key)) r[k + KEY] = -1;
+      else seen.add(key);
+    }
+  }
+}
+
+const newAcc = () => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cache1h: 0, cost: 0, known: false, unknown: false, incomplete: false, entries: 0, first: Infinity, last: -Infinity, models: new Map() });
+
+/** Adds row `k` of `r` into an accumulator (and its model's). */
+function addRow(acc, r, k, model, perModel = true) {
+  const tokens = r[k + INPUT] + r[k + OUTPUT] + r[k + CACHE_READ] + r[k + CACHE_WRITE];
+  acc.input += r[k + INPUT];
+  acc.output += r[k + OUTPUT];
+  acc.cacheRead += r[k + CACHE_READ];
+  acc.cacheWrite += r[k + CACHE_WRITE];
+  acc.cache1h += r[k + CACHE_1H];
+  acc.entries += 1;
+  const cost = r[k + COST];
+  if (Number.isNaN(cost)) {
+    if (tokens > 0) acc.unknown = true;
+  } else {
+    acc.cost += cost;
+    if (tokens > 0) acc.known = true;
+  }
+  const t = r[k + T];
+  if (t < acc.first) acc.first = t;
+  if (t > acc.last) acc.last = t;
+  if (perModel && model) {
+    let m = acc.models.get(model);
+    if (!m) acc.models.set(model, (m = newAcc()));
+    addRow(m, r, k, null, false);
+  }
+}
+
+/** Adds one accumulator into another (totals). */
+function addAcc(into, a) {
+  for (const k of ["input", "output", "cacheRead", "cacheWrite", "cache1h", "cost", "entries"]) into[k] += a[k];
+  into.known ||= a.known;
+  into.unknown ||= a.unknown;
+  into.incomplete ||= a.incomplete;
+  into.first = Math.min(into.first, a.first);
+  into.last = Math.max(into.last, a.last);
+  for (const [name, m] of a.models) {
+    if (!into.models.has(name)) into.models.set(name, newAcc());
+    addAcc(into.models.get(name), m);
+  }
+}
+
+const round = (c) => Math.round(c * 1e6) / 1e6;
+const tokensOf = (a) => a.input + a.output + a.cacheRead + a.cacheWrite;
+
+/** A cost: the sum of the known parts, null when no part is known (tokens without a price are unknown, never $0). */
+const costOf = (a) => (!a.known && (a.unknown || tokensOf(a) > 0) ? null : round(a.cost));
+
+/**
+ * The figures of an accumulator, under ccusage's names (inputTokens,
+ * outputTokens, cacheCreationTokens, cacheReadTokens, totalTokens,
+ * totalCost, modelsUsed, modelBreakdowns) and ours beside them
+ * (cacheWriteTokens, the 5-minute/1-hour split of the cache writes,
+ * costUsd, costIncomplete: a part had no price).
+ */
+function figures(a) {
+  const cost = costOf(a);
+  const models = [...a.models.keys()].sort();
+  return {
+    inputTokens: a.input,
+    outputTokens: a.output,
+    cacheCreationTokens: a.cacheWrite,
+    cacheReadTokens: a.cacheRead,
+    totalTokens: tokensOf(a),
+    totalCost: cost,
+    cacheWriteTokens: a.cacheWrite,
+    cacheCreation5mTokens: a.cacheWrite - a.cache1h,
+    cacheCreation1hTokens: a.cache1h,
+    costUsd: cost,
+    costIncomplete: a.unknown || a.incomplete,
+    modelsUsed: models,
+    modelBreakdowns: models.map((name) => {
+      const m = a.models.get(name);
+      return { modelName: name, inputTokens: m.input, outputTokens: m.output, cacheCreationTokens: m.cacheWrite, cacheReadTokens: m.cacheRead, cost: costOf(m), costIncomplete: m.unknown };
+    }),
+  };
+}
+
+const iso = (ms) => (Number.isFinite(ms) ? new Date(ms).toISOString() : null);
+const PERIOD = { day: "daily", week: "weekly", month: "monthly", session: "sessions", block: "blocks", model: "models" };
+const KEY_NAME = { day: "date", week: "week", month: "month", model: "model" };
+
+/**
+ * The report. `items` are the files read (`sessionFiles` with `usageOf`'s
+ * figures). Options: `by` day|week|month|session|block|model, `zone` (a
+ * `usage-time` zone), `since`/`until` (day numbers, inclusive, in that
+ * zone), `order` asc|desc, `project` (only that project's sessions),
+ * `instances` (a report per project), `blocks` (usage-blocks options).
+ */
+function report(items, o) {
+  countRequestsOnce(items);
+  const { by, zone } = o;
+  const inRange = (day) => (o.since === undefined || day >= o.since) && (o.until === undefined || day <= o.until);
+  const byFile = new Map(items.map((s) => [s.file, s]));
+  const ofProject = (it) => o.project === undefined || it.project === o.project;
+  // A file whose reader could not know its usage (a rollout without token
+  // counts) makes what it adds to incomplete.
+  const unsure = (it) => it.costUsd === null || it.costIncomplete;
+  let unknownFiles = false;
+  const groups = (items) => {
+    unknownFiles = false;
+    const periods = new Map();
+    const sessions = new Map();
+    for (const it of items) {
+      if (!it.rows || !ofProject(it)) continue;
+      const parent = it.parent ? byFile.get(it.parent) ?? null : null;
+      const owner = parent ?? it;
+      const sessionKey = `${owner.project}\0${owner.id}`;
+      const r = it.rows;
+      for (let k = 0; k < r.length; k += STRIDE) {
+        if (r[k + KEY] < 0) continue; // a copy, counted where it came from
+        const t = r[k + T];
+        // A request of no tokens and no time adds nothing, not even a model (ccusage drops a line without a time).
+        if (Number.isNaN(t) && r[k + INPUT] + r[k + OUTPUT] + r[k + CACHE_READ] + r[k + CACHE_WRITE] === 0) continue;
+        const day = Number.isNaN(t) ? null : zone.dayOf(t);
+        if ((o.since !== undefined || o.until !== undefined) && (day === null || !inRange(day))) continue;
+        const model = it.models[r[k + MODEL]] || "unknown";
+        let key;
+        if (by === "session") key = sessionKey;
+        else if (by === "model") key = model;
+        else if (day === null) key = "unknown";
+        else key = by === "day" ? time.dateOf(day) : by === "week" ? time.dateOf(time.weekOf(day)) : time.monthOf(day);
+        const map = by === "session" ? sessions : periods;
+        let g = map.get(key);
+        if (!g) {
+          map.set(key, (g = { acc: newAcc(), owner, subagents: new Map(), sort: key }));
+        }
+        addRow(g.acc, r, k, model);
+        if (unsure(it)) g.acc.incomplete = true;
+        if (by === "session" && it !== owner) {
+          let s = g.subagents.get(it.file);
+          if (!s) g.subagents.set(it.file, (s = { id: it.id, file: it.file, acc: newAcc() }));
+          addRow(s.acc, r, k, model);
+        }
+      }
+      // A file whose usage its reader could not know (a rollout without
+      // token counts): its session's cost is unknown, and so is the total's.
+      if (it.costUsd === null && o.since === undefined && o.until === undefined) {
+        unknownFiles = true;
+        if (by === "session") {
+          if (!sessions.has(sessionKey)) sessions.set(sessionKey, { acc: newAcc(), owner, subagents: new Map() });
+          sessions.get(sessionKey).acc.unknown = true;
+        }
+      }
+    }
+    return by === "session" ? sessions : periods;
+  };
+  const dir = o.order === "desc" ? -1 : 1;
+  const build = (items) => {
+    const map = groups(items);
+    const totals = newAcc();
+    const rows = [];
+    for (const [key, g] of map) {
+      // Rows with no tokens say nothing (ccusage leaves them out too).
+      if (tokensOf(g.acc) === 0 && !g.acc.unknown) continue;
+      addAcc(totals, g.acc);
+      if (by === "session") {
+        const s = g.owner;
+        rows.push({
+          sessionId: s.id,
+          projectPath: s.project,
+          ...figures(g.acc),
+          firstActivity: iso(g.acc.first),
+          lastActivity: iso(g.acc.last),
+          id: s.id,
+          format: s.format,
+          file: s.file,
+          subagents: [...g.subagents.values()].map((x) => ({ id: x.id, file: x.file, ...figures(x.acc) })),
+          _sort: g.acc.last,
+        });
+      } else {
+        rows.push({ [KEY_NAME[by]]: key, ...figures(g.acc), _sort: key });
+      }
+    }
+    if (unknownFiles) totals.unknown = true;
+    rows.sort((a, b) => dir * (a._sort < b._sort ? -1 : a._sort > b._sort ? 1 : 0));
+    for (const x of rows) delete x._sort;
+    return { rows, totals: { ...figures(totals), ...(by === "session" ? { sessions: rows.length } : {}) } };
+  };
+  if (by === "block") return require("./usage-blocks.cjs").blocks(items, o, { STRIDE, T, MODEL, INPUT, OUTPUT, CACHE_READ, CACHE_WRITE, CACHE_1H, COST, KEY, newAcc, addRow, figures, tokensOf, costOf, inRange, ofProject, unsure });
+  const out = {};
+  if (o.instances) {
+    const projects = [...new Set(items.filter((x) => x.rows && ofProject(x)).map((x) => x.project))].sort();
+    out.projects = {};
+    for (const p of projects) {
+      const r = build(items.filter((x) => (x.parent ? byFile.get(x.parent) ?? x : x).project === p));
+      if (r.rows.length === 0) continue;
+      out.projects[p] = r.rows;
+    }
+    const whole = build(items);
+    out.totals = whole.totals;
+    return out;
+  }
+  const r = build(items);
+  out[PERIOD[by]] = r.rows;
+  out.totals = r.totals;
+  return out;
+}
+
+module.exports = { STRIDE, defaultFolders, sessionFiles, usageOf, countRequestsOnce, report, figures, newAcc, PERIOD, KEY_NAME };

@@ -202,9 +202,9 @@ pub struct Reader {
     lines: u64,
     /// Usage reports need the responses' usage only: no messages, no paths.
     usage_only: Option<UsageOnly>,
-    /// After a usage-only read: one line per keyed request, for the report
-    /// to count a request once across files (see `requests`).
-    requests: String,
+    /// After a usage-only read: each response's key and 1-hour cache write
+    /// (`request_keys`).
+    keys: Vec<(f64, u64)>,
 }
 
 /// A response being put together: its blocks (in usage-only mode, its time),
@@ -265,7 +265,10 @@ impl Reader {
             return;
         }
         let Some(m) = l.message else { return };
-        let tokens = m.usage.unwrap_or_default().tokens();
+        // A line with no usage is no request (ccusage passes it over too):
+        // it would add an entry and a last activity of no tokens.
+        let Some(usage) = m.usage else { return };
+        let tokens = usage.tokens();
         let entry: Merged = (l.timestamp.unwrap_or_default(), tokens, m.model);
         match m.id {
             Some(id) => {
@@ -273,8 +276,12 @@ impl Reader {
                     .responses
                     .entry((id, l.request_id))
                     .or_insert_with(|| (entry.0.clone(), Tokens::default(), None));
+                // The line whose usage is kept gives the time too: the
+                // response's last streamed line, as ccusage counts it (its
+                // blocks end and its sessions' last activity are that line's).
                 if tokens.output > slot.1.output || slot.1 == Tokens::default() {
                     slot.1 = tokens;
+                    slot.0 = entry.0;
                 }
                 if slot.2.is_none() {
                     slot.2 = entry.2;
@@ -298,45 +305,14 @@ impl Reader {
             };
             let t = Some(t.as_str()).filter(|t| !t.is_empty());
             out.push((self.lines.max(1), rec::side_usage("response", &tokens, cost, real, t)));
-            if let Some((id, request)) = key {
-                self.request_line(&id, request.as_deref(), t, real, &tokens, cost);
-            }
+            let key = key.map_or(0.0, |(id, request)| crate::usage_rows::key_of(&id, request.as_deref()));
+            self.keys.push((key, tokens.cache_write_1h));
         }
     }
 
-    /// `<message.id> <requestId>\t<time>\t<model>\t<input>\t<output>\t<cache read>\t<cache write>\t<cost>`:
-    /// what a request added to the ledger, under the key ccusage counts a
-    /// request once by. Tabs and newlines cannot be in ids, times or models
-    /// Claude Code writes; a line that has one is left out (it counts, as
-    /// before, in its own file).
-    fn request_line(
-        &mut self,
-        id: &str,
-        request: Option<&str>,
-        t: Option<&str>,
-        model: Option<&str>,
-        u: &Tokens,
-        cost: Option<f64>,
-    ) {
-        let (t, model, request) = (t.unwrap_or(""), model.unwrap_or(""), request.unwrap_or(""));
-        if [id, request, t, model].iter().any(|f| f.contains(['\t', '\n', '\r'])) {
-            return;
-        }
-        use std::fmt::Write;
-        let cost = cost.and_then(serde_json::Number::from_f64).map(|c| c.to_string()).unwrap_or_default();
-        let _ = writeln!(
-            self.requests,
-            "{id} {request}\t{t}\t{model}\t{}\t{}\t{}\t{}\t{cost}",
-            u.input,
-            u.output,
-            u.cache_read,
-            u.cache_write_5m + u.cache_write_1h
-        );
-    }
-
-    /// The requests of a usage-only read (`request_line`), after `finish`.
-    pub fn requests(&self) -> &str {
-        &self.requests
+    /// The keys of a usage-only read's responses (`Reader::request_keys`), after `finish`.
+    pub fn request_keys(&self) -> &[(f64, u64)] {
+        &self.keys
     }
 
     pub fn new(prices: Rc<Prices>) -> Reader {
@@ -353,7 +329,7 @@ impl Reader {
             tasks: Vec::new(),
             run: None,
             lines: 0,
-            requests: String::new(),
+            keys: Vec::new(),
         }
     }
 

@@ -161,13 +161,14 @@ impl Reader {
         }
     }
 
-    /// After a usage-only read of a Claude Code file: one line per request
-    /// with its key, for a report over many files to count each once.
-    /// Empty for other formats (their files do not copy requests).
-    pub fn requests(&self) -> &str {
+    /// After a usage-only read of a Claude Code file: each response's key
+    /// (`usage_rows::key_of`; 0 for none) and 1-hour cache write, in the
+    /// order `finish` handed the responses back. Empty for other formats
+    /// (their files do not copy requests).
+    pub fn request_keys(&self) -> &[(f64, u64)] {
         match self {
-            Reader::ClaudeCode(r) => r.requests(),
-            _ => "",
+            Reader::ClaudeCode(r) => r.request_keys(),
+            _ => &[],
         }
     }
 

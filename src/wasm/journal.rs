@@ -230,12 +230,22 @@ impl Journal {
         self.inner.state().format.map_or(JsValue::NULL, |f| JsValue::from_str(f.as_str()))
     }
 
-    /// After `finish` of a `usageOnly` read of a Claude Code session: one
-    /// line per request, `<message.id> <requestId>\t<time>\t<model>\t<input>\t<output>\t<cache read>\t<cache write>\t<cost>`,
-    /// for a report over many files to count a copied request once.
-    #[wasm_bindgen(getter)]
-    pub fn requests(&self) -> String {
-        self.inner.requests().to_owned()
+    /// After `finish` of a `usageOnly` read: one row of 9 numbers per
+    /// request, `[time ms (NaN: none), model index (usageModels), input,
+    /// output, cache read, cache write, of it 1-hour, cost USD (NaN:
+    /// unknown), key (Claude Code's message.id + requestId as an integer;
+    /// 0: none)]`, for a report over many files to group by any period and
+    /// count a copied request once. Empty unless `usageOnly`.
+    #[wasm_bindgen(js_name = usageRows)]
+    pub fn usage_rows(&self) -> Vec<f64> {
+        self.inner.request_rows().map(|r| r.rows.clone()).unwrap_or_default()
+    }
+
+    /// The models `usageRows` names by index (JSON array text).
+    #[wasm_bindgen(js_name = usageModels)]
+    pub fn usage_models(&self) -> String {
+        let models = self.inner.request_rows().map(|r| r.models.as_slice()).unwrap_or_default();
+        crate::usage_rows::models_json(models)
     }
 
     #[wasm_bindgen(getter, js_name = lineCount)]

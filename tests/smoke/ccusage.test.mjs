@@ -137,3 +137,25 @@ test("the long-context rule: all of a request over 200k input tokens at the long
   assert.ok(Math.abs(ours.totals.costUsd - whole) < 1e-6, `${ours.totals.costUsd} vs ${whole}`);
   assert.ok(theirs.totals.totalCost < whole, "ccusage charges less: only the tokens over 200k at the long rates");
 });
+
+test("a Bedrock geographic profile costs Anthropic's 10% regional premium, as ccusage charges it; global. does not", { skip }, () => {
+  const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-geo-"));
+  const dir = path.join(home, "projects/geo");
+  fs.mkdirSync(dir, { recursive: true });
+  const usage = { input_tokens: 100_000, output_tokens: 20_000, cache_read_input_tokens: 300_000, cache_creation_input_tokens: 0 };
+  const lines = ["jp", "global"].map((geo, i) =>
+    JSON.stringify({ parentUuid: null, isSidechain: false, type: "assistant", sessionId: geo, uuid: `u${i}`, timestamp: `2026-06-01T10:00:0${i}.000Z`, requestId: `req_${geo}`, message: { id: `msg_${geo}`, role: "assistant", model: `${geo}.anthropic.claude-haiku-4-5-20251001-v1:0`, content: [], usage } }),
+  );
+  fs.writeFileSync(path.join(dir, "jp.jsonl"), lines[0] + "\n");
+  fs.writeFileSync(path.join(dir, "global.jsonl"), lines[1] + "\n");
+  const theirs = runCcusage("claude", { CLAUDE_CONFIG_DIR: home });
+  const ours = runOurs(path.join(home, "projects"));
+  assert.deepEqual(tokens(ours.totals), tokens(theirs.totals));
+  // Anthropic's Haiku 4.5 rates: $1 input, $5 output, $0.10 cache read per million; regional endpoints +10%.
+  const global = (100_000 * 1 + 20_000 * 5 + 300_000 * 0.1) / 1e6;
+  const byId = Object.fromEntries(ours.sessions.map((s) => [s.sessionId, s.costUsd]));
+  console.log(`geographic profile: ours jp $${byId.jp} global $${byId.global}; ccusage $${theirs.totals.totalCost} for both`);
+  assert.ok(Math.abs(theirs.totals.totalCost - (byId.jp + byId.global)) < 1e-9, "the same total as ccusage");
+  assert.ok(Math.abs(byId.global - global) < 1e-9, `global ${byId.global}`);
+  assert.ok(Math.abs(byId.jp - global * 1.1) < 1e-9, `jp ${byId.jp}`);
+});

@@ -42,8 +42,33 @@ test("bad usage and unreadable input exit 2 with a message that says what to do"
       continue;
     }
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
-    assert.match(r.err, /usage: garuda-session|garuda-session \w+: /);
+    assert.match(r.err, /^garuda-session( \w+)?: /);
+    // The error names what was wrong; the whole global help is not repeated.
+    assert.doesNotMatch(r.err, /Every command reads/);
   }
+});
+
+test("each command answers --help with its own help (exit 0); --version; a usage error names the argument", () => {
+  for (const command of ["replay", "usage", "statusline", "export", "redact", "resume", "check", "list", "serve", "import", "doctor"]) {
+    for (const flag of ["--help", "-h"]) {
+      const r = cli(command, flag);
+      assert.equal(r.code, 0, `${command} ${flag}: ${r.err}`);
+      assert.match(r.out, new RegExp(`^usage: garuda-session ${command} `), command);
+    }
+  }
+  assert.match(cli("help", "usage").out, /^usage: garuda-session usage /);
+  const v = cli("--version");
+  assert.equal(v.code, 0);
+  assert.match(v.out, /^garuda-session \d+\.\d+\.\d+/);
+  assert.equal(cli("usage", "--version").out, v.out);
+  const bad = cli("usage", "--by", "fortnight");
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /^garuda-session usage: --by .*fortnight|^garuda-session usage: --by takes/);
+  assert.match(bad.err, /garuda-session usage --help/);
+  assert.equal(bad.err.trim().split("\n").length, 1, "one line, not the whole help");
+  const unknown = cli("replay", "--frob");
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /'--frob'/);
 });
 
 test("redact writes a copy with counts per rule and never touches the input without --in-place", () => {
@@ -303,14 +328,14 @@ test("usage: sessions of every format, grouped by day, month or model, filtered 
   }
   const codex = all.sessions.find((s) => s.format === "codex");
   assert.equal(codex.inputTokens, 500, "input without cached tokens");
-  const byDay = JSON.parse(cli("usage", dir, "--by", "day", "--json").out);
-  assert.deepEqual(byDay.days.map((d) => d.day), ["2026-01-05", "2026-01-06", "2026-02-01", "2026-03-01", "2026-04-01"]);
+  const byDay = JSON.parse(cli("usage", dir, "--by", "day", "--timezone", "UTC", "--json").out);
+  assert.deepEqual(byDay.daily.map((d) => d.date), ["2026-01-05", "2026-01-06", "2026-02-01", "2026-03-01", "2026-04-01"]);
   const byModel = JSON.parse(cli("usage", dir, "--by", "model", "--json").out);
   assert.ok(byModel.models.some((m) => m.model === "gpt-5.1-codex"));
-  const since = JSON.parse(cli("usage", dir, "--since", "2026-03-01", "--json").out);
+  const since = JSON.parse(cli("usage", dir, "--since", "2026-03-01", "--timezone", "UTC", "--json").out);
   assert.deepEqual(since.sessions.map((s) => s.format).sort(), ["gemini", "gemini", "pi"]);
-  const month = JSON.parse(cli("usage", dir, "--by", "month", "--until", "2026-01-31", "--json").out);
-  assert.deepEqual(month.months.map((m) => m.month), ["2026-01"]);
+  const month = JSON.parse(cli("usage", dir, "--by", "month", "--until", "2026-01-31", "--timezone", "UTC", "--json").out);
+  assert.deepEqual(month.monthly.map((m) => m.month), ["2026-01"]);
   // An unknown model's cost is unknown, never $0; --prices gives it one.
   const unknown = formats("gemini.json").replace("gemini.json", "");
   const g = path.join(tmp(), "session-g.json");
@@ -324,8 +349,8 @@ test("usage: sessions of every format, grouped by day, month or model, filtered 
   assert.equal(priced.totals.costUsd, (800 * 1 + 90 * 2 + 1400 * 0.5) / 1e6);
   const table = cli("usage", dir);
   assert.equal(table.code, 0);
-  assert.match(table.out, /total\s+5 sessions/);
-  assert.equal(cli("usage", dir, "--by", "week").code, 2);
+  assert.match(table.out, /total \(5 sessions\)/);
+  assert.equal(cli("usage", dir, "--by", "fortnight").code, 2);
   assert.equal(cli("usage", dir, "--since", "yesterday").code, 2);
 });
 

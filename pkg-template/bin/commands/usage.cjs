@@ -1,0 +1,155 @@
+// `garuda-session usage [paths...]`: tokens and cost of every session under
+// some paths (default: each agent's own folders, roots.cjs), with ccusage's
+// views and flags under our names (ccusage daily = --by day, weekly = --by
+// week, monthly = --by month, session = --by session, blocks = --by block).
+"use strict";
+
+const fs = require("node:fs");
+const { UsageError, parseArgs, READ, REDIS, withRedis, maskPassword, readOptions, known, progress, session } = require("../cli.cjs");
+const usageReport = require("../usage.cjs");
+const { readIndexed } = require("../usage-index.cjs");
+const { table, useColour } = require("../usage-table.cjs");
+const time = require("../usage-time.cjs");
+const { ROOTS_HELP } = require("../roots.cjs");
+
+const HELP = `usage: garuda-session usage [paths...] [--by day|week|month|session|block|model] [options]
+  tokens and cost of every session under the paths (files or folders, any agent's layout);
+  default: CLAUDE_CONFIG_DIR (comma list) or ~/.config/claude and ~/.claude, CODEX_HOME or
+  ~/.codex, PI_AGENT_DIR or ~/.pi/agent, GEMINI_DATA_DIR or ~/.gemini/tmp, GARUDA_HOME or .garuda
+  A request copied into several files counts once; a subagent's file counts in its session.
+  --by day|week|month   per local day, week (from Sunday) or month (ccusage daily/weekly/monthly)
+  --by session          per session (project and id; subagents folded in), by last activity
+  --by block            per 5-hour usage block (ccusage blocks); the active one with its burn
+                        rate and projection
+  --by model            per model
+  --since D, --until D  from / to a day (inclusive), YYYY-MM-DD or YYYYMMDD, in --timezone
+  --last N              the last N days, weeks or months (1: today, this week, this month)
+  --timezone Z          IANA zone for days and weeks (default: the system's)
+  --order asc|desc      oldest or newest first (default asc)
+  --breakdown           a row per model under each (and per subagent under each session)
+  --project P           only project P's sessions; --instances: a table per project
+  --active              (blocks) only the active block; --recent: the last 3 days
+  --token-limit N|max   (blocks) the active block's projection against N tokens (max: the most
+                        of any earlier block)
+  --session-length H    (blocks) hours per block (default 5)
+  --compact             fewer columns (automatic when the table is wider than the terminal)
+  --color, --no-color   colours (default: on a terminal, off with NO_COLOR, on with FORCE_COLOR)
+  --json                the report as JSON: ccusage's fields (totalTokens, totalCost, modelsUsed,
+                        modelBreakdowns, lastActivity, ...) and ours (costIncomplete; an unknown
+                        price makes a cost null, never $0)
+  --no-index            read every file whole (by default an index in the user's cache folder
+                        remembers each file's rows: unchanged files are not opened again, a
+                        Claude Code file appended to has only its new bytes read)
+  --format f, --prices p.json, --redis URL [--prefix p]: as for replay`;
+
+const BY = ["day", "week", "month", "session", "block", "model"];
+
+/** Checked options of the report, from the command line. */
+function reportOptions(o) {
+  const by = o.by ?? "session";
+  if (!BY.includes(by)) throw new UsageError(`--by ${o.by}: give one of ${BY.join(", ")}`);
+  const zoneName = o.timezone ?? time.systemZone();
+  if (!time.checkZone(zoneName)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
+  const zone = time.zone(zoneName);
+  const out = { by, zone, order: o.order ?? "asc", breakdown: o.breakdown === true, project: o.project, instances: o.instances === true };
+  for (const k of ["since", "until"]) {
+    if (o[k] === undefined) continue;
+    const day = time.parseDate(o[k]);
+    if (day === null) throw new UsageError(`--${k} ${o[k]}: not a date (give YYYY-MM-DD or YYYYMMDD)`);
+    out[k] = day;
+  }
+  if (out.since !== undefined && out.until !== undefined && out.since > out.until) throw new UsageError(`--since ${o.since} is after --until ${o.until}`);
+  if (!["asc", "desc"].includes(out.order)) throw new UsageError(`--order ${o.order}: give asc or desc`);
+  if (o.last !== undefined) {
+    if (!/^[1-9]\d*$/.test(o.last)) throw new UsageError(`--last ${o.last}: give a whole number of periods, 1 or more`);
+    if (!["day", "week", "month"].includes(by)) throw new UsageError("--last goes with --by day, week or month");
+    const from = time.lastStart(by, zone.dayOf(Date.now()), Number(o.last));
+    out.since = Math.max(out.since ?? -Infinity, from);
+  }
+  const blockOnly = ["active", "recent", "tokenLimit", "sessionLength"].filter((k) => o[k] !== undefined);
+  if (blockOnly.length > 0 && by !== "block") throw new UsageError(`--${blockOnly[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --by block`);
+  out.active = o.active === true;
+  out.recent = o.recent === true;
+  if (o.tokenLimit !== undefined) {
+    if (o.tokenLimit !== "max" && !/^[1-9]\d*$/.test(o.tokenLimit)) throw new UsageError(`--token-limit ${o.tokenLimit}: give a number of tokens or max`);
+    out.tokenLimit = o.tokenLimit === "max" ? "max" : Number(o.tokenLimit);
+  }
+  if (o.sessionLength !== undefined) {
+    const h = Number(o.sessionLength);
+    if (!(h > 0 && h <= 24 * 7)) throw new UsageError(`--session-length ${o.sessionLength}: give hours, more than 0`);
+    out.sessionLength = h;
+  }
+  if (o.project !== undefined && o.project === "") throw new UsageError("--project needs a project name");
+  return out;
+}
+
+/** The files under the paths (or the default folders), each once. */
+function filesOf(paths) {
+  const roots = paths.length > 0 ? paths : usageReport.defaultFolders();
+  if (roots.length === 0) throw new UsageError(`no path given, and none of the agents' folders exists (${ROOTS_HELP})`);
+  for (const r of roots) if (!fs.existsSync(r)) throw new UsageError(`${r}: no such file or folder`);
+  return usageReport.sessionFiles(roots);
+}
+
+/** `usage [paths…]`: every session under the paths, or on Redis with --redis. */
+async function usageCommand(args) {
+  const o = parseArgs(args, {
+    "--by": "by",
+    "--since": "since",
+    "--until": "until",
+    "--timezone": "timezone",
+    "--last": "last",
+    "--order": "order",
+    "--breakdown": "breakdown!",
+    "--project": "project",
+    "--instances": "instances!",
+    "--active": "active!",
+    "--recent": "recent!",
+    "--token-limit": "tokenLimit",
+    "--session-length": "sessionLength",
+    "--compact": "compact!",
+    "--color": "color!",
+    "--no-color": "noColor!",
+    "--json": "json!",
+    "--no-index": "noIndex!",
+    ...READ,
+    ...REDIS,
+  });
+  const ro = reportOptions(o);
+  const options = readOptions(o);
+  const warn = (text) => process.stderr.write(`garuda-session usage: warning: ${text}\n`);
+  let items;
+  if (o.redis !== undefined) {
+    items = [];
+    await withRedis(o, async (store) => {
+      for (const { id } of await store.list()) {
+        const journal = new session.Journal({ ...options, usageOnly: true });
+        try {
+          journal.feed(await store.text(id));
+          journal.finish();
+          const { format, costUsd, costIncomplete } = journal.state();
+          items.push({ id, project: "", file: `${maskPassword(o.redis)} ${id}`, format, costUsd, costIncomplete, rows: journal.usageRows(), models: JSON.parse(journal.usageModels()) });
+        } finally {
+          journal.free();
+        }
+      }
+    });
+  } else {
+    const files = filesOf(o._);
+    const bar = progress("usage", files.reduce((a, f) => a + f.size, 0));
+    items = await readIndexed(files, options, warn, { noIndex: o.noIndex === true, tick: (done) => bar.tick(done) });
+    bar.done();
+    if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify(items.stats)}\n`);
+    if (items.unknownFormat) known({ format: null }, items.unknownFormat);
+  }
+  const r = usageReport.report(items, ro);
+  if (o.json) {
+    process.stdout.write(JSON.stringify(r, null, 2) + "\n");
+  } else {
+    const colour = o.color ? true : o.noColor ? false : useColour(undefined);
+    process.stdout.write(table(r, ro.by, { ...ro, compact: o.compact === true, colour }));
+  }
+  return 0;
+}
+
+module.exports = { help: HELP, run: usageCommand, filesOf };

@@ -1,0 +1,263 @@
+// The incremental index of `statusline` and `usage` (the one Claude Code
+// runs every few seconds must not read a 4 GB history each time): per file,
+// its size, mtime, inode, the byte it was read to (the end of its last
+// whole line) and the request rows read from it (usage_rows.rs). A file
+// unchanged since is not opened; a Claude Code file that grew (appending is
+// all Claude Code does) has only its new bytes read, and its rows merged by
+// request key (a response streamed across the old end keeps its largest
+// usage, as a whole read keeps it); any other change (shorter, rewritten,
+// another inode, bytes before the old end that differ) reads the file
+// again whole. Other formats are read whole when they change (a Codex
+// rollout's counts run across the file; a Gemini session is rewritten).
+//
+// One file in the user's cache folder (XDG_CACHE_HOME or ~/.cache, or
+// GARUDA_CACHE_DIR), mode 0600 in a 0700 folder, written whole and renamed
+// into place: a 4-byte header length, the header (JSON), then every file's
+// rows as float64s. It holds token counts, costs, model names and file
+// paths, nothing of the conversations. A header of another version, or
+// of other read options (--prices, --format), is rebuilt from scratch.
+"use strict";
+
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const crypto = require("node:crypto");
+const { session } = require("./cli.cjs");
+const { STRIDE } = require("./usage.cjs");
+const { readItems, replayAll } = require("./usage-read.cjs");
+
+const VERSION = 1;
+const CHECK = 64;
+const CHUNK = 4 << 20;
+const KEY = 8;
+const OUTPUT = 3;
+
+function cacheDir(env = process.env) {
+  if (env.GARUDA_CACHE_DIR) return env.GARUDA_CACHE_DIR;
+  const base = env.XDG_CACHE_HOME || (process.platform === "darwin" ? path.join(os.homedir(), "Library", "Caches") : process.platform === "win32" ? env.LOCALAPPDATA || path.join(os.homedir(), "AppData", "Local") : path.join(os.homedir(), ".cache"));
+  return path.join(base, "garuda-session");
+}
+
+const indexFile = () => path.join(cacheDir(), `usage-index-v${VERSION}.bin`);
+
+/** The index as it was written, or an empty one when absent, unreadable or of other options. */
+function load(optionsKey) {
+  try {
+    const buf = fs.readFileSync(indexFile());
+    const len = buf.readUInt32LE(0);
+    const header = JSON.parse(buf.subarray(4, 4 + len).toString("utf8"));
+    if (header.version !== VERSION || header.options !== optionsKey) return { files: {} };
+    const start = 4 + len + ((8 - ((4 + len) % 8)) % 8);
+    const data = new Float64Array(buf.buffer.slice(buf.byteOffset + start, buf.byteOffset + buf.length));
+    for (const e of Object.values(header.files)) e.rows = data.subarray(e.rowsAt, e.rowsAt + e.rowsLen);
+    return header;
+  } catch {
+    return { files: {} };
+  }
+}
+
+function save(optionsKey, files) {
+  const entries = {};
+  let total = 0;
+  for (const [file, e] of Object.entries(files)) total += e.rows.length;
+  const data = new Float64Array(total);
+  let at = 0;
+  for (const [file, e] of Object.entries(files)) {
+    data.set(e.rows, at);
+    const { rows, ...rest } = e;
+    entries[file] = { ...rest, rowsAt: at, rowsLen: rows.length };
+    at += rows.length;
+  }
+  const header = Buffer.from(JSON.stringify({ version: VERSION, options: optionsKey, files: entries }), "utf8");
+  const pad = (8 - ((4 + header.length) % 8)) % 8;
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(header.length);
+  const dir = cacheDir();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = `${indexFile()}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, Buffer.concat([len, header, Buffer.alloc(pad), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]), { mode: 0o600 });
+  fs.renameSync(tmp, indexFile());
+}
+
+/** Bytes `start..end` of a file read whole lines at a time into a usage-only Journal; returns what it read and where its last whole line ends. */
+function readFrom(file, start, size, options, stats) {
+  const journal = new session.Journal({ ...options, usageOnly: true });
+  const fd = fs.openSync(file, "r");
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let at = start;
+  let pending = Buffer.alloc(0);
+  try {
+    while (at < size) {
+      const n = fs.readSync(fd, buf, 0, Math.min(CHUNK, size - at), at);
+      if (n <= 0) break;
+      at += n;
+      stats.bytesRead += n;
+      const data = pending.length ? Buffer.concat([pending, buf.subarray(0, n)]) : buf.subarray(0, n);
+      const cut = data.lastIndexOf(10) + 1;
+      if (cut > 0) journal.feed(data.subarray(0, cut));
+      pending = Buffer.from(data.subarray(cut));
+    }
+    journal.finish();
+    const { format, costUsd, costIncomplete, warningCounts } = journal.state();
+    return { format, costUsd, costIncomplete, tooLong: warningCounts?.["line-too-long"] ?? 0, rows: journal.usageRows(), models: JSON.parse(journal.usageModels()), offset: at - pending.length };
+  } finally {
+    fs.closeSync(fd);
+    journal.free();
+  }
+}
+
+/** The `CHECK` bytes before `offset` (base64), to tell an appended file from a rewritten one. */
+function tailOf(file, offset, stats) {
+  const from = Math.max(0, offset - CHECK);
+  const buf = Buffer.alloc(offset - from);
+  const fd = fs.openSync(file, "r");
+  try {
+    fs.readSync(fd, buf, 0, buf.length, from);
+  } finally {
+    fs.closeSync(fd);
+  }
+  stats.bytesChecked += buf.length;
+  return buf.toString("base64");
+}
+
+/** The file's first `CHECK` bytes (base64): with the tail, what tells an append from a rewrite. */
+function headOf(file, stats) {
+  const buf = Buffer.alloc(CHECK);
+  const fd = fs.openSync(file, "r");
+  let n;
+  try {
+    n = fs.readSync(fd, buf, 0, CHECK, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  stats.bytesChecked += n;
+  return buf.subarray(0, n).toString("base64");
+}
+
+/** Rows read from a file's new bytes merged into its old ones: a request in both keeps the larger usage (the later line on a tie is a copy). */
+function merge(old, add) {
+  const models = [...old.models];
+  const remap = add.models.map((m) => {
+    const i = models.indexOf(m);
+    if (i >= 0) return i;
+    models.push(m);
+    return models.length - 1;
+  });
+  const rows = Array.from(old.rows);
+  const byKey = new Map();
+  for (let k = 0; k < rows.length; k += STRIDE) if (rows[k + KEY] > 0) byKey.set(rows[k + KEY], k);
+  for (let k = 0; k < add.rows.length; k += STRIDE) {
+    const row = Array.from(add.rows.subarray(k, k + STRIDE));
+    row[1] = remap[row[1]];
+    const at = row[KEY] > 0 ? byKey.get(row[KEY]) : undefined;
+    if (at === undefined) {
+      if (row[KEY] > 0) byKey.set(row[KEY], rows.length);
+      rows.push(...row);
+    } else if (row[OUTPUT] > rows[at + OUTPUT]) {
+      for (let i = 0; i < STRIDE; i++) rows[at + i] = row[i];
+    }
+  }
+  return { rows: Float64Array.from(rows), models, costUsd: old.costUsd === null || add.costUsd === null ? null : old.costUsd + add.costUsd, costIncomplete: old.costIncomplete || add.costIncomplete };
+}
+
+/**
+ * The report's items for `files` (usage.cjs `sessionFiles`), through the
+ * index. `stats` (returned as `items.stats`) counts the bytes read: the
+ * proof that appending re-reads only what was appended.
+ */
+async function readIndexed(files, options, warn, { noIndex = false, tick = () => {} } = {}) {
+  const stats = { bytesRead: 0, bytesChecked: 0, filesRead: 0, filesAppended: 0, filesFromIndex: 0 };
+  if (noIndex) {
+    const items = await readItems(files, options, tick, warn);
+    stats.bytesRead = files.reduce((a, f) => a + f.size, 0);
+    items.stats = stats;
+    return items;
+  }
+  const optionsKey = crypto.createHash("sha256").update(JSON.stringify(options ?? {})).digest("hex");
+  const index = load(optionsKey);
+  const next = {};
+  const plan = [];
+  const whole = [];
+  for (const f of files) {
+    let st;
+    try {
+      st = fs.statSync(f.file);
+    } catch (e) {
+      warn(`${f.file}: cannot read it (${e.code ?? e.message}); the report leaves it out`);
+      continue;
+    }
+    const old = index.files[f.file];
+    let how = "whole";
+    try {
+      if (old && old.size === st.size && old.mtimeMs === st.mtimeMs && old.ino === st.ino) how = "same";
+      // Grown, same inode, the same first and last bytes before the old end: appended to (an in-place rewrite of the same size, or a shorter one, is read whole).
+      else if (old && old.appendable && old.ino === st.ino && st.size > old.size && tailOf(f.file, old.offset, stats) === old.tail && headOf(f.file, stats) === old.head) how = "append";
+    } catch {
+      how = "whole";
+    }
+    plan.push({ f, st, old, how });
+    if (how === "whole") whole.push({ ...f, size: st.size });
+  }
+  // Files read whole go to the two threads of a plain report (a cold index costs what no index costs).
+  const read = await replayAll(whole, options, tick);
+  stats.bytesRead += whole.reduce((a, f) => a + f.size, 0);
+  const readOf = new Map(whole.map((f, i) => [f.file, read[i]]));
+  const items = [];
+  for (const { f, st, old, how } of plan) {
+    let e;
+    try {
+      if (how === "same") {
+        e = old;
+        stats.filesFromIndex++;
+      } else if (how === "append") {
+        const add = readFrom(f.file, old.offset, st.size, { ...options, format: "claude-code" }, stats);
+        if (add.tooLong) warn(`${f.file}: ${add.tooLong} line(s) longer than the line size cap were skipped; their usage is not counted`);
+        e = { ...old, ...merge(old, add), offset: add.offset, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+        e.tail = tailOf(f.file, e.offset, stats);
+        stats.filesAppended++;
+      } else {
+        const r = readOf.get(f.file);
+        if (r.error) throw Object.assign(new Error(r.error), { code: r.error });
+        if (r.tooLong > 0) warn(`${f.file}: ${r.tooLong} line(s) longer than the line size cap were skipped (the first is line ${r.tooLongLine}); their usage is not counted`);
+        // Read to its end: only a Claude Code file that ends with a whole
+        // line may later be read from there on (appended to).
+        const appendable = r.format === "claude-code" && st.size > 0 && lastByte(f.file) === 10;
+        e = { format: r.format, costUsd: r.costUsd, costIncomplete: r.costIncomplete, rows: r.rows, models: r.models, offset: st.size, appendable, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+        e.tail = appendable ? tailOf(f.file, e.offset, stats) : "";
+        e.head = appendable ? headOf(f.file, stats) : "";
+        stats.filesRead++;
+      }
+    } catch (err) {
+      warn(`${f.file}: cannot read it (${err.code ?? err.message}); the report leaves it out`);
+      continue;
+    }
+    next[f.file] = e;
+    if (e.format === null) {
+      if (f.named) items.unknownFormat = f.file;
+      continue;
+    }
+    items.push({ ...f, format: e.format, costUsd: e.costUsd, costIncomplete: e.costIncomplete, rows: e.rows, models: e.models });
+  }
+  // Files of the index not asked for this time are kept (another folder's report).
+  for (const [file, e] of Object.entries(index.files)) if (!(file in next) && fs.existsSync(file)) next[file] = e;
+  try {
+    save(optionsKey, next);
+  } catch (err) {
+    warn(`the usage index could not be written (${err.code ?? err.message}); the next run reads every file again`);
+  }
+  items.stats = stats;
+  return items;
+}
+
+function lastByte(file) {
+  const fd = fs.openSync(file, "r");
+  try {
+    const b = Buffer.alloc(1);
+    fs.readSync(fd, b, 0, 1, fs.fstatSync(fd).size - 1);
+    return b[0];
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+module.exports = { readIndexed, indexFile, cacheDir };
