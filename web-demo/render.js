@@ -27,6 +27,8 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
+import { viewGist, viewStatus, viewBody, viewMarkdown, OPEN_VIEWS } from "./tools-render.js";
+import { dropWhy } from "./viewer-words.js";
 
 for (const [name, lang] of Object.entries({ bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml })) {
   hljs.registerLanguage(name, lang);
@@ -81,7 +83,15 @@ export function codeHtml(code, lang) {
 const n = (x) => Number(x ?? 0).toLocaleString("en-US");
 const cost = (c) => (typeof c === "number" ? `$${c.toFixed(4)}` : "cost unknown");
 const FATE = { compacted: "compacted away", undone: "undone" };
-const THINKING = { kept: "sent back on resume", notSent: "not sent (message no longer in the conversation)", dropped: "left out on resume" };
+// What resume does with a thinking block, in plain words: the summary says
+// it only when the block would not go back; the rest is in a tooltip.
+const THINKING = { kept: "", notSent: "no longer in the conversation", dropped: "not sent back if resumed" };
+const THINKING_TIP = {
+  kept: "Resuming this session sends this thinking back to the model as written.",
+  notSent: "This message was compacted away or undone: resuming does not send it.",
+  dropped: "Resuming this session leaves this thinking out",
+};
+
 
 /** What a tool call is about, in a few words: its path, command or query. */
 function gist(input) {
@@ -100,9 +110,9 @@ function gist(input) {
 }
 
 /** A language for a path's extension, for highlighting. */
-function langOf(path) {
+export function langOf(path) {
   const ext = /\.([a-z0-9]+)$/i.exec(path ?? "")?.[1]?.toLowerCase();
-  return { js: "javascript", mjs: "javascript", cjs: "javascript", ts: "typescript", tsx: "typescript", py: "python", rs: "rust", go: "go", java: "java", c: "c", h: "c", cpp: "cpp", css: "css", html: "xml", xml: "xml", json: "json", md: "markdown", yml: "yaml", yaml: "yaml", sh: "bash", sql: "sql" }[ext];
+  return { js: "javascript", mjs: "javascript", cjs: "javascript", jsx: "javascript", ts: "typescript", tsx: "typescript", mts: "typescript", cts: "typescript", py: "python", rs: "rust", go: "go", java: "java", c: "c", h: "c", cpp: "cpp", hpp: "cpp", cc: "cpp", css: "css", html: "xml", xml: "xml", svg: "xml", json: "json", jsonl: "json", md: "markdown", yml: "yaml", yaml: "yaml", sh: "bash", bash: "bash", zsh: "bash", sql: "sql", toml: "yaml" }[ext];
 }
 
 function diffHtml(files, r) {
@@ -148,27 +158,45 @@ function partHtml(p, d, r, opts = {}) {
     }
     case "thinking": {
       if (p.redacted) return `<div class="thinking redacted">Thinking (encrypted by the provider)</div>`;
-      const fate = d.thinkingFate === "dropped" ? `left out on resume: ${escapeHtml(d.droppedWhy ?? "")}` : escapeHtml(THINKING[d.thinkingFate] ?? "");
-      return folded(`thinking ${escapeHtml(d.thinkingFate ?? "")}`, `Thinking <small>${fate}</small>`, `<div class="md">${markdownHtml(r(p.text))}</div>`);
+      const fate = THINKING[d.thinkingFate] ?? "";
+      const tip = d.thinkingFate === "dropped" ? `${THINKING_TIP.dropped}: ${dropWhy(d.droppedWhy)}.` : THINKING_TIP[d.thinkingFate] ?? "";
+      return folded(`thinking ${escapeHtml(d.thinkingFate ?? "")}`, `<span title="${escapeHtml(tip)}">Thinking${fate ? ` <small>${escapeHtml(fate)}</small>` : ""}</span>`, `<div class="md">${markdownHtml(r(p.text))}</div>`);
     }
     case "toolUse": {
       const res = p.result;
       const status = !res ? "no result" : res.interrupted ? "interrupted" : res.error ? "error" : "ok";
-      const head = `<span class="tool-name">${escapeHtml(r(p.name))}</span> <span class="tool-gist">${escapeHtml(r(gist(p.input)))}</span> <span class="status ${status.replace(" ", "-")}">${status}</span>`;
+      const v = p.view;
+      const exit = v ? viewStatus(v, res) : null;
+      const head = `<span class="tool-name">${escapeHtml(r(p.name))}</span> <span class="tool-gist">${escapeHtml(v ? viewGist(v, p, r) : r(gist(p.input)))}</span> ${exit ? `<span class="status ${exit === "exit 0" ? "ok" : "error"}">${escapeHtml(exit)}</span>` : `<span class="status ${status.replace(" ", "-")}">${status}</span>`}`;
       const edit = p.diff.length > 0;
-      let body = edit ? diffHtml(p.diff, r) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
-      if (res) body += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${resultBody(res.text, res.images, r)}`;
+      let body;
+      if (v) {
+        // The core's view of the call (tools-render.js draws it, result included).
+        body = viewBody(v, p, r, diffHtml);
+        if (res?.images?.length) body += imagesHtml(res.images);
+      } else {
+        body = edit ? diffHtml(p.diff, r) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
+        if (res) body += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${resultBody(res.text, res.images, r)}`;
+      }
       if (p.child) {
         // The viewer can show the run here, nested under its call; it can also open it.
         const show = opts.nest ? ` · <a class="child-show" href="#" data-child="${escapeHtml(p.child)}">show it here</a>` : "";
         body += `<div class="subagent">Subagent run <a class="child-link" href="#" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>`;
       }
-      return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}`, head, body, edit);
+      return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}${v ? ` view-${escapeHtml(v.kind)}` : ""}`, head, body, edit || (v && OPEN_VIEWS.has(v.kind)));
     }
     case "toolResult": {
       const status = p.interrupted ? "interrupted" : p.error ? "error" : "ok";
       const head = `Result${p.name ? ` of <span class="tool-name">${escapeHtml(r(p.name))}</span>` : ""} <span class="status ${status}">${status}</span>`;
       return folded(`result${p.error ? " error" : ""}`, head, resultBody(p.text, p.images, r), p.text.length <= FOLD_AT && !p.call);
+    }
+    case "context": {
+      // What the agent put in the conversation: folded under its label.
+      const text = r(p.text);
+      const command = p.label.startsWith("/");
+      const summary = `<span class="context-label">context</span> ${command ? `<code>${escapeHtml(r(p.label))}</code>${text ? ` <small>${escapeHtml(text.slice(0, 120))}</small>` : ""}` : `${escapeHtml(r(p.label))}${text ? ` <small>${n(text.split("\n").length)} lines</small>` : ""}`}`;
+      if (command && text.length <= 120) return `<div class="context">${summary}</div>`;
+      return folded("context", summary, `<pre class="output">${escapeHtml(text)}</pre>`);
     }
     case "image":
       return imagesHtml([{ mediaType: p.mediaType, data: p.data }]);
@@ -181,7 +209,7 @@ const WHO = { user: "User", assistant: "Assistant", tool_results: "Tool results"
 
 /** The header of an entry: who, when, its line, its figures and fate. */
 function headHtml(d, r, anchor) {
-  const who = d.type === "user" ? "User" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
+  const who = d.context ? "Context" : d.type === "user" ? "User" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
   const bits = [`<span class="who">${escapeHtml(who)}</span>`];
   if (anchor) bits.push(`<a class="anchor" href="${escapeHtml(anchor)}" title="link to this entry">#${d.index}</a>`);
   if (d.t) bits.push(`<time>${escapeHtml(String(d.t).replace("T", " ").replace(/\.\d+Z$|Z$/, ""))}</time>`);
@@ -207,7 +235,7 @@ export function entryHtml(d, opts = {}) {
   const parts = (d.parts ?? []).filter((p) => !(opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null));
   const body = parts.map((p) => partHtml(p, d, r, opts)).join("");
   const subs = (d.subagents ?? []).map((s) => `<div class="subagent">Subagent ${escapeHtml(r(s.child ?? "-"))}: ${n(s.tokens)} tokens · ${cost(s.costUsd)}</div>`).join("");
-  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
+  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}${d.context ? " context-entry" : ""}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
 }
 
 // ---- Markdown ---------------------------------------------------------------
@@ -224,7 +252,7 @@ export function entryMarkdown(d, opts = {}) {
   const esc = (s) => r(s).replace(/[*_`[\]<>]/g, "\\$&");
   if (d.kind === "landmark") return `---\n\n*${esc(d.preview)}* (line ${d.line})\n`;
   if (d.kind === "warning") return `> Line ${d.line} was not read (${d.type}): ${esc(d.preview)}\n`;
-  const who = WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
+  const who = d.context ? "Context" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
   const fig = d.usage ? ` · ${n(d.usage.inputTokens + d.usage.outputTokens + d.usage.cacheReadTokens + d.usage.cacheWriteTokens)} tokens · ${cost(d.costUsd)}` : "";
   const out = [`## ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
   for (const p of d.parts ?? []) {
@@ -235,10 +263,15 @@ export function entryMarkdown(d, opts = {}) {
     else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
     else if (p.type === "toolUse") {
       out.push(`**Tool call** \`${r(p.name).replace(/`/g, "")}\` (${esc(p.id)})`, "");
-      if (p.diff.length) for (const f of p.diff) out.push(`\`${r(f.path).replace(/`/g, "")}\``, "", fence(f.lines.map(([op, t]) => (op === "@" ? "@@" : op) + r(t)).join("\n"), "diff"), "");
-      else out.push(fence(r(p.input), "json"), "");
-      if (p.result) out.push(`**Result**${p.result.error ? " — error" : ""}`, "", fence(r(p.result.text)), "");
+      const viewed = p.view ? viewMarkdown(p.view, p, r, fence) : null;
+      if (viewed) out.push(...viewed);
+      else {
+        if (p.diff.length) for (const f of p.diff) out.push(`\`${r(f.path).replace(/`/g, "")}\``, "", fence(f.lines.map(([op, t]) => (op === "@" ? "@@" : op) + r(t)).join("\n"), "diff"), "");
+        else out.push(fence(r(p.input), "json"), "");
+        if (p.result) out.push(`**Result**${p.result.error ? " — error" : ""}`, "", fence(r(p.view?.kind === "patch" ? p.view.output ?? p.result.text : p.result.text)), "");
+      }
     } else if (p.type === "toolResult") out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
+    else if (p.type === "context") out.push(`<details><summary>context: ${esc(p.label)}</summary>`, "", fence(r(p.text)), "", "</details>", "");
     else if (p.type === "image") out.push("*[image]*", "");
     else out.push(esc(p.text ?? ""), "");
   }

@@ -3,6 +3,7 @@
 import { $, el, view, send, n, sanitize } from "./viewer-core.js";
 import { writeLink } from "./viewer-nav.js";
 import { childFor, openSession, sourceOf } from "./viewer-sessions.js";
+import { dropWhy } from "./viewer-words.js";
 
 const ROW = 56;
 // ---- The compact list ----------------------------------------------------------------
@@ -47,7 +48,7 @@ function highlighted(text) {
 }
 
 function row(e, top) {
-  const label = e.kind === "message" ? LABEL[e.type] ?? e.role : e.kind === "warning" ? `warning: ${e.type}` : e.type;
+  const label = e.context ? `context: ${e.context}` : e.kind === "message" ? LABEL[e.type] ?? e.role : e.kind === "warning" ? `warning: ${e.type}` : e.type;
   const classes = ["row", e.kind === "message" ? "message" : "landmark", e.fate ?? "", e.index === view.selected ? "selected" : ""];
   const head = el("div", { class: "head", text: `line ${e.line} · ${label}` });
   if (e.usage) {
@@ -57,8 +58,9 @@ function row(e, top) {
   if (e.fate === "undone") head.append(el("span", { class: "badge", text: "undone" }));
   if (e.fate === "compacted") head.append(el("span", { class: "badge", text: "compacted away" }));
   if (e.thinkingFate) {
-    const text = e.thinkingFate === "dropped" ? `thinking dropped: ${e.droppedWhy}` : e.thinkingFate === "kept" ? "thinking kept" : "thinking not sent";
-    head.append(el("span", { class: `badge thinking ${e.thinkingFate === "dropped" ? "dropped" : e.thinkingFate === "kept" ? "kept" : ""}`, text }));
+    const text = e.thinkingFate === "dropped" ? "thinking left out if resumed" : e.thinkingFate === "kept" ? "thinking" : "thinking not in the conversation";
+    const title = e.thinkingFate === "dropped" ? `Resuming leaves this thinking out: ${dropWhy(e.droppedWhy)}` : e.thinkingFate === "kept" ? "Resuming sends this thinking back as written" : "Compacted away or undone: resuming does not send it";
+    head.append(el("span", { class: `badge thinking ${e.thinkingFate === "dropped" ? "dropped" : e.thinkingFate === "kept" ? "kept" : ""}`, text, title }));
   }
   for (const t of e.tools ?? []) {
     if (t.use) {

@@ -2,6 +2,7 @@
 import { sessionCharts } from "./charts.js";
 import { $, el, view, n } from "./viewer-core.js";
 import { goTo } from "./viewer-nav.js";
+import { resumeWords } from "./viewer-words.js";
 
 // ---- Summary and charts ------------------------------------------------------------
 
@@ -12,13 +13,13 @@ export function renderSummary() {
   const u = stats.usage;
   const title = stats.title ?? stats.firstPrompt;
   box.append(
-    el("div", {}, el("span", { class: "cost", id: "cost", text: stats.cost }), ` · ${n(stats.messages)} messages · ${n(stats.prompts)} prompts · ${n(stats.steps)} steps · model ${stats.model ?? "-"}${stats.format && stats.format !== "garuda" ? ` · ${stats.format}` : ""}${title ? ` · “${title.slice(0, 120)}”` : ""}`),
+    el("div", {}, el("span", { class: "cost", id: "cost", text: stats.cost }), ` · ${n(view.entries.length)} entries · ${n(stats.prompts)} prompts · ${n(stats.steps)} responses · ${n(stats.messages)} messages in context · model ${stats.model ?? "-"}${stats.format && stats.format !== "garuda" ? ` · ${stats.format}` : ""}${title ? ` · “${title.slice(0, 120)}”` : ""}`),
     el("div", { text: `usage: ${n(u.inputTokens)} input · ${n(u.outputTokens)} output · ${n(u.cacheReadTokens)} cache read · ${n(u.cacheWriteTokens)} cache write · context ${n(stats.contextTokens)}` }),
   );
   if (stats.budgetNote) box.append(el("div", { id: "budget", text: stats.budgetNote }));
   const r = stats.report;
-  const dropped = Object.entries(r.thinkingDropped).filter(([, c]) => c > 0).map(([k, c]) => `${k} ${c}`);
-  box.append(el("div", { text: `on resume: ${dropped.length ? `thinking dropped (${dropped.join(", ")})` : "all thinking kept"}${r.toolCallsAnswered.length ? ` · ${r.toolCallsAnswered.length} open tool calls answered` : ""}` }));
+  const resume = resumeWords(r);
+  box.append(el("div", { id: "resume", text: resume.text, title: resume.title }));
   const warnings = view.entries.filter((e) => e.kind === "warning");
   if (warnings.length || stats.tornTail) {
     const w = el("div", { id: "warnings" }, "warnings: ");

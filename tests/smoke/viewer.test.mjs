@@ -90,8 +90,10 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   await p.goto(authed(origin + "/"));
   await p.waitForSelector("body[data-loaded='viewer-sample']");
   assert.equal(await p.textContent("#cost"), "$0.1503");
-  assert.match(await p.textContent("#summary"), /5 messages · 4 prompts/);
-  assert.match(await p.textContent("#summary"), /thinking dropped \(model-switch 1\)/);
+  assert.match(await p.textContent("#summary"), /\d+ entries · 4 prompts · \d+ responses · 5 messages in context/);
+  // Resume's effect in plain words; the reason code only as words in the tooltip.
+  assert.match(await p.textContent("#resume"), /if resumed: 1 thinking block left out/);
+  assert.match(await p.getAttribute("#resume", "title"), /1 × the model changed after it/);
   assert.match(await p.textContent("#warnings"), /line 9 \(bad-json\)/);
   // The reading mode opens first; the compact list is the second mode.
   assert.ok((await p.$$("#reading .vitem")).length > 0);
@@ -104,7 +106,8 @@ test("a sample session: messages, cost, a dropped thinking block with its reason
   await p.click("#mode-list");
   await p.waitForSelector(".row");
   const dropped = await p.$$eval(".badge.thinking.dropped", (b) => b.map((x) => x.textContent));
-  assert.ok(dropped.includes("thinking dropped: model-switch"), dropped.join());
+  assert.ok(dropped.includes("thinking left out if resumed"), dropped.join());
+  assert.match(await p.getAttribute(".badge.thinking.dropped", "title"), /the model changed after it/);
   assert.ok((await p.$$(".row.compacted")).length > 0, "turns compacted away are struck through");
   // The first prompt with its note and its attachment, told apart.
   const badgesNow = await p.$$eval(".badge", (b) => b.map((x) => x.textContent));
@@ -381,9 +384,11 @@ test("reading mode: Markdown, highlighted code, folded thinking, calls folded wi
   // Code blocks highlighted by language.
   assert.ok((await p.$$("#reading pre code.language-ts .hljs-keyword, #reading pre code .hljs-keyword")).length > 0, "highlighted code");
   // Thinking folded, with what resume does with it.
-  const thinking = await p.$eval("#reading details.thinking", (d) => ({ open: d.open, summary: d.querySelector("summary").textContent }));
+  const thinking = await p.$eval("#reading details.thinking", (d) => ({ open: d.open, summary: d.querySelector("summary").textContent, title: d.querySelector("summary [title]")?.title }));
   assert.equal(thinking.open, false);
-  assert.match(thinking.summary, /Thinking\s*sent back on resume/);
+  // Kept thinking says nothing in the summary (no internal words); the tooltip says what resume does.
+  assert.equal(thinking.summary.trim(), "Thinking");
+  assert.match(thinking.title, /Resuming this session sends this thinking back/);
   // A call folded with its result; the result entry is not shown again.
   const read = await p.$eval("#reading details.tool:has(.tool-name:text-is('read_file'))", (d) => ({ open: d.open, text: d.textContent }));
   assert.equal(read.open, false);
