@@ -28,6 +28,15 @@ export function transcriptMarkdown(journal, info, redact, { live = false } = {})
   return out.join("\n");
 }
 
+// The style sheet's dark rules (`:root.dark …`, which the viewer's script
+// switches) as a prefers-color-scheme block: an exported page has no script.
+const DARK = /^:root\.dark .*$/gm;
+const pageCss = `${css.replace(DARK, "")}
+@media (prefers-color-scheme: dark) {
+:root { color-scheme: dark; } body { background: #010409 !important; } h1 { color: #e6edf3; } p.meta { color: #8b949e !important; }
+${(css.match(DARK) ?? []).map((l) => l.replaceAll(":root.dark ", ":root ")).join("\n")}
+}`;
+
 export function transcriptHtml(journal, info, redact, { live = false } = {}) {
   const r = (s) => redact(String(s ?? ""));
   const title = escapeHtml(r(info.title ?? info.sessionId ?? "Session"));
@@ -40,7 +49,7 @@ export function transcriptHtml(journal, info, redact, { live = false } = {}) {
 <title>${title}</title>
 <style>
 body{margin:0;background:#f6f8fa}main.reading{max-width:920px;margin:0 auto;padding:1.5em 1em 4em}h1{font:600 22px system-ui,sans-serif;margin:.2em 0}p.meta{color:#57606a;font:13px system-ui,sans-serif}
-${css}
+${pageCss}
 </style></head><body>
 <main class="reading">
 <h1>${title}</h1>

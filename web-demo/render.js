@@ -194,7 +194,7 @@ function partHtml(p, d, r, opts = {}) {
       // What the agent put in the conversation: folded under its label.
       const text = r(p.text);
       const command = p.label.startsWith("/");
-      const summary = `<span class="context-label">context</span> ${command ? `<code>${escapeHtml(r(p.label))}</code>${text ? ` <small>${escapeHtml(text.slice(0, 120))}</small>` : ""}` : `${escapeHtml(r(p.label))}${text ? ` <small>${n(text.split("\n").length)} lines</small>` : ""}`}`;
+      const summary = `<span class="context-label">context</span> ${command ? `<code>${escapeHtml(r(p.label))}</code>${text ? ` <small>${escapeHtml(text.slice(0, 120))}</small>` : ""}` : `${escapeHtml(r(p.label))}${text ? ` <small>${n(text.split("\n").length)} ${text.includes("\n") ? "lines" : "line"}</small>` : ""}`}`;
       if (command && text.length <= 120) return `<div class="context">${summary}</div>`;
       return folded("context", summary, `<pre class="output">${escapeHtml(text)}</pre>`);
     }
@@ -212,7 +212,12 @@ function headHtml(d, r, anchor) {
   const who = d.context ? "Context" : d.type === "user" ? "User" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
   const bits = [`<span class="who">${escapeHtml(who)}</span>`];
   if (anchor) bits.push(`<a class="anchor" href="${escapeHtml(anchor)}" title="link to this entry">#${d.index}</a>`);
-  if (d.t) bits.push(`<time>${escapeHtml(String(d.t).replace("T", " ").replace(/\.\d+Z$|Z$/, ""))}</time>`);
+  if (d.t) {
+    // As the session recorded it; a Z time says its zone (UTC) instead of hiding it.
+    const t = String(d.t);
+    const utc = /Z$/.test(t);
+    bits.push(`<time title="${escapeHtml(t)}">${escapeHtml(t.replace("T", " ").replace(/\.\d+Z$|Z$/, ""))}${utc ? " UTC" : ""}</time>`);
+  }
   bits.push(`<span class="line">line ${n(d.line)}</span>`);
   if (d.usage) {
     const u = d.usage;

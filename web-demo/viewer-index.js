@@ -56,6 +56,16 @@ function onIndexMessage({ data }) {
   }
 }
 
+/** A session opened from the index: a search inside every session goes on inside this one. */
+function openFromIndex(name) {
+  const q = $("index-search").value;
+  if (q) {
+    $("search").value = q;
+    view.query = q;
+  }
+  openByName(name);
+}
+
 let indexFrame = 0;
 function scheduleIndex() {
   cancelAnimationFrame(indexFrame);
@@ -101,7 +111,7 @@ export function renderIndex() {
     ...shown.map((r) =>
       el(
         "tr",
-        { "data-session": r.name, onclick: () => openByName(r.name) },
+        { "data-session": r.name, onclick: () => openFromIndex(r.name) },
         el("td", { class: "title", text: r.pending ? `${r.name} (reading…)` : r.error ? `${r.name}: ${r.error}` : r.title ?? r.name }),
         el("td", { class: "prompt", text: (r.prompt ?? "").slice(0, 140) }),
         el("td", { text: r.format ?? "" }),

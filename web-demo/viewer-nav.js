@@ -70,14 +70,34 @@ $("search").addEventListener("input", (e) => {
 });
 export function goToHit() {
   const index = view.hits[view.hit];
+  showHitCount();
+  if (index === undefined) return;
   if (view.mode === "list") scrollToEntry(index);
-  else reading.scrollToEntry(index);
+  else {
+    reading.scrollToEntry(index);
+    reading.focusHit(index);
+  }
+}
+/** "3 of 21": the entry on screen among the entries that hold the query. */
+export function showHitCount() {
+  $("hits").textContent = !view.query ? "" : view.hits.length ? `${view.hit + 1} of ${view.hits.length}` : "no match";
 }
 const step = (d) => {
   if (!view.hits.length) return;
   view.hit = (view.hit + d + view.hits.length) % view.hits.length;
   goToHit();
 };
+// Enter and Shift+Enter step through the hits (a query still being typed is searched at once).
+$("search").addEventListener("keydown", (e) => {
+  if (e.key === "Escape") return void e.target.blur();
+  if (e.key !== "Enter") return;
+  e.preventDefault();
+  if (e.target.value !== view.query) {
+    clearTimeout(searchTimer);
+    view.query = e.target.value;
+    send({ type: "search", query: view.query });
+  } else step(e.shiftKey ? -1 : 1);
+});
 $("next-hit").addEventListener("click", () => step(1));
 $("prev-hit").addEventListener("click", () => step(-1));
 $("redaction").addEventListener("click", () => {

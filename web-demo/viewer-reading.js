@@ -4,6 +4,7 @@ import { $, el, view, send, n, sanitize } from "./viewer-core.js";
 import { writeLink } from "./viewer-nav.js";
 import { childFor, openSession, sourceOf } from "./viewer-sessions.js";
 import { renderRows } from "./viewer-list.js";
+import { markMatches, unmark } from "./viewer-marks.js";
 
 // ---- Reading mode: variable-height virtual scrolling ----------------------------
 
@@ -189,6 +190,24 @@ export const reading = {
     }
     if (view.hitSet.has(index)) node.classList.add("hit");
     else node.classList.remove("hit");
+    if (view.query && view.hitSet.has(index)) markMatches(node, view.query);
+    if (html !== undefined && view.pendingMark === index) this.focusHit(index);
+  },
+
+  /** The search's current entry: its first match marked current and scrolled to the middle (the entry's top when no match shows). */
+  focusHit(index) {
+    const node = this.nodes.get(this.pos.get(index));
+    for (const m of document.querySelectorAll("#reading mark.current")) m.classList.remove("current");
+    if (!node || node.classList.contains("placeholder")) return void (view.pendingMark = index);
+    view.pendingMark = null;
+    const mark = node.querySelector("mark.search-mark");
+    if (!mark) return;
+    mark.classList.add("current");
+    // After the folds it opened have been measured: the entries above may have moved.
+    requestAnimationFrame(() => {
+      this.measure();
+      mark.scrollIntoView({ block: "center" });
+    });
   },
 
   /** Heights as drawn; items below move, the one at the top stays where it is. */
@@ -231,7 +250,12 @@ export const reading = {
   },
 
   refreshMarks() {
-    for (const [p, node] of this.nodes) node.classList.toggle("hit", view.hitSet.has(this.items[p]));
+    for (const [p, node] of this.nodes) {
+      const hit = view.hitSet.has(this.items[p]);
+      node.classList.toggle("hit", hit);
+      if (hit && view.query) markMatches(node, view.query);
+      else unmark(node);
+    }
   },
 };
 

@@ -14,10 +14,11 @@
 
 import { $, view, main, send, n, serveHeaders } from "./viewer-core.js";
 import { renderSessions, openSession, sessionsChanged } from "./viewer-sessions.js";
-import { setMode, deepLink, goTo, goToHit } from "./viewer-nav.js";
+import { setMode, deepLink, goTo, goToHit, showHitCount } from "./viewer-nav.js";
 import { readingItems, reading } from "./viewer-reading.js";
 import { applyFilters, renderRows, renderDetail } from "./viewer-list.js";
 import { renderSummary } from "./viewer-summary.js";
+import "./viewer-page.js";
 
 // ---- Worker messages -------------------------------------------------------------
 
@@ -85,7 +86,7 @@ main.w.addEventListener("message", ({ data }) => {
     view.hits = data.hits.filter((i) => shown.has(i));
     view.generation++;
     view.hit = view.hits.length ? 0 : -1;
-    $("hits").textContent = view.query ? `${view.hits.length} hits` : "";
+    showHitCount();
     if (view.hit >= 0) goToHit();
     renderRows();
     reading.refreshMarks();
