@@ -200,7 +200,7 @@ export const reading = {
     for (const m of document.querySelectorAll("#reading mark.current")) m.classList.remove("current");
     if (!node || node.classList.contains("placeholder")) return void (view.pendingMark = index);
     view.pendingMark = null;
-    const mark = node.querySelector("mark.search-mark");
+    const mark = node.querySelector("mark.search-mark") ?? (view.query ? markMatches(node, view.query)[0] : null);
     if (!mark) return;
     mark.classList.add("current");
     // After the folds it opened have been measured: the entries above may have moved.

@@ -87,9 +87,9 @@ main.w.addEventListener("message", ({ data }) => {
     view.generation++;
     view.hit = view.hits.length ? 0 : -1;
     showHitCount();
-    if (view.hit >= 0) goToHit();
     renderRows();
     reading.refreshMarks();
+    if (view.hit >= 0) goToHit();
   } else if (data.type === "detail") {
     renderDetail(data.detail);
   } else if (data.type === "redaction") {
