@@ -56,6 +56,35 @@ const md = new MarkdownIt({
   },
 });
 md.validateLink = (url) => SAFE_LINK.test(url.trim());
+// Headings inside a message sit under the entry's own: an H1 of an AGENTS.md
+// or a report is drawn as an H3 (and so on, down to H6).
+md.renderer.rules.heading_open = (tokens, i, options, env, self) => {
+  tokens[i].tag = `h${Math.min(6, Number(tokens[i].tag.slice(1)) + 2)}`;
+  return self.renderToken(tokens, i, options);
+};
+md.renderer.rules.heading_close = (tokens, i, options, env, self) => {
+  tokens[i].tag = `h${Math.min(6, Number(tokens[i].tag.slice(1)) + 2)}`;
+  return self.renderToken(tokens, i, options);
+};
+
+/** A message's Markdown with its headings two levels down (fenced code left alone), for the Markdown export. */
+export function demoteMarkdown(text) {
+  let fence = null;
+  return String(text)
+    .split("\n")
+    .map((line) => {
+      const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+      if (f) {
+        if (fence === null) fence = f[1][0];
+        else if (f[1][0] === fence) fence = null;
+        return line;
+      }
+      if (fence !== null) return line;
+      const h = /^(\s{0,3})(#{1,6})(\s)/.exec(line);
+      return h ? `${h[1]}${"#".repeat(Math.min(6, h[2].length + 2))}${line.slice(h[1].length + h[2].length)}` : line;
+    })
+    .join("\n");
+}
 md.renderer.rules.image = (tokens, i) => `<span class="md-image">[image: ${escapeHtml(tokens[i].content || tokens[i].attrGet("src") || "")}]</span>`;
 const linkOpen = md.renderer.rules.link_open ?? ((tokens, i, options, env, self) => self.renderToken(tokens, i, options));
 md.renderer.rules.link_open = (tokens, i, options, env, self) => {
@@ -181,7 +210,9 @@ function partHtml(p, d, r, opts = {}) {
       if (p.child) {
         // The viewer can show the run here, nested under its call; it can also open it.
         const show = opts.nest ? ` · <a class="child-show" href="#" data-child="${escapeHtml(p.child)}">show it here</a>` : "";
-        body += `<div class="subagent">Subagent run <a class="child-link" href="#" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>`;
+        // An export links the run's own page (opts.childHref); the viewer opens it from data-child.
+        const href = opts.childHref?.(p.child) ?? "#";
+        body += `<div class="subagent">Subagent run <a class="child-link" href="${escapeHtml(href)}" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>`;
       }
       return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}${v ? ` view-${escapeHtml(v.kind)}` : ""}`, head, body, edit || (v && OPEN_VIEWS.has(v.kind)));
     }
@@ -251,6 +282,12 @@ function fence(text, lang = "") {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 }
 
+/** An image as Markdown: a file beside the document when the writer keeps one (`opts.image` gives its relative path), else a mention. */
+function imageMarkdown(i, opts) {
+  const file = /^image\/(png|jpeg|gif|webp)$/.test(i.mediaType) ? opts.image?.(i.mediaType, i.data) : null;
+  return file ? `![image from the session](${encodeURI(file)})` : "*[image]*";
+}
+
 /** One entry as Markdown (the same parts, in the same order). */
 export function entryMarkdown(d, opts = {}) {
   const r = opts.redact ?? ((s) => String(s ?? ""));
@@ -262,7 +299,7 @@ export function entryMarkdown(d, opts = {}) {
   const out = [`## ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
   for (const p of d.parts ?? []) {
     if (opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null) continue;
-    if (p.type === "prompt" || p.type === "text") out.push(r(p.text), "");
+    if (p.type === "prompt" || p.type === "text") out.push(demoteMarkdown(r(p.text)), "");
     else if (p.type === "note") out.push(`> **Note:** ${esc(p.text).replace(/\n/g, "\n> ")}`, "");
     else if (p.type === "attachment") out.push("**Attachment**", "", fence(r(p.text)), "");
     else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
@@ -275,9 +312,13 @@ export function entryMarkdown(d, opts = {}) {
         else out.push(fence(r(p.input), "json"), "");
         if (p.result) out.push(`**Result**${p.result.error ? " — error" : ""}`, "", fence(r(p.view?.kind === "patch" ? p.view.output ?? p.result.text : p.result.text)), "");
       }
-    } else if (p.type === "toolResult") out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
+      for (const i of p.result?.images ?? []) out.push(imageMarkdown(i, opts), "");
+    } else if (p.type === "toolResult") {
+      out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
+      for (const i of p.images ?? []) out.push(imageMarkdown(i, opts), "");
+    }
     else if (p.type === "context") out.push(`<details><summary>context: ${esc(p.label)}</summary>`, "", fence(r(p.text)), "", "</details>", "");
-    else if (p.type === "image") out.push("*[image]*", "");
+    else if (p.type === "image") out.push(imageMarkdown(p, opts), "");
     else out.push(esc(p.text ?? ""), "");
   }
   return out.join("\n");

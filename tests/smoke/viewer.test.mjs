@@ -375,7 +375,8 @@ test("reading mode: Markdown, highlighted code, folded thinking, calls folded wi
   await p.waitForSelector("body[data-loaded='reading-sample']");
   await p.waitForSelector("#reading .vitem:not(.placeholder) .entry.assistant");
   // Markdown as HTML: a heading, emphasis, a list, a table, a safe link.
-  await p.waitForSelector("#reading h2:text('What is wrong')");
+  // A message's headings sit two levels under the entry's (## is drawn as an H4).
+  await p.waitForSelector("#reading h4:text('What is wrong')");
   assert.ok(await p.$("#reading .md strong"));
   assert.ok(await p.$("#reading .md ol li"));
   assert.ok(await p.$("#reading .md table"));
@@ -624,7 +625,7 @@ test("export --format html reads like the reading mode with no script: the same 
   const p = await browser.newPage({ viewport: { width: 1100, height: 900 }, javaScriptEnabled: false });
   pages.push(p);
   await p.goto(`file://${out}`);
-  assert.ok(await p.$("main.reading article.entry.assistant h2"), "Markdown rendered");
+  assert.ok(await p.$("main.reading article.entry.assistant h4"), "Markdown rendered (its ## two levels under the entry)");
   assert.ok(await p.$("main.reading .diff .add"), "the edit as a diff");
   assert.ok(await p.$("main.reading img.inline-image[src^='data:image/png']"), "the image inline");
   assert.ok(await p.$("main.reading .hljs-keyword"), "code highlighted");
