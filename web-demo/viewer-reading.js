@@ -85,7 +85,9 @@ export const reading = {
       this.html.clear();
       this.asked.clear();
       this.nested.clear();
-      $("reading").scrollTop = 0;
+      this.landing = null;
+      this.hold = null;
+      this.setTop(0);
     }
     for (const node of this.nodes.values()) node.remove();
     this.nodes.clear();
@@ -104,7 +106,9 @@ export const reading = {
 
   scrollToEnd() {
     this.pinned = true;
-    $("reading").scrollTop = 1e12;
+    this.landing = null;
+    this.hold = null;
+    this.setTop(1e12);
     this.update();
   },
 
@@ -120,7 +124,12 @@ export const reading = {
     }
     const box = $("reading");
     this.pinned = false;
-    box.scrollTop = this.heights.offset(p);
+    // Landing: until the entry is drawn and measured, each measure puts it
+    // at the top again (the heights above it are guesses until then), and
+    // the address keeps naming it.
+    this.landing = { p, settled: 0, until: performance.now() + 4000 };
+    this.hold = index;
+    this.setTop(this.heights.offset(p));
     this.update();
     if (select) {
       for (const node of box.querySelectorAll(".vitem.target")) node.classList.remove("target");
@@ -229,10 +238,25 @@ export const reading = {
     if (this.pinned) {
       const end = Math.max(0, this.heights.total() - box.clientHeight);
       if (Math.abs(box.scrollTop - end) > 1) {
-        box.scrollTop = end;
+        this.setTop(end);
         requestAnimationFrame(() => this.update());
       }
-    } else if (shift !== 0) box.scrollTop = this.heights.offset(anchorP) + anchorDelta;
+    } else if (this.landing) {
+      const { p } = this.landing;
+      const want = Math.min(this.heights.offset(p), Math.max(0, this.heights.total() - box.clientHeight));
+      if (Math.abs(box.scrollTop - want) > 1) this.setTop(want);
+      const node = this.nodes.get(p);
+      // Drawn, and its height held over two measures: landed.
+      if ((node && !node.classList.contains("placeholder") && ++this.landing.settled > 2) || performance.now() > this.landing.until) this.landing = null;
+      else requestAnimationFrame(() => this.update());
+    } else if (shift !== 0) this.setTop(this.heights.offset(anchorP) + anchorDelta);
+  },
+
+  /** A scroll the viewer makes (told apart from the reader's in the scroll handler). */
+  setTop(y) {
+    const box = $("reading");
+    box.scrollTop = y;
+    this.expectTop = box.scrollTop;
   },
 
   rendered(items, load) {
@@ -271,10 +295,16 @@ const resized = new ResizeObserver(() => {
 $("reading").addEventListener("scroll", () => {
   const box = $("reading");
   reading.pinned = box.scrollTop > 0 && box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
+  // A scroll the viewer did not make is the reader's: the landing ends and
+  // the address follows the entry on screen again.
+  if (Math.abs(box.scrollTop - (reading.expectTop ?? -1)) > 1) {
+    reading.landing = null;
+    reading.hold = null;
+  }
   cancelAnimationFrame(reading.frame);
   reading.frame = requestAnimationFrame(() => {
     reading.update();
-    writeLink();
+    writeLink(reading.hold ?? null);
   });
 });
 window.addEventListener("resize", () => (view.mode === "reading" ? reading.update() : renderRows()));

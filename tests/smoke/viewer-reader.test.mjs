@@ -269,3 +269,30 @@ for (const [name, file] of [
     }
   });
 }
+
+test("a deep link near the end of entries of very different heights lands on its entry, and the address keeps it", async () => {
+  const lines = [{ type: "start", sessionId: "tall", model: "claude-sonnet-4-5", t: T }];
+  for (let i = 0; i < 100; i++) {
+    lines.push({ type: "user", t: T, message: { role: "user", content: `Question ${i}` } });
+    const body = Array.from({ length: (i % 9) * 8 }, (_, k) => `- point ${k} of answer ${i}`).join("\n");
+    lines.push({ type: "assistant", step: i + 1, t: T, costUsd: 0.001, response: { content: [{ type: "text", text: `Answer ${i}\n\n${body}` }], usage: { inputTokens: 10, outputTokens: 5 } } });
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-tall-"));
+  writeFileSync(path.join(dir, "tall.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const origin = await serveDir(dir);
+  const p = await page({ width: 1280, height: 800 });
+  const target = 2 + 2 * 95; // Answer 95, five answers from the end
+  await p.goto(authed(origin, `session=tall&e=${target}`));
+  await p.waitForSelector("body[data-loaded='tall']");
+  await p.waitForSelector(`#reading .vitem[data-index='${target}']:not(.placeholder)`);
+  await p.waitForTimeout(1500); // heights measured, the landing over
+  const top = await p.$eval(`#reading .vitem[data-index='${target}']`, (n) => n.getBoundingClientRect().top - document.getElementById("reading").getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 12, `the linked entry is at the top (${top} px)`);
+  assert.match(await p.textContent(`#reading .vitem[data-index='${target}']`), /Answer 95/);
+  assert.match(await p.evaluate(() => location.hash), new RegExp(`e=${target}(&|$)`), "the address still names the entry");
+  // The reader scrolls: the address follows.
+  await p.mouse.move(600, 500);
+  await p.mouse.wheel(0, -2500);
+  await p.waitForFunction((t) => /e=\d+/.test(location.hash) && !location.hash.includes(`e=${t}`), target);
+  assert.deepEqual(p.errors, []);
+});
