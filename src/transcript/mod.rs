@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 mod boilerplate;
+pub use boilerplate::index_prompt;
 mod detail;
 mod plain;
 pub mod diff;

@@ -170,3 +170,23 @@ test("slash commands, caveats and AGENTS.md in ../shared/peers read as context, 
   }
   assert.ok(contexts >= 10 && commands >= 3, `context blocks ${contexts}, slash commands ${commands}`);
 });
+
+test("the index's first prompt in ../shared/peers is what a person asked: a session that opens with a slash command shows the command, none shows a caveat", { skip: SKIP }, () => {
+  const prompt = (f) => {
+    const j = new core.Journal({});
+    try {
+      j.feed(fs.readFileSync(path.join(peers, f), "utf8"));
+      j.finish();
+      return j.figures().firstPrompt ?? null;
+    } finally {
+      j.free();
+    }
+  };
+  // Both start with Claude Code's caveat, /clear or /orchestrator lines (the oracle: their raw first lines, read by eye and pinned here).
+  assert.match(prompt("claude-code/codemie-code/session-196820da.jsonl"), /^ultrathink there is logic/);
+  assert.equal(prompt("claude-code/claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"), "/orchestrator @CLAUDE.md を最新の状態にアップデートしてください");
+  for (const f of files) {
+    const p = prompt(f);
+    if (p !== null) assert.ok(!AGENT_TEXT.some((re) => re.test(p)), `${f}: the index's prompt is the agent's: ${p.slice(0, 80)}`);
+  }
+});
