@@ -119,7 +119,7 @@ test("each tool drawn for reading: $ cmd with its exit and first lines, a number
   const task = tool(p, "Task");
   assert.equal(await task.locator(".md strong").first().textContent(), "flaky");
   assert.equal(await task.locator(".md li").count(), 2);
-  assert.equal(await task.locator(".md h2").textContent(), "Findings");
+  assert.equal(await task.locator(".md h4").textContent(), "Findings"); // ## two levels under the entry
   assert.doesNotMatch(await task.textContent(), /##|\*\*/);
   // Grep: matches grouped by file.
   const grep = tool(p, "Grep");
