@@ -794,6 +794,8 @@ export interface TranscriptEntry {
   underCalls?: true;
   /** Subagent reports of a tool_results record. */
   subagents?: { child: string | null; tokens: number; costUsd: number | null }[];
+  /** Only what the agent put in the conversation (a slash command, a caveat, AGENTS.md…): its label ("/clear", "caveat", "context"…). */
+  context?: string;
 }
 
 /** What settling decided of an entry taken before the journal was read to the end (`transcriptPatchJson`): set each field the patch has on the entry, and remove each it lacks. */
@@ -833,10 +835,29 @@ export type TranscriptPart =
       diff: FileDiff[];
       result: { entry: number; text: string; error: boolean; interrupted: boolean; images: TranscriptImage[] } | null;
       child: string | null;
+      /** The call read for a reader (a known tool); absent: show `input`. */
+      view?: ToolView;
     }
   | { type: "toolResult"; id: string; name: string | null; text: string; error: boolean; interrupted: boolean; images: TranscriptImage[]; call: number | null }
   | { type: "image"; mediaType: TranscriptImage["mediaType"]; data: string }
+  /** What the agent put in the conversation (a slash command: `label` "/clear", `text` its arguments; a caveat, a system reminder, AGENTS.md…). */
+  | { type: "context"; label: string; text: string }
   | { type: "other"; text: string };
+
+/**
+ * A tool call as a reader shows it (the core reads the agent's input and
+ * result once). `output` and `exit` are the command's own, out of the
+ * agent's wrapping; `exit` only when the result says it.
+ */
+export type ToolView =
+  | { kind: "shell"; command: string; description?: string; cwd?: string; exit?: number; output?: string }
+  | { kind: "read"; path: string; first: number; lines: string[]; after?: string }
+  | { kind: "todos"; items: { text: string; status: string }[]; note?: string }
+  | { kind: "task"; agent?: string; description?: string; prompt: string }
+  | { kind: "search"; pattern: string; path?: string; glob?: string; groups: { file: string; lines: string[] }[]; rest?: string }
+  | { kind: "web"; url?: string; query?: string; prompt?: string }
+  | { kind: "mcp"; server: string; tool: string }
+  | { kind: "patch"; exit?: number; output?: string };
 
 export interface TranscriptEntryDetail extends TranscriptEntry {
   parts: TranscriptPart[];

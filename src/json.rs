@@ -169,7 +169,8 @@ pub fn figures_json(s: &SessionState) -> String {
     push_opt_raw(&mut out, "executor", &s.executor);
     push_opt_raw(&mut out, "isolation", &s.isolation);
     push_opt_raw(&mut out, "limits", &s.limits);
-    if let Some(prompt) = &s.first_prompt {
+    // What a sessions index shows as the first prompt (never a caveat or a reminder).
+    if let Some(prompt) = &crate::transcript::index_prompt(s) {
         out.push_str(r#","firstPrompt":"#);
         push_str_literal(&mut out, prompt);
     }

@@ -56,7 +56,8 @@ pub fn summarise_state(id: &str, updated: &str, state: &SessionState) -> Session
     SessionRow {
         id: id.to_owned(),
         updated: updated.to_owned(),
-        prompt: state.first_prompt.as_deref().map(|p| first_line(p, PROMPT_CHARS)).unwrap_or_default(),
+        // Not a slash command's caveat or a reminder (the transcript's boilerplate rules).
+        prompt: crate::transcript::index_prompt(state).map(|p| first_line(&p, PROMPT_CHARS)).unwrap_or_default(),
         prompts: state.prompts,
         model: state.model.clone(),
         title: state.title.clone(),

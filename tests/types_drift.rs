@@ -112,6 +112,7 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
     use garuda_session::transcript::{
         diff::FileDiff, Entry, EntryKind, Fate, Image, Outcome, Part, Subagent, ThinkingFate, ToolRef,
     };
+    use garuda_session::transcript::tools::{SearchGroup, TodoItem, ToolView};
     let d = declarations();
     // An entry with every field present.
     let entry = Entry {
@@ -146,6 +147,7 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
         redacted: true,
         under_calls: true,
         subagents: vec![Subagent { child: None, tokens: 1, cost_usd: None }],
+        context: Some("/clear".into()),
     };
     let text = declaration(&d, "export interface TranscriptEntry {");
     for k in keys(&entry) {
@@ -216,6 +218,7 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
                 images: vec![image.clone()],
             }),
             child: None,
+            view: Some(ToolView::Mcp { server: s(), tool: s() }),
         },
         Part::ToolResult {
             id: s(),
@@ -227,6 +230,7 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
             call: None,
         },
         Part::Image { media_type: s(), data: s() },
+        Part::Context { label: s(), text: s() },
         Part::Other { text: s() },
     ];
     let union = declaration(&d, "export type TranscriptPart =");
@@ -248,5 +252,27 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
             declaration(&d, "export interface TranscriptImage {").contains(&format!("  {k}:")),
             "TranscriptImage lacks `{k}`"
         );
+    }
+    // Every tool view, each with every key it can write, in `ToolView`.
+    let some = || Some(s());
+    let views = [
+        ToolView::Shell { command: s(), description: some(), cwd: some(), exit: Some(0), output: some() },
+        ToolView::Read { path: s(), first: 1, lines: vec![s()], after: "x".into() },
+        ToolView::Todos { items: vec![TodoItem { text: s(), status: s() }], note: some() },
+        ToolView::Task { agent: some(), description: some(), prompt: s() },
+        ToolView::Search { pattern: s(), path: some(), glob: some(), groups: vec![SearchGroup { file: s(), lines: vec![] }], rest: "x".into() },
+        ToolView::Web { url: some(), query: some(), prompt: some() },
+        ToolView::Mcp { server: s(), tool: s() },
+        ToolView::Patch { exit: Some(0), output: some() },
+    ];
+    let union = declaration(&d, "export type ToolView =");
+    for view in &views {
+        let v = serde_json::to_value(view).expect("serialises");
+        let kind = v["kind"].as_str().expect("a kind").to_owned();
+        let at = union.find(&format!("kind: \"{kind}\"")).unwrap_or_else(|| panic!("ToolView lacks `{kind}`"));
+        let member = &union[at..union[at..].find("\n  | ").map_or(union.len(), |e| at + e)];
+        for k in keys(view) {
+            assert!(member.contains(&format!("{k}:")) || member.contains(&format!("{k}?:")), "the `{kind}` view lacks `{k}`");
+        }
     }
 }

@@ -27,6 +27,8 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
+import { viewGist, viewStatus, viewBody, viewMarkdown, OPEN_VIEWS } from "./tools-render.js";
+import { dropWhy } from "./viewer-words.js";
 
 for (const [name, lang] of Object.entries({ bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml })) {
   hljs.registerLanguage(name, lang);
@@ -54,6 +56,35 @@ const md = new MarkdownIt({
   },
 });
 md.validateLink = (url) => SAFE_LINK.test(url.trim());
+// Headings inside a message sit under the entry's own: an H1 of an AGENTS.md
+// or a report is drawn as an H3 (and so on, down to H6).
+md.renderer.rules.heading_open = (tokens, i, options, env, self) => {
+  tokens[i].tag = `h${Math.min(6, Number(tokens[i].tag.slice(1)) + 2)}`;
+  return self.renderToken(tokens, i, options);
+};
+md.renderer.rules.heading_close = (tokens, i, options, env, self) => {
+  tokens[i].tag = `h${Math.min(6, Number(tokens[i].tag.slice(1)) + 2)}`;
+  return self.renderToken(tokens, i, options);
+};
+
+/** A message's Markdown with its headings two levels down (fenced code left alone), for the Markdown export. */
+export function demoteMarkdown(text) {
+  let fence = null;
+  return String(text)
+    .split("\n")
+    .map((line) => {
+      const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+      if (f) {
+        if (fence === null) fence = f[1][0];
+        else if (f[1][0] === fence) fence = null;
+        return line;
+      }
+      if (fence !== null) return line;
+      const h = /^(\s{0,3})(#{1,6})(\s)/.exec(line);
+      return h ? `${h[1]}${"#".repeat(Math.min(6, h[2].length + 2))}${line.slice(h[1].length + h[2].length)}` : line;
+    })
+    .join("\n");
+}
 md.renderer.rules.image = (tokens, i) => `<span class="md-image">[image: ${escapeHtml(tokens[i].content || tokens[i].attrGet("src") || "")}]</span>`;
 const linkOpen = md.renderer.rules.link_open ?? ((tokens, i, options, env, self) => self.renderToken(tokens, i, options));
 md.renderer.rules.link_open = (tokens, i, options, env, self) => {
@@ -81,7 +112,15 @@ export function codeHtml(code, lang) {
 const n = (x) => Number(x ?? 0).toLocaleString("en-US");
 const cost = (c) => (typeof c === "number" ? `$${c.toFixed(4)}` : "cost unknown");
 const FATE = { compacted: "compacted away", undone: "undone" };
-const THINKING = { kept: "sent back on resume", notSent: "not sent (message no longer in the conversation)", dropped: "left out on resume" };
+// What resume does with a thinking block, in plain words: the summary says
+// it only when the block would not go back; the rest is in a tooltip.
+const THINKING = { kept: "", notSent: "no longer in the conversation", dropped: "not sent back if resumed" };
+const THINKING_TIP = {
+  kept: "Resuming this session sends this thinking back to the model as written.",
+  notSent: "This message was compacted away or undone: resuming does not send it.",
+  dropped: "Resuming this session leaves this thinking out",
+};
+
 
 /** What a tool call is about, in a few words: its path, command or query. */
 function gist(input) {
@@ -100,9 +139,9 @@ function gist(input) {
 }
 
 /** A language for a path's extension, for highlighting. */
-function langOf(path) {
+export function langOf(path) {
   const ext = /\.([a-z0-9]+)$/i.exec(path ?? "")?.[1]?.toLowerCase();
-  return { js: "javascript", mjs: "javascript", cjs: "javascript", ts: "typescript", tsx: "typescript", py: "python", rs: "rust", go: "go", java: "java", c: "c", h: "c", cpp: "cpp", css: "css", html: "xml", xml: "xml", json: "json", md: "markdown", yml: "yaml", yaml: "yaml", sh: "bash", sql: "sql" }[ext];
+  return { js: "javascript", mjs: "javascript", cjs: "javascript", jsx: "javascript", ts: "typescript", tsx: "typescript", mts: "typescript", cts: "typescript", py: "python", rs: "rust", go: "go", java: "java", c: "c", h: "c", cpp: "cpp", hpp: "cpp", cc: "cpp", css: "css", html: "xml", xml: "xml", svg: "xml", json: "json", jsonl: "json", md: "markdown", yml: "yaml", yaml: "yaml", sh: "bash", bash: "bash", zsh: "bash", sql: "sql", toml: "yaml" }[ext];
 }
 
 function diffHtml(files, r) {
@@ -148,27 +187,47 @@ function partHtml(p, d, r, opts = {}) {
     }
     case "thinking": {
       if (p.redacted) return `<div class="thinking redacted">Thinking (encrypted by the provider)</div>`;
-      const fate = d.thinkingFate === "dropped" ? `left out on resume: ${escapeHtml(d.droppedWhy ?? "")}` : escapeHtml(THINKING[d.thinkingFate] ?? "");
-      return folded(`thinking ${escapeHtml(d.thinkingFate ?? "")}`, `Thinking <small>${fate}</small>`, `<div class="md">${markdownHtml(r(p.text))}</div>`);
+      const fate = THINKING[d.thinkingFate] ?? "";
+      const tip = d.thinkingFate === "dropped" ? `${THINKING_TIP.dropped}: ${dropWhy(d.droppedWhy)}.` : THINKING_TIP[d.thinkingFate] ?? "";
+      return folded(`thinking ${escapeHtml(d.thinkingFate ?? "")}`, `<span title="${escapeHtml(tip)}">Thinking${fate ? ` <small>${escapeHtml(fate)}</small>` : ""}</span>`, `<div class="md">${markdownHtml(r(p.text))}</div>`);
     }
     case "toolUse": {
       const res = p.result;
       const status = !res ? "no result" : res.interrupted ? "interrupted" : res.error ? "error" : "ok";
-      const head = `<span class="tool-name">${escapeHtml(r(p.name))}</span> <span class="tool-gist">${escapeHtml(r(gist(p.input)))}</span> <span class="status ${status.replace(" ", "-")}">${status}</span>`;
+      const v = p.view;
+      const exit = v ? viewStatus(v, res) : null;
+      const head = `<span class="tool-name">${escapeHtml(r(p.name))}</span> <span class="tool-gist">${escapeHtml(v ? viewGist(v, p, r) : r(gist(p.input)))}</span> ${exit ? `<span class="status ${exit === "exit 0" ? "ok" : "error"}">${escapeHtml(exit)}</span>` : `<span class="status ${status.replace(" ", "-")}">${status}</span>`}`;
       const edit = p.diff.length > 0;
-      let body = edit ? diffHtml(p.diff, r) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
-      if (res) body += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${resultBody(res.text, res.images, r)}`;
+      let body;
+      if (v) {
+        // The core's view of the call (tools-render.js draws it, result included).
+        body = viewBody(v, p, r, diffHtml);
+        if (res?.images?.length) body += imagesHtml(res.images);
+      } else {
+        body = edit ? diffHtml(p.diff, r) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
+        if (res) body += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${resultBody(res.text, res.images, r)}`;
+      }
       if (p.child) {
         // The viewer can show the run here, nested under its call; it can also open it.
         const show = opts.nest ? ` · <a class="child-show" href="#" data-child="${escapeHtml(p.child)}">show it here</a>` : "";
-        body += `<div class="subagent">Subagent run <a class="child-link" href="#" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>`;
+        // An export links the run's own page (opts.childHref); the viewer opens it from data-child.
+        const href = opts.childHref?.(p.child) ?? "#";
+        body += `<div class="subagent">Subagent run <a class="child-link" href="${escapeHtml(href)}" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>`;
       }
-      return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}`, head, body, edit);
+      return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}${v ? ` view-${escapeHtml(v.kind)}` : ""}`, head, body, edit || (v && OPEN_VIEWS.has(v.kind)));
     }
     case "toolResult": {
       const status = p.interrupted ? "interrupted" : p.error ? "error" : "ok";
       const head = `Result${p.name ? ` of <span class="tool-name">${escapeHtml(r(p.name))}</span>` : ""} <span class="status ${status}">${status}</span>`;
       return folded(`result${p.error ? " error" : ""}`, head, resultBody(p.text, p.images, r), p.text.length <= FOLD_AT && !p.call);
+    }
+    case "context": {
+      // What the agent put in the conversation: folded under its label.
+      const text = r(p.text);
+      const command = p.label.startsWith("/");
+      const summary = `<span class="context-label">context</span> ${command ? `<code>${escapeHtml(r(p.label))}</code>${text ? ` <small>${escapeHtml(text.slice(0, 120))}</small>` : ""}` : `${escapeHtml(r(p.label))}${text ? ` <small>${n(text.split("\n").length)} ${text.includes("\n") ? "lines" : "line"}</small>` : ""}`}`;
+      if (command && text.length <= 120) return `<div class="context">${summary}</div>`;
+      return folded("context", summary, `<pre class="output">${escapeHtml(text)}</pre>`);
     }
     case "image":
       return imagesHtml([{ mediaType: p.mediaType, data: p.data }]);
@@ -181,10 +240,15 @@ const WHO = { user: "User", assistant: "Assistant", tool_results: "Tool results"
 
 /** The header of an entry: who, when, its line, its figures and fate. */
 function headHtml(d, r, anchor) {
-  const who = d.type === "user" ? "User" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
+  const who = d.context ? "Context" : d.type === "user" ? "User" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
   const bits = [`<span class="who">${escapeHtml(who)}</span>`];
   if (anchor) bits.push(`<a class="anchor" href="${escapeHtml(anchor)}" title="link to this entry">#${d.index}</a>`);
-  if (d.t) bits.push(`<time>${escapeHtml(String(d.t).replace("T", " ").replace(/\.\d+Z$|Z$/, ""))}</time>`);
+  if (d.t) {
+    // As the session recorded it; a Z time says its zone (UTC) instead of hiding it.
+    const t = String(d.t);
+    const utc = /Z$/.test(t);
+    bits.push(`<time title="${escapeHtml(t)}">${escapeHtml(t.replace("T", " ").replace(/\.\d+Z$|Z$/, ""))}${utc ? " UTC" : ""}</time>`);
+  }
   bits.push(`<span class="line">line ${n(d.line)}</span>`);
   if (d.usage) {
     const u = d.usage;
@@ -207,7 +271,7 @@ export function entryHtml(d, opts = {}) {
   const parts = (d.parts ?? []).filter((p) => !(opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null));
   const body = parts.map((p) => partHtml(p, d, r, opts)).join("");
   const subs = (d.subagents ?? []).map((s) => `<div class="subagent">Subagent ${escapeHtml(r(s.child ?? "-"))}: ${n(s.tokens)} tokens · ${cost(s.costUsd)}</div>`).join("");
-  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
+  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}${d.context ? " context-entry" : ""}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
 }
 
 // ---- Markdown ---------------------------------------------------------------
@@ -218,28 +282,43 @@ function fence(text, lang = "") {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 }
 
+/** An image as Markdown: a file beside the document when the writer keeps one (`opts.image` gives its relative path), else a mention. */
+function imageMarkdown(i, opts) {
+  const file = /^image\/(png|jpeg|gif|webp)$/.test(i.mediaType) ? opts.image?.(i.mediaType, i.data) : null;
+  return file ? `![image from the session](${encodeURI(file)})` : "*[image]*";
+}
+
 /** One entry as Markdown (the same parts, in the same order). */
 export function entryMarkdown(d, opts = {}) {
   const r = opts.redact ?? ((s) => String(s ?? ""));
   const esc = (s) => r(s).replace(/[*_`[\]<>]/g, "\\$&");
   if (d.kind === "landmark") return `---\n\n*${esc(d.preview)}* (line ${d.line})\n`;
   if (d.kind === "warning") return `> Line ${d.line} was not read (${d.type}): ${esc(d.preview)}\n`;
-  const who = WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
+  const who = d.context ? "Context" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
   const fig = d.usage ? ` · ${n(d.usage.inputTokens + d.usage.outputTokens + d.usage.cacheReadTokens + d.usage.cacheWriteTokens)} tokens · ${cost(d.costUsd)}` : "";
   const out = [`## ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
   for (const p of d.parts ?? []) {
     if (opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null) continue;
-    if (p.type === "prompt" || p.type === "text") out.push(r(p.text), "");
+    if (p.type === "prompt" || p.type === "text") out.push(demoteMarkdown(r(p.text)), "");
     else if (p.type === "note") out.push(`> **Note:** ${esc(p.text).replace(/\n/g, "\n> ")}`, "");
     else if (p.type === "attachment") out.push("**Attachment**", "", fence(r(p.text)), "");
     else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
     else if (p.type === "toolUse") {
       out.push(`**Tool call** \`${r(p.name).replace(/`/g, "")}\` (${esc(p.id)})`, "");
-      if (p.diff.length) for (const f of p.diff) out.push(`\`${r(f.path).replace(/`/g, "")}\``, "", fence(f.lines.map(([op, t]) => (op === "@" ? "@@" : op) + r(t)).join("\n"), "diff"), "");
-      else out.push(fence(r(p.input), "json"), "");
-      if (p.result) out.push(`**Result**${p.result.error ? " — error" : ""}`, "", fence(r(p.result.text)), "");
-    } else if (p.type === "toolResult") out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
-    else if (p.type === "image") out.push("*[image]*", "");
+      const viewed = p.view ? viewMarkdown(p.view, p, r, fence) : null;
+      if (viewed) out.push(...viewed);
+      else {
+        if (p.diff.length) for (const f of p.diff) out.push(`\`${r(f.path).replace(/`/g, "")}\``, "", fence(f.lines.map(([op, t]) => (op === "@" ? "@@" : op) + r(t)).join("\n"), "diff"), "");
+        else out.push(fence(r(p.input), "json"), "");
+        if (p.result) out.push(`**Result**${p.result.error ? " — error" : ""}`, "", fence(r(p.view?.kind === "patch" ? p.view.output ?? p.result.text : p.result.text)), "");
+      }
+      for (const i of p.result?.images ?? []) out.push(imageMarkdown(i, opts), "");
+    } else if (p.type === "toolResult") {
+      out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
+      for (const i of p.images ?? []) out.push(imageMarkdown(i, opts), "");
+    }
+    else if (p.type === "context") out.push(`<details><summary>context: ${esc(p.label)}</summary>`, "", fence(r(p.text)), "", "</details>", "");
+    else if (p.type === "image") out.push(imageMarkdown(p, opts), "");
     else out.push(esc(p.text ?? ""), "");
   }
   return out.join("\n");

@@ -4,7 +4,9 @@
 //! a landmark's or warning's text. Read on demand: the index never holds
 //! whole messages.
 
+use super::boilerplate::context_of;
 use super::diff::{self, FileDiff};
+use super::tools::{view_of, ToolView};
 use super::{cut, note_text, text_role, EntryKind, Transcript, INTERRUPTED};
 use crate::record::RecordKind;
 use crate::state::{HistoryItem, SessionState};
@@ -63,6 +65,9 @@ pub enum Part {
         diff: Vec<FileDiff>,
         result: Option<Outcome>,
         child: Option<String>,
+        /// The call read for a reader (tools.rs); none: show the input's JSON.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        view: Option<ToolView>,
     },
     #[serde(rename_all = "camelCase")]
     ToolResult {
@@ -78,6 +83,13 @@ pub enum Part {
     Image {
         media_type: String,
         data: String,
+    },
+    /// What the agent put in the conversation, not a person (boilerplate.rs):
+    /// a slash command (`label` is `/clear`, `text` its arguments), a caveat,
+    /// a system reminder, AGENTS.md… A reader folds it under its label.
+    Context {
+        label: String,
+        text: String,
     },
     /// A block of a type this reader does not show (`[document]`…).
     Other {
@@ -151,6 +163,7 @@ fn parts_of(
     // tool_results entry answers all the calls of a response).
     let mut results: Vec<(u32, Option<Value>)> = Vec::new();
     let mut first_text = true;
+    let foreign = state.format.is_some_and(|f| f != crate::formats::Format::Garuda);
     let mut out = Vec::with_capacity(blocks.len());
     for b in &blocks {
         let kind_name = b.get("type").and_then(Value::as_str).unwrap_or("");
@@ -159,6 +172,19 @@ fn parts_of(
                 let text = str_of(b, "text");
                 let role = if kind == RecordKind::User { text_role(&text, first_text) } else { "text" };
                 first_text = false;
+                let context = match kind {
+                    RecordKind::User | RecordKind::Continue if role != "note" => context_of(&text),
+                    _ => None,
+                };
+                // Another agent's continue records are all its own words (a
+                // slash command's expansion…); Garuda's are its continue notes.
+                let context = context.or_else(|| {
+                    (kind == RecordKind::Continue && foreign).then(|| ("context".to_owned(), text.clone()))
+                });
+                if let Some((label, text)) = context {
+                    out.push(Part::Context { label, text });
+                    continue;
+                }
                 match role {
                     "prompt" => Part::Prompt { text },
                     "note" => Part::Note { text: note_text(&text).to_owned() },
@@ -184,6 +210,7 @@ fn parts_of(
                     outcome(p, results[i].1.as_ref()?, &id)
                 });
                 Part::ToolUse {
+                    view: view_of(&name, &input, result.as_ref().map(|r| r.text.as_str())),
                     diff: diff::of_call(&name, &input),
                     input: serde_json::to_string_pretty(&input).unwrap_or_default(),
                     child: tool.and_then(|x| x.child.clone()),

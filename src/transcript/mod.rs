@@ -14,9 +14,13 @@
 
 #![forbid(unsafe_code)]
 
+mod boilerplate;
+pub use boilerplate::index_prompt;
 mod detail;
+mod plain;
 pub mod diff;
 mod summary;
+pub mod tools;
 
 pub use detail::{Image, Outcome, Part};
 
@@ -202,6 +206,10 @@ pub struct Entry {
     pub under_calls: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub subagents: Vec<Subagent>,
+    /// What the agent put in the conversation, not a person (a slash
+    /// command, a caveat, AGENTS.md…): its label. A reader folds the entry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -432,6 +440,7 @@ impl Transcript {
             redacted: false,
             under_calls: false,
             subagents: Vec::new(),
+            context: None,
         };
         match source {
             Source::Warning(w) => {
@@ -445,7 +454,7 @@ impl Transcript {
                 Some(HistoryItem::Landmark { line, kind, text }) => {
                     e.line = *line;
                     e.record = kind.as_str();
-                    e.preview = text.clone();
+                    e.preview = plain::landmark(*kind, text);
                 }
                 Some(HistoryItem::Message { line, kind, json, turn }) => {
                     e.line = *line;
@@ -455,6 +464,7 @@ impl Transcript {
                     if let Some(turn) = turn {
                         take_turn(&mut e, *kind, turn);
                     }
+                    e.context = context_label(&e, *kind, state);
                 }
                 None => return,
             },
@@ -632,6 +642,20 @@ fn item_line(h: &HistoryItem) -> u64 {
     match h {
         HistoryItem::Message { line, .. } | HistoryItem::Landmark { line, .. } => *line,
     }
+}
+
+/// An entry that holds only what the agent put in the conversation: the
+/// label of its first text (its preview's start says it), or for another
+/// agent's continue record, "context".
+fn context_label(e: &Entry, kind: RecordKind, state: &SessionState) -> Option<String> {
+    if !matches!(kind, RecordKind::User | RecordKind::Continue) || e.blocks.iter().any(|b| *b != "text") {
+        return None;
+    }
+    if let Some((label, _)) = boilerplate::context_of(&e.preview) {
+        return Some(label);
+    }
+    let foreign = state.format.is_some_and(|f| f != crate::formats::Format::Garuda);
+    (kind == RecordKind::Continue && foreign).then(|| "context".to_owned())
 }
 
 /// A response's figures and a record's time, links and reports.

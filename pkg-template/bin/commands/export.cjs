@@ -5,7 +5,8 @@ const fs = require("node:fs");
 const path = require("node:path");
 // Built from web-demo/export.js (.ci/build); it renders with the viewer's
 // viewer/render.js, loaded by loadRenderer() before the first transcript.
-const { transcriptMarkdown, transcriptHtml, loadRenderer } = require("../transcript.cjs");
+const { transcriptMarkdown, transcriptHtml, folderIndexHtml, loadRenderer } = require("../transcript.cjs");
+const { imageWriter } = require("../export-files.cjs");
 const { UsageError, parseArgs, REDIS, withRedis, journalOf, readOptions, known, redactorFor, session } = require("../cli.cjs");
 const { walkSessions } = require("../folders.cjs");
 
@@ -30,7 +31,7 @@ function exportTranscript(journal, format, o = {}) {
     const redact = redactor ? (text) => redactor.redact(text) : (text) => text;
     const f = journal.figures();
     const info = { title: f.title ?? f.firstPrompt, sessionId: f.sessionId, model: f.model, cost: session.formatCost(f), budgetNote: session.budgetNote(f) };
-    return (format === "md" ? transcriptMarkdown : transcriptHtml)(journal, info, redact, { live: o.live === true });
+    return (format === "md" ? transcriptMarkdown : transcriptHtml)(journal, info, redact, { live: o.live === true, childHref: o.childHref, image: o.image });
   } finally {
     journal.free();
   }
@@ -54,7 +55,8 @@ async function exportCommand(args) {
       known({ format: null }, o._[0]);
     }
   }
-  const text = exportTranscript(journal, o.format, o);
+  // Markdown written to a file keeps its images as files beside it.
+  const text = exportTranscript(journal, o.format, o.out && o.format === "md" ? { ...o, image: imageWriter(o.out) } : o);
   if (o.out) fs.writeFileSync(o.out, text, { mode: 0o600 });
   else process.stdout.write(text);
   return 0;
@@ -67,7 +69,13 @@ async function exportCommand(args) {
  */
 function exportFolder(o) {
   if (!o.out) throw new UsageError("exporting a folder needs -o <output folder>");
-  const sessions = walkSessions(o._[0]).flatMap((s) => [s, ...s.children]);
+  const top = walkSessions(o._[0]);
+  const sessions = top.flatMap((s) => [s, ...s.children]);
+  const outRel = (s) => s.rel.replace(/\.jsonl?$/, `.${o.format}`);
+  // A call's subagent run links the run's page: by the run's id, or the id the call names (`agent-<id>`, `…-<toolUseId>`).
+  const childrenOf = new Map(top.map((s) => [s, s.children]));
+  const redactor = o.noRedact ? null : redactorFor(o);
+  const rows = [];
   let written = 0;
   let skipped = 0;
   for (const s of sessions) {
@@ -77,11 +85,24 @@ function exportFolder(o) {
       skipped++;
       continue;
     }
-    const target = path.join(o.out, s.rel.replace(/\.jsonl?$/, `.${o.format}`));
+    const target = path.join(o.out, outRel(s));
     fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(target, exportTranscript(journal, o.format, o), { mode: 0o600 });
+    const kids = childrenOf.get(s) ?? [];
+    const childHref = (child) => {
+      const c = kids.find((k) => k.id === child || k.id === `agent-${child}` || k.id.endsWith(`-${child}`));
+      return c ? path.relative(path.dirname(outRel(s)), outRel(c)).split(path.sep).join("/") : null;
+    };
+    if (childrenOf.has(s)) {
+      const f = journal.figures();
+      const r = (t) => (t == null ? t : redactor ? redactor.redact(String(t)) : String(t));
+      rows.push({ href: outRel(s), title: r(f.title ?? f.firstPrompt ?? s.id), format: f.format, model: r(f.model), date: f.usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? "", cost: session.formatCost(f), children: kids.map((c) => ({ id: c.id, href: outRel(c) })) });
+    }
+    const image = o.format === "md" ? imageWriter(target) : undefined;
+    fs.writeFileSync(target, exportTranscript(journal, o.format, { ...o, childHref, image }), { mode: 0o600 });
     written++;
   }
+  // The sessions index as a static page beside them.
+  fs.writeFileSync(path.join(o.out, "index.html"), folderIndexHtml(rows, path.basename(path.resolve(o._[0]))), { mode: 0o600 });
   process.stdout.write(`${written} sessions written to ${o.out}${skipped ? ` (${skipped} files in no known format skipped)` : ""}\n`);
   return 0;
 }

@@ -1,0 +1,88 @@
+//! Landmarks in a reader's words. The state names a landmark by its record
+//! (`side_usage: 29021 tokens`), which is right for a log and opaque to a
+//! person; the transcript says what happened instead.
+
+#![forbid(unsafe_code)]
+
+use crate::record::RecordKind;
+
+/// A landmark's text for a reader, from the state's.
+pub fn landmark(kind: RecordKind, text: &str) -> String {
+    let number = |prefix: &str| {
+        text.strip_prefix(prefix).and_then(|t| t.split(' ').next()).and_then(|n| n.parse::<u64>().ok())
+    };
+    match kind {
+        // No agent compacts to nothing: 0 is an agent that records only the
+        // size before (Claude Code), so the size after is not known.
+        RecordKind::Compaction => text.replace(" (0 tokens after)", ""),
+        RecordKind::SideUsage => match number("side_usage: ") {
+            Some(n) => format!(
+                "{} tokens spent outside the conversation (a side request: a title, a summary…)",
+                group(n)
+            ),
+            None => text.to_owned(),
+        },
+        RecordKind::Unreported => match number("unreported: ") {
+            Some(n) => format!("{} tokens set aside for a response that was never recorded", group(n)),
+            None => text.to_owned(),
+        },
+        RecordKind::ChildDebit => match (number("child_debit: "), text.split_once(" pending for ")) {
+            (Some(n), Some((_, child))) => {
+                format!("a subagent's run ({child}) used {} tokens, counted here until it reports", group(n))
+            }
+            _ => text.to_owned(),
+        },
+        RecordKind::Start => text.replacen("start: ", "session started: ", 1),
+        RecordKind::Resume => text.replacen("resume: ", "resumed: ", 1),
+        RecordKind::Model => text.replacen("model: ", "model switched to ", 1),
+        _ => text.to_owned(),
+    }
+}
+
+/// 29021 as "29,021".
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn landmarks_in_plain_words() {
+        assert_eq!(
+            landmark(RecordKind::SideUsage, "side_usage: 29021 tokens"),
+            "29,021 tokens spent outside the conversation (a side request: a title, a summary…)"
+        );
+        assert_eq!(
+            landmark(
+                RecordKind::Compaction,
+                "compaction: the conversation so far, summarised (0 tokens after)"
+            ),
+            "compaction: the conversation so far, summarised"
+        );
+        assert_eq!(
+            landmark(
+                RecordKind::Compaction,
+                "compaction: the conversation so far, summarised (1200 tokens after)"
+            ),
+            "compaction: the conversation so far, summarised (1200 tokens after)"
+        );
+        assert_eq!(
+            landmark(RecordKind::ChildDebit, "child_debit: 12 tokens pending for kid"),
+            "a subagent's run (kid) used 12 tokens, counted here until it reports"
+        );
+        assert_eq!(landmark(RecordKind::SideUsage, "side_usage: odd"), "side_usage: odd");
+        assert_eq!(group(1), "1");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(1234567), "1,234,567");
+    }
+}

@@ -1,0 +1,65 @@
+// `garuda-session export` as a reader gets it (issue 25): a folder export
+// with its index.html and working links to subagent pages, a short H1, a
+// message's headings under the entry's, images as files beside the Markdown.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, readFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = path.join(root, "pkg/bin/garuda-session.cjs");
+const samples = path.join(root, "web-demo/samples");
+const cli = (...args) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
+const tmp = () => mkdtempSync(path.join(tmpdir(), "garuda-export-"));
+const line = (x) => JSON.stringify(x) + "\n";
+
+test("a folder export writes index.html linking every session and its runs, and each call's run link reaches the run's page", () => {
+  const dir = tmp();
+  const folder = path.join(dir, "sessions");
+  mkdirSync(path.join(folder, "viewer-sample"), { recursive: true });
+  copyFileSync(path.join(samples, "viewer-sample.jsonl"), path.join(folder, "viewer-sample.jsonl"));
+  copyFileSync(path.join(samples, "viewer-sample/explore-toolu_explore1.jsonl"), path.join(folder, "viewer-sample/explore-toolu_explore1.jsonl"));
+  const out = path.join(dir, "html");
+  const r = cli("export", folder, "--format", "html", "-o", out);
+  assert.equal(r.status, 0, r.stderr);
+  const index = readFileSync(path.join(out, "index.html"), "utf8");
+  assert.match(index, /<a href="viewer-sample\.html">Find the flaky test<\/a>/);
+  assert.match(index, /↳ <a href="viewer-sample\/explore-toolu_explore1\.html">explore-toolu_explore1<\/a>/);
+  assert.match(index, /Content-Security-Policy/);
+  assert.doesNotMatch(index, /<script/);
+  const page = readFileSync(path.join(out, "viewer-sample.html"), "utf8");
+  const href = /<a class="child-link" href="([^"]+)"/.exec(page)?.[1];
+  assert.equal(href, "viewer-sample/explore-toolu_explore1.html");
+  assert.ok(existsSync(path.join(out, href)), "the link's page was written");
+});
+
+test("the H1 is the title's first line cut short; a message's headings are demoted, code left alone; a Markdown file's images are files beside it", () => {
+  const dir = tmp();
+  const file = path.join(dir, "long.jsonl");
+  const prompt = `Fix the parser ${"and the dates ".repeat(20)}\nsecond line`;
+  const answer = "# Plan\n\n## Steps\n\n```sh\n# a comment, not a heading\n```";
+  writeFileSync(file, line({ type: "start", sessionId: "long", model: "claude-sonnet-4-5" }) + line({ type: "user", message: { role: "user", content: prompt } }) + line({ type: "assistant", step: 1, response: { content: [{ type: "text", text: answer }], usage: { inputTokens: 1, outputTokens: 1 } } }));
+  const md = cli("export", file, "--format", "md").stdout;
+  const h1 = md.split("\n")[0];
+  assert.match(h1, /^# Fix the parser and the dates/);
+  assert.ok(h1.length <= 82 && h1.endsWith("…"), h1);
+  assert.match(md, /^### Plan$/m);
+  assert.match(md, /^#### Steps$/m);
+  assert.match(md, /^# a comment, not a heading$/m, "inside a fence, unchanged");
+  const html = cli("export", file, "--format", "html").stdout;
+  assert.match(html, /<h3>Plan<\/h3>/);
+  assert.match(html, /<h4>Steps<\/h4>/);
+  assert.ok(/<h1>([^<]*)<\/h1>/.exec(html)[1].length <= 80);
+  // The reading sample's screenshot: a PNG file beside the Markdown, linked by relative path.
+  const out = path.join(dir, "reading.md");
+  assert.equal(cli("export", path.join(samples, "reading-sample.jsonl"), "--format", "md", "-o", out).status, 0);
+  const text = readFileSync(out, "utf8");
+  const link = /!\[image from the session\]\(([^)]+)\)/.exec(text)?.[1];
+  assert.equal(link, "reading-images/1.png");
+  assert.deepEqual([...readFileSync(path.join(dir, link)).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], "a PNG");
+  // To stdout there is nowhere to put a file: the image is named only.
+  assert.match(cli("export", path.join(samples, "reading-sample.jsonl"), "--format", "md").stdout, /\*\[image\]\*/);
+});

@@ -1,0 +1,298 @@
+// The reader people prefer (issue 25), in a real browser (playwright-core
+// driving Debian's Chromium against `garuda-session serve`): each tool
+// drawn for reading, agent boilerplate folded as context, search that
+// marks and steps, the page on a phone and in the dark. Screenshots of real
+// peer sessions go to tests/artifacts/ (ignored), never into the repo.
+import { test, before, after, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const ciRequire = createRequire(path.join(root, ".ci/package.json"));
+const artifacts = path.join(root, "tests/artifacts");
+const shared = process.env.GARUDA_SHARED ?? path.join(root, "../shared");
+const peers = path.join(shared, "peers");
+const PEERS_SKIP = existsSync(peers) ? false : `SKIP peer screenshots: ${peers} is absent (../shared sits beside the repository in CI)`;
+
+let browser;
+const servers = [];
+const pages = [];
+const tokens = new Map();
+
+async function serveDir(dir) {
+  const child = spawn(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  servers.push(child);
+  const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
+  const printed = new URL(/http:\/\/127\.0\.0\.1:\d+\/\S*#token=[\w-]+/.exec(line)[0]);
+  tokens.set(printed.origin, new URLSearchParams(printed.hash.slice(1)).get("token"));
+  return printed.origin;
+}
+/** The viewer's address with serve's token (and a deep link) in the fragment. */
+const authed = (origin, hash = "") => `${origin}/#${hash ? `${hash}&` : ""}token=${tokens.get(origin)}`;
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const { chromium } = ciRequire("playwright-core");
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+});
+afterEach(async () => {
+  for (const p of pages.splice(0)) await p.close();
+});
+after(async () => {
+  await browser?.close();
+  for (const s of servers) s.kill();
+});
+
+async function page({ width = 1280, height = 900, colorScheme = "light" } = {}) {
+  const p = await browser.newPage({ viewport: { width, height }, colorScheme });
+  pages.push(p);
+  p.errors = [];
+  p.on("pageerror", (e) => p.errors.push(String(e)));
+  return p;
+}
+
+// ---- A session with each agent's tools, in Garuda's format ---------------------------
+
+const T = "2026-11-29T09:00:00.000Z";
+function toolSession() {
+  const lines = [{ type: "start", sessionId: "tools", model: "claude-sonnet-4-5", t: T }];
+  const calls = [
+    ["Bash", { command: "npm test -- parser", description: "Run the parser tests" }, "Exit code 2\n" + Array.from({ length: 10 }, (_, i) => `out line ${i + 1}`).join("\n"), true],
+    ["Read", { file_path: "src/parser.ts", offset: 7 }, "     7→export function parse(s: string) {\n     8→  return new Date(s);\n     9→}"],
+    ["TodoWrite", { todos: [{ content: "Read the test", status: "completed", activeForm: "Reading" }, { content: "Fix the zone", status: "in_progress", activeForm: "Fixing" }, { content: "Run the suite", status: "pending", activeForm: "Running" }] }, "Todos have been modified successfully."],
+    ["Task", { description: "find flaky tests", subagent_type: "Explore", prompt: "Look for **flaky** tests.\n\n- parser\n- dates" }, "## Findings\n\nOne test is **flaky**."],
+    ["Grep", { pattern: "parse\\(", path: "src", output_mode: "content" }, "src/a.ts:3:parse(x)\nsrc/a.ts:9:parse(y)\nsrc/b.ts:1:parse(z)"],
+    ["mcp__supabase__execute_sql", { query: "select 1" }, "[{\"?column?\":1}]"],
+    ["apply_patch", { input: "*** Begin Patch\n*** Update File: src/x.ts\n@@\n-old\n+new\n*** End Patch" }, JSON.stringify({ output: "Success. Updated the following files:\nM src/x.ts\n", metadata: { exit_code: 0 } })],
+    ["frobnicate", { level: 11 }, "done"],
+  ];
+  lines.push({ type: "user", t: T, message: { role: "user", content: [{ type: "text", text: "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>" }] } });
+  lines.push({ type: "user", t: T, message: { role: "user", content: "Fix the parser's time zone bug." } });
+  calls.forEach(([name, input, result, error], i) => {
+    const id = `toolu_${i}`;
+    lines.push({ type: "assistant", step: i + 1, t: T, costUsd: 0.001, response: { content: [{ type: "tool_use", id, name, input }], usage: { inputTokens: 10, outputTokens: 5 } } });
+    lines.push({ type: "tool_results", t: T, message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: result, ...(error ? { is_error: true } : {}) }] }, calls: [{ toolUseId: id, name, durationMs: 1 }] });
+  });
+  lines.push({ type: "assistant", step: 99, t: T, costUsd: 0.001, response: { content: [{ type: "text", text: "The zone was **wrong**; the needle is here." }], usage: { inputTokens: 10, outputTokens: 5 } } });
+  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
+
+async function openTools(opts) {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-"));
+  writeFileSync(path.join(dir, "tools.jsonl"), toolSession());
+  const origin = await serveDir(dir);
+  const p = await page(opts);
+  await p.goto(authed(origin));
+  await p.waitForSelector("body[data-loaded='tools']");
+  await p.waitForSelector("#reading .vitem:not(.placeholder) details.tool");
+  return p;
+}
+const tool = (p, name) => p.locator(`#reading details.tool:has(.tool-name:text-is('${name}'))`);
+
+test("each tool drawn for reading: $ cmd with its exit and first lines, a numbered highlighted read, a checklist, Markdown prompt and report, matches by file, MCP names, a patch as a diff; an unknown tool as JSON", async () => {
+  const p = await openTools({ height: 4000 });
+  // Shell: the description in the summary, the command once, exit status, 6 lines then "4 more lines".
+  const bash = tool(p, "Bash");
+  assert.equal(await bash.evaluate((d) => d.open), true, "a command is open");
+  assert.match(await bash.locator(":scope > summary").textContent(), /Run the parser tests\s*exit 2/);
+  assert.equal(await bash.locator(".shell-cmd").textContent(), "$npm test -- parser");
+  assert.equal((await bash.textContent()).split("npm test -- parser").length, 2, "the command appears once");
+  assert.equal(await bash.locator("pre.output").first().textContent(), Array.from({ length: 6 }, (_, i) => `out line ${i + 1}`).join("\n"));
+  assert.equal(await bash.locator("details.more > summary").textContent(), "4 more lines");
+  assert.doesNotMatch(await bash.textContent(), /Exit code 2|"command"/, "no wrapper, no JSON");
+  // Read: numbered from the offset, highlighted by extension, without the arrows.
+  const read = tool(p, "Read");
+  await read.locator(":scope > summary").click();
+  assert.equal(await read.locator("pre.gutter").textContent(), "7\n8\n9");
+  assert.ok((await read.locator("code.language-typescript .hljs-keyword").count()) > 0, "highlighted as TypeScript");
+  assert.doesNotMatch(await read.textContent(), /→/);
+  // TodoWrite: a checklist.
+  const todo = tool(p, "TodoWrite");
+  assert.deepEqual(await todo.locator("ul.todos li").evaluateAll((li) => li.map((x) => `${x.className}:${x.textContent.trim()}`)), ["done:☑ Read the test", "doing:◐ Fix the zone", "todo:☐ Run the suite"]);
+  assert.match(await todo.locator(":scope > summary").textContent(), /1 of 3 done/);
+  // Task: prompt and report as Markdown.
+  const task = tool(p, "Task");
+  assert.equal(await task.locator(".md strong").first().textContent(), "flaky");
+  assert.equal(await task.locator(".md li").count(), 2);
+  assert.equal(await task.locator(".md h4").textContent(), "Findings"); // ## two levels under the entry
+  assert.doesNotMatch(await task.textContent(), /##|\*\*/);
+  // Grep: matches grouped by file.
+  const grep = tool(p, "Grep");
+  await grep.locator(":scope > summary").click();
+  assert.deepEqual(await grep.locator(".match-file").evaluateAll((f) => f.map((x) => x.textContent)), ["src/a.ts 2", "src/b.ts 1"]);
+  // MCP: server and tool.
+  const mcp = tool(p, "mcp__supabase__execute_sql");
+  assert.match(await mcp.locator(":scope > summary").textContent(), /supabase › execute_sql/);
+  await mcp.locator(":scope > summary").click();
+  assert.match(await mcp.textContent(), /MCP server supabase, tool execute_sql/);
+  // apply_patch: the patch as a diff, the result unwrapped, the summary naming the file.
+  const patch = tool(p, "apply_patch");
+  assert.match(await patch.locator(":scope > summary").textContent(), /src\/x\.ts\s*exit 0/);
+  assert.doesNotMatch(await patch.locator(":scope > summary").textContent(), /Begin Patch/);
+  assert.equal(await patch.locator(".diff-body .add").count(), 1);
+  assert.match(await patch.locator("pre.output").textContent(), /^Success\. Updated the following files:\nM src\/x\.ts$/);
+  assert.doesNotMatch(await patch.textContent(), /\\n|"output"/);
+  // An unknown tool: its input as JSON, as before.
+  const other = tool(p, "frobnicate");
+  await other.locator(":scope > summary").click();
+  assert.match(await other.locator("code.language-json").textContent(), /"level": 11/);
+  // A slash command is context, not a prompt; times say their zone.
+  const context = p.locator("#reading .entry.context-entry");
+  assert.match(await context.locator("header").textContent(), /^Context/);
+  assert.equal(await context.locator(".context code").textContent(), "/clear");
+  assert.match(await p.locator("#reading .entry time").first().textContent(), /^2026-11-29 09:00:00 UTC$/);
+  await p.screenshot({ path: path.join(artifacts, "reader-tools.png"), fullPage: false });
+  assert.deepEqual(p.errors, []);
+});
+
+test("search marks each match and opens its fold, says 3 of N, steps on Enter and Shift+Enter; / focuses it; ? shows the keys", async () => {
+  const p = await openTools();
+  await p.keyboard.press("/");
+  assert.equal(await p.evaluate(() => document.activeElement.id), "search");
+  await p.keyboard.type("parse");
+  await p.keyboard.press("Enter"); // searched at once, without waiting for the pause
+  await p.waitForFunction(() => /^1 of \d+$/.test(document.getElementById("hits").textContent));
+  const total = Number((await p.textContent("#hits")).split(" of ")[1]);
+  assert.ok(total >= 4, `hits: ${total}`);
+  await p.waitForSelector("#reading mark.search-mark.current");
+  // The match inside the (folded) Read call: its fold opened to show the mark.
+  await p.keyboard.press("Enter");
+  await p.keyboard.press("Enter");
+  await p.waitForFunction(() => document.getElementById("hits").textContent.startsWith("3 of "));
+  await p.keyboard.press("Shift+Enter");
+  await p.waitForFunction(() => document.getElementById("hits").textContent.startsWith("2 of "));
+  const marks = await p.$$eval("#reading mark.search-mark", (ms) => ms.map((m) => ({ text: m.textContent, hidden: !!m.closest("details:not([open])") })));
+  assert.ok(marks.length > 0 && marks.every((m) => m.text.toLowerCase() === "parse"), JSON.stringify(marks));
+  assert.ok(marks.every((m) => !m.hidden), "no mark inside a closed fold");
+  // The current mark is on screen.
+  const inView = await p.$eval("#reading mark.current", (m) => {
+    const r = m.getBoundingClientRect();
+    const box = document.getElementById("reading").getBoundingClientRect();
+    return r.top >= box.top && r.bottom <= box.bottom;
+  });
+  assert.ok(inView, "the current match is scrolled into view");
+  // A query cleared: no marks left.
+  await p.fill("#search", "");
+  await p.keyboard.press("Enter");
+  await p.waitForFunction(() => document.querySelectorAll("#reading mark.search-mark").length === 0);
+  // Keyboard help.
+  await p.click("#reading");
+  await p.keyboard.press("?");
+  await p.waitForSelector("#help");
+  assert.match(await p.textContent("#help"), /search the transcript.*next \/ previous hit/s);
+  await p.keyboard.press("Escape");
+  assert.equal(await p.$("#help"), null);
+  assert.deepEqual(p.errors, []);
+});
+
+test("the index's search goes on inside the session it opens", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-index-"));
+  writeFileSync(path.join(dir, "tools.jsonl"), toolSession());
+  copyFileSync(path.join(root, "web-demo/samples/viewer-sample.jsonl"), path.join(dir, "viewer-sample.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page();
+  await p.goto(authed(origin));
+  await p.waitForSelector("#index-table tbody tr[data-session='tools']");
+  await p.fill("#index-search", "needle");
+  await p.waitForFunction(() => /1 sessions contain/.test(document.getElementById("index-status").textContent));
+  await p.click("#index-table tbody tr[data-session='tools']");
+  await p.waitForSelector("body[data-loaded='tools']");
+  assert.equal(await p.inputValue("#search"), "needle");
+  await p.waitForFunction(() => document.getElementById("hits").textContent === "1 of 1");
+  await p.waitForSelector("#reading mark.search-mark.current:text-is('needle')");
+});
+
+test("a phone (390 px): a viewport tag, the transcript the screen's width, sessions on demand; dark mode follows the system and the toggle", async () => {
+  const p = await openTools({ width: 390, height: 800 });
+  assert.equal(await p.getAttribute("meta[name=viewport]", "content"), "width=device-width, initial-scale=1");
+  const width = await p.$eval("#reading .vitem", (v) => v.getBoundingClientRect().width);
+  assert.ok(width >= 370, `an entry is ${width} px wide at 390`);
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), 390, "nothing wider than the screen");
+  assert.equal(await p.isVisible("nav#sessions"), false);
+  await p.click("#toggle-sessions");
+  assert.equal(await p.isVisible("nav#sessions"), true);
+  await p.click("nav#sessions a");
+  assert.equal(await p.isVisible("nav#sessions"), false, "choosing a session hides the list");
+  await p.screenshot({ path: path.join(artifacts, "reader-390-light.png") });
+  const bg = () => p.$eval("#reading", (r) => getComputedStyle(r).backgroundColor);
+  assert.equal(await bg(), "rgb(246, 248, 250)");
+  await p.emulateMedia({ colorScheme: "dark" });
+  await p.waitForFunction(() => document.documentElement.classList.contains("dark"));
+  assert.equal(await bg(), "rgb(1, 4, 9)", "dark as the system says");
+  // The toggle: auto → dark → light, kept across a reload.
+  await p.click("#theme");
+  await p.click("#theme");
+  assert.equal(await p.evaluate(() => document.documentElement.classList.contains("dark")), false, "light chosen over the system's dark");
+  await p.reload();
+  await p.waitForSelector("body[data-loaded='tools']");
+  assert.equal(await p.evaluate(() => document.documentElement.classList.contains("dark")), false, "the choice is kept");
+  assert.deepEqual(p.errors, []);
+});
+
+// Two real sessions (Claude Code, Codex) at 1280 and 390 px, light and dark.
+for (const [name, file] of [
+  ["session-196820da", "claude-code/codemie-code/session-196820da.jsonl"],
+  ["rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799", "codex/codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"],
+]) {
+  test(`a real session (${file.split("/")[0]}) reads as context, tools and prose, at 1280 and 390 px, light and dark`, { skip: PEERS_SKIP }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-peer-"));
+    copyFileSync(path.join(peers, file), path.join(dir, path.basename(file)));
+    const origin = await serveDir(dir);
+    for (const colorScheme of ["light", "dark"]) {
+      for (const width of [1280, 390]) {
+        const p = await page({ width, height: 900, colorScheme });
+        await p.goto(authed(origin, `session=${name}`));
+        await p.waitForSelector(`body[data-loaded='${name}']`);
+        await p.waitForSelector("#reading .vitem:not(.placeholder) .entry");
+        // The first screen: the agent's boilerplate as context, not as the conversation.
+        assert.ok((await p.$$("#reading .entry.context-entry")).length > 0, "context entries");
+        assert.equal(await p.$$eval("#reading .md h1", (h) => h.length), 0, "no AGENTS.md headings on the first screen");
+        // Scrolled to the tools: shell commands drawn as commands.
+        await p.evaluate(() => {
+          const e = window.viewer.entries.find((x) => (x.tools ?? []).some((t) => t.use && ["Bash", "exec_command"].includes(t.name)));
+          window.viewer.reading.scrollToEntry(e.index);
+        });
+        await p.waitForSelector("#reading details.tool.view-shell .shell-cmd");
+        await p.$eval("#reading details.tool.view-shell", (d) => d.scrollIntoView());
+        await p.waitForTimeout(300);
+        await p.screenshot({ path: path.join(artifacts, `reader-${file.split("/")[0]}-${width}-${colorScheme}.png`) });
+        assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), width, "nothing wider than the screen");
+        assert.deepEqual(p.errors, []);
+        await p.close();
+        pages.splice(pages.indexOf(p), 1);
+      }
+    }
+  });
+}
+
+test("a deep link near the end of entries of very different heights lands on its entry, and the address keeps it", async () => {
+  const lines = [{ type: "start", sessionId: "tall", model: "claude-sonnet-4-5", t: T }];
+  for (let i = 0; i < 100; i++) {
+    lines.push({ type: "user", t: T, message: { role: "user", content: `Question ${i}` } });
+    const body = Array.from({ length: (i % 9) * 8 }, (_, k) => `- point ${k} of answer ${i}`).join("\n");
+    lines.push({ type: "assistant", step: i + 1, t: T, costUsd: 0.001, response: { content: [{ type: "text", text: `Answer ${i}\n\n${body}` }], usage: { inputTokens: 10, outputTokens: 5 } } });
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-tall-"));
+  writeFileSync(path.join(dir, "tall.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const origin = await serveDir(dir);
+  const p = await page({ width: 1280, height: 800 });
+  const target = 2 + 2 * 95; // Answer 95, five answers from the end
+  await p.goto(authed(origin, `session=tall&e=${target}`));
+  await p.waitForSelector("body[data-loaded='tall']");
+  await p.waitForSelector(`#reading .vitem[data-index='${target}']:not(.placeholder)`);
+  await p.waitForTimeout(1500); // heights measured, the landing over
+  const top = await p.$eval(`#reading .vitem[data-index='${target}']`, (n) => n.getBoundingClientRect().top - document.getElementById("reading").getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 12, `the linked entry is at the top (${top} px)`);
+  assert.match(await p.textContent(`#reading .vitem[data-index='${target}']`), /Answer 95/);
+  assert.match(await p.evaluate(() => location.hash), new RegExp(`e=${target}(&|$)`), "the address still names the entry");
+  // The reader scrolls: the address follows.
+  await p.mouse.move(600, 500);
+  await p.mouse.wheel(0, -2500);
+  await p.waitForFunction((t) => /e=\d+/.test(location.hash) && !location.hash.includes(`e=${t}`), target);
+  assert.deepEqual(p.errors, []);
+});
