@@ -23,6 +23,9 @@
 
 #[path = "support/shared.rs"]
 mod shared;
+#[path = "support/doctor_report.rs"]
+mod doctor_report;
+use doctor_report::report_json;
 
 use garuda_session::doctor::{self, ChangeKind, Kind, Repaired};
 use serde_json::Value;
@@ -459,14 +462,6 @@ fn reader_accepts(name: &str, bytes: &[u8]) {
     let messages: Vec<String> = state.messages.iter().map(|m| m.json.to_string()).collect();
     let problems = garuda_session::resume::check_messages(&messages, false);
     assert!(problems.is_empty(), "{name}: checkMessages refuses the repaired file: {problems:?}");
-}
-
-fn report_json(input: &[u8], r: &Repaired) -> Value {
-    let d = doctor::diagnose(input, None);
-    serde_json::json!({
-        "problems": serde_json::from_str::<Value>(&d.to_json()).unwrap()["problems"],
-        "changes": serde_json::from_str::<Value>(&r.report_json()).unwrap()["changes"],
-    })
 }
 
 #[test]

@@ -19,6 +19,9 @@
 
 #[path = "support/shared.rs"]
 mod shared;
+#[path = "support/doctor_report.rs"]
+mod doctor_report;
+use doctor_report::report_json;
 
 use garuda_session::doctor::{self, ChangeKind, Kind, Repaired};
 use garuda_session::formats::Format;
@@ -172,14 +175,6 @@ fn reader_accepts(name: &str, bytes: &[u8]) {
     let resumed = garuda_session::resume::resume(&state, &Default::default());
     let problems = garuda_session::resume::check_messages(&resumed.messages_json(), false);
     assert!(problems.is_empty(), "{name}: checkMessages refuses the resumed file: {problems:?}");
-}
-
-fn report_json(input: &[u8], r: &Repaired) -> Value {
-    let d = doctor::diagnose(input, None);
-    serde_json::json!({
-        "problems": serde_json::from_str::<Value>(&d.to_json()).unwrap()["problems"],
-        "changes": serde_json::from_str::<Value>(&r.report_json()).unwrap()["changes"],
-    })
 }
 
 #[test]
