@@ -57,7 +57,9 @@ pub fn summarise_state(id: &str, updated: &str, state: &SessionState) -> Session
         id: id.to_owned(),
         updated: updated.to_owned(),
         // Not a slash command's caveat or a reminder (the transcript's boilerplate rules).
-        prompt: crate::transcript::index_prompt(state).map(|p| first_line(&p, PROMPT_CHARS)).unwrap_or_default(),
+        prompt: crate::transcript::index_prompt(state)
+            .map(|p| first_line(&p, PROMPT_CHARS))
+            .unwrap_or_default(),
         prompts: state.prompts,
         model: state.model.clone(),
         title: state.title.clone(),

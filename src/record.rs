@@ -272,7 +272,8 @@ fn name_the_field(record: &MessageParts, kind: &str, error: &serde_json::Error) 
         if key == "type" {
             continue;
         }
-        let alone = format!(r#"{{"type":{kind_json},{}:{}}}"#, crate::json_str::str_literal(key), value.get());
+        let alone =
+            format!(r#"{{"type":{kind_json},{}:{}}}"#, crate::json_str::str_literal(key), value.get());
         if let Err(e) = serde_json::from_str::<Fields>(&alone) {
             return format!("`{key}`: {}", clean_serde_message(&e));
         }

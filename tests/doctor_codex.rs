@@ -17,10 +17,10 @@
 //!
 //! `DOCTOR_BLESS=1` rewrites the expected files (read them before committing).
 
-#[path = "support/shared.rs"]
-mod shared;
 #[path = "support/doctor_report.rs"]
 mod doctor_report;
+#[path = "support/shared.rs"]
+mod shared;
 use doctor_report::report_json;
 
 use garuda_session::doctor::{self, ChangeKind, Kind, Repaired};

@@ -31,7 +31,8 @@ impl Rng {
 }
 
 /// Bytes near every needle the scans look for, and UTF-8 pieces.
-const ALPHABET: &[u8] = b"\n\x0b\x09\"\\[{]}zZ;|a\xc3\xa9\xe2\x80\xa8\xf0\x9f\x98\x80\xff\x00\x7b\x5b\x22\x5c";
+const ALPHABET: &[u8] =
+    b"\n\x0b\x09\"\\[{]}zZ;|a\xc3\xa9\xe2\x80\xa8\xf0\x9f\x98\x80\xff\x00\x7b\x5b\x22\x5c";
 
 fn texts() -> Vec<Vec<u8>> {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -39,8 +40,9 @@ fn texts() -> Vec<Vec<u8>> {
     for len in [0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257] {
         for density in [1, 4, 40, 1000] {
             // Mostly a plain letter, a needle-ish byte one time in `density`.
-            let text: Vec<u8> =
-                (0..len).map(|_| if rng.below(density) == 0 { ALPHABET[rng.below(ALPHABET.len())] } else { b'x' }).collect();
+            let text: Vec<u8> = (0..len)
+                .map(|_| if rng.below(density) == 0 { ALPHABET[rng.below(ALPHABET.len())] } else { b'x' })
+                .collect();
             out.push(text);
         }
     }
@@ -60,7 +62,11 @@ fn single_byte_scans_agree_with_the_obvious_ones() {
     for text in texts() {
         for s in slices(&text) {
             for needle in [b'\n', b'\\', b'"', 0xff, 0x00] {
-                assert_eq!(bytes::find_byte(s, needle), s.iter().position(|&b| b == needle), "{s:?} {needle}");
+                assert_eq!(
+                    bytes::find_byte(s, needle),
+                    s.iter().position(|&b| b == needle),
+                    "{s:?} {needle}"
+                );
                 assert_eq!(bytes::find_last_byte(s, needle), s.iter().rposition(|&b| b == needle), "{s:?}");
                 assert_eq!(bytes::count_byte(s, needle), s.iter().filter(|&&b| b == needle).count(), "{s:?}");
             }
@@ -82,7 +88,8 @@ fn single_byte_scans_agree_with_the_obvious_ones() {
 #[test]
 fn substring_scans_agree_with_the_obvious_ones() {
     let naive = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-    let folded = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle));
+    let folded =
+        |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle));
     for text in texts() {
         for s in slices(&text) {
             for needle in [&b"\"usage\""[..], b"\n\x0b", b"z\\", b"\xc3\xa9", b"x", b"xx", b"xxz"] {
@@ -154,7 +161,11 @@ fn replay_cut_anywhere_gives_the_whole_inputs_state_and_line_starts() {
         let chunks: Vec<&[u8]> = b.chunks(size).collect();
         let j = replay(&chunks);
         assert_eq!(j.state(), state, "chunks of {size}");
-        assert_eq!(j.line_range(lines.len() as u64), whole.line_range(lines.len() as u64), "chunks of {size}");
+        assert_eq!(
+            j.line_range(lines.len() as u64),
+            whole.line_range(lines.len() as u64),
+            "chunks of {size}"
+        );
     }
     // Text fed as &str in pieces cut at character boundaries only.
     let mut j = Journal::default().with_line_starts();
@@ -186,7 +197,12 @@ fn line_starts_survive_invalid_utf8_and_overlong_lines() {
         }
         let mut at = 0u64;
         for (i, line) in lines.iter().enumerate() {
-            assert_eq!(j.line_range(i as u64 + 1), Some((at, at + line.len() as u64)), "line {} in chunks of {size}", i + 1);
+            assert_eq!(
+                j.line_range(i as u64 + 1),
+                Some((at, at + line.len() as u64)),
+                "line {} in chunks of {size}",
+                i + 1
+            );
             at += line.len() as u64 + 1;
         }
         j.finish();

@@ -109,10 +109,10 @@ fn keys(v: &impl serde::Serialize) -> Vec<String> {
 
 #[test]
 fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
+    use garuda_session::transcript::tools::{SearchGroup, TodoItem, ToolView};
     use garuda_session::transcript::{
         diff::FileDiff, Entry, EntryKind, Fate, Image, Outcome, Part, Subagent, ThinkingFate, ToolRef,
     };
-    use garuda_session::transcript::tools::{SearchGroup, TodoItem, ToolView};
     let d = declarations();
     // An entry with every field present.
     let entry = Entry {
@@ -260,7 +260,13 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
         ToolView::Read { path: s(), first: 1, lines: vec![s()], after: "x".into() },
         ToolView::Todos { items: vec![TodoItem { text: s(), status: s() }], note: some() },
         ToolView::Task { agent: some(), description: some(), prompt: s() },
-        ToolView::Search { pattern: s(), path: some(), glob: some(), groups: vec![SearchGroup { file: s(), lines: vec![] }], rest: "x".into() },
+        ToolView::Search {
+            pattern: s(),
+            path: some(),
+            glob: some(),
+            groups: vec![SearchGroup { file: s(), lines: vec![] }],
+            rest: "x".into(),
+        },
         ToolView::Web { url: some(), query: some(), prompt: some() },
         ToolView::Mcp { server: s(), tool: s() },
         ToolView::Patch { exit: Some(0), output: some() },
@@ -269,10 +275,14 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
     for view in &views {
         let v = serde_json::to_value(view).expect("serialises");
         let kind = v["kind"].as_str().expect("a kind").to_owned();
-        let at = union.find(&format!("kind: \"{kind}\"")).unwrap_or_else(|| panic!("ToolView lacks `{kind}`"));
+        let at =
+            union.find(&format!("kind: \"{kind}\"")).unwrap_or_else(|| panic!("ToolView lacks `{kind}`"));
         let member = &union[at..union[at..].find("\n  | ").map_or(union.len(), |e| at + e)];
         for k in keys(view) {
-            assert!(member.contains(&format!("{k}:")) || member.contains(&format!("{k}?:")), "the `{kind}` view lacks `{k}`");
+            assert!(
+                member.contains(&format!("{k}:")) || member.contains(&format!("{k}?:")),
+                "the `{kind}` view lacks `{k}`"
+            );
         }
     }
 }

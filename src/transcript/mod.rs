@@ -17,8 +17,8 @@
 mod boilerplate;
 pub use boilerplate::index_prompt;
 mod detail;
-mod plain;
 pub mod diff;
+mod plain;
 mod summary;
 pub mod tools;
 

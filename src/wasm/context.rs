@@ -305,7 +305,8 @@ fn pruned(messages: JsValue, opts: JsValue, name: &str) -> Result<(js_sys::Array
         let m = input.get(i as u32);
         let content = KEYS.with(|k| field(&m, &k.content));
         // The plan changes only messages whose content it read as an array.
-        let content = if js_sys::Array::is_array(&content) { content.unchecked_into() } else { js_sys::Array::new() };
+        let content =
+            if js_sys::Array::is_array(&content) { content.unchecked_into() } else { js_sys::Array::new() };
         copies.push((i, copy(&m), content.slice(0, content.length())));
         slot[i] = (copies.len() - 1) as u32;
         copies.len() - 1
