@@ -7,9 +7,9 @@
 use crate::state::{Message, SessionState, Snapshot};
 use std::fmt::Write;
 
-// The string writers live in a leaf module (`json_str`); named here too,
-// where the other writers of JSON text look for them.
-pub use crate::json_str::{push_str_literal, str_literal};
+// The string writers live in a leaf module (`json_str`), imported from
+// there by every module, so there is one path to them.
+use crate::json_str::push_str_literal;
 
 fn push_f64(out: &mut String, x: f64) {
     match serde_json::Number::from_f64(x) {

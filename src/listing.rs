@@ -24,7 +24,7 @@ pub struct SessionRow {
 impl SessionRow {
     /// The row as a JSON object (camelCase).
     pub fn to_json(&self) -> String {
-        use crate::json::str_literal as lit;
+        use crate::json_str::str_literal as lit;
         let opt = |s: &Option<String>| s.as_deref().map_or_else(|| "null".to_owned(), lit);
         let cost_usd =
             self.cost_usd.and_then(serde_json::Number::from_f64).map_or("null".to_owned(), |n| n.to_string());

@@ -72,7 +72,7 @@ pub fn models_json(models: &[String]) -> String {
         if i > 0 {
             out.push(',');
         }
-        crate::json::push_str_literal(&mut out, m);
+        crate::json_str::push_str_literal(&mut out, m);
     }
     out.push(']');
     out

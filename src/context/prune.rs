@@ -21,7 +21,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::json::{push_str_literal, str_literal};
+use crate::json_str::{push_str_literal, str_literal};
 use crate::record::MessageParts;
 use crate::resume::message::{Block, Kind, Msg, Role};
 

@@ -28,7 +28,7 @@
 
 use super::{Change, ChangeKind, Kind, Problem, Severity};
 use crate::formats::chain;
-use crate::json::str_literal;
+use crate::json_str::str_literal;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;

@@ -21,7 +21,7 @@ mod lines;
 mod replayed;
 
 use crate::formats::Format;
-use crate::json::str_literal;
+use crate::json_str::str_literal;
 
 /// How bad a problem is: an `Error` stops the session resuming (the API
 /// refuses the history, or the agent loses part of the conversation); a

@@ -70,7 +70,7 @@ impl Problem {
             r#"{{"index":{},"kind":"{}","message":{}}}"#,
             self.index,
             self.kind.as_str(),
-            crate::json::str_literal(&self.message)
+            crate::json_str::str_literal(&self.message)
         )
     }
 }

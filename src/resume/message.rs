@@ -2,7 +2,7 @@
 //! kept as its exact JSON text plus the few facts the rules read (its type,
 //! ids, whether its text is empty, whether it is signed).
 
-use crate::json::str_literal;
+use crate::json_str::str_literal;
 use crate::record::{raw_kind, MessageParts};
 use crate::state::Origin;
 use serde::Deserialize;

@@ -24,7 +24,7 @@ mod ids;
 pub(crate) mod message;
 pub mod view;
 
-use crate::json::str_literal;
+use crate::json_str::str_literal;
 use crate::state::{Message, SessionState};
 pub use check::{Problem, ProblemKind};
 use message::{Block, Kind, Msg, Role};

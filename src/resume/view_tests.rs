@@ -34,7 +34,10 @@ fn thinking_at(messages: &[Value]) -> Vec<usize> {
 }
 
 fn user(text: &str) -> String {
-    format!(r#"{{"type":"user","message":{{"role":"user","content":{}}}}}"#, crate::json::str_literal(text))
+    format!(
+        r#"{{"type":"user","message":{{"role":"user","content":{}}}}}"#,
+        crate::json_str::str_literal(text)
+    )
 }
 
 fn answer(step: u32, tool: Option<&str>) -> String {
@@ -49,7 +52,7 @@ fn answer(step: u32, tool: Option<&str>) -> String {
 fn results(id: &str, content: &str) -> String {
     format!(
         r#"{{"type":"tool_results","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":{}}}]}},"calls":[]}}"#,
-        crate::json::str_literal(content)
+        crate::json_str::str_literal(content)
     )
 }
 

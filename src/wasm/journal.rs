@@ -218,7 +218,7 @@ impl Journal {
             if i > 0 {
                 out.push(',');
             }
-            out.push_str(&format!("[{line},{}]", crate::json::str_literal(record)));
+            out.push_str(&format!("[{line},{}]", crate::json_str::str_literal(record)));
         }
         out.push(']');
         parse_json(&out)
