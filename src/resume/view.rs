@@ -160,16 +160,25 @@ impl ModelView {
             .into_iter()
             .map(|(id, _)| id)
             .collect();
+        // Which of them the repair must leave to the journal: all of them
+        // when nothing live follows yet (the record will come), and those
+        // the live part's first results answer when it does (the record
+        // came: the view is being made again after it, by an undo, a redo
+        // or a late first read, and answered here too they would be
+        // answered twice, which the API refuses).
+        let live = &state.messages[self.covered..];
+        let left_to_journal: Vec<String> = if live.is_empty() {
+            unanswered
+        } else {
+            let answered = answered_first(live.iter().map(|m| &*m.json));
+            unanswered.into_iter().filter(|id| answered.contains(id)).collect()
+        };
         // Only when nothing but results follows the response: a record
         // appended after a prompt would put its results after other content
         // of the turn, which the API refuses (the repair's answers, before
         // the prompt, stay then).
-        // And only when nothing live follows (a compaction after the
-        // resume, say): the record goes at the end.
-        let nothing_live = self.covered == state.messages.len();
         let last = prefix.iter().rposition(|m| m.role == Role::Assistant).filter(|&a| {
-            nothing_live
-                && !unanswered.is_empty()
+            !left_to_journal.is_empty()
                 && prefix[a + 1..].iter().all(|m| m.blocks.iter().all(|b| b.kind == Kind::ToolResult))
         });
         if let Some(a) = last {
@@ -180,7 +189,7 @@ impl ModelView {
                     let made = b.at.is_none()
                         && b.kind == Kind::ToolResult
                         && b.json.contains(INTERRUPTED)
-                        && b.id.as_ref().is_some_and(|id| unanswered.contains(id));
+                        && b.id.as_ref().is_some_and(|id| left_to_journal.contains(id));
                     if made {
                         reopened.extend(b.id.clone());
                     }
@@ -284,6 +293,20 @@ fn calls_of(m: &Msg) -> Vec<(String, String)> {
         .filter(|b| b.kind == Kind::ToolUse)
         .filter_map(|b| Some((b.id.clone()?, b.name.clone().unwrap_or_default())))
         .collect()
+}
+
+/// The ids the first user messages of a list answer, up to its first
+/// assistant message (the API joins them into one turn).
+fn answered_first<'a>(messages: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut answered = Vec::new();
+    for json in messages {
+        let Some(m) = Msg::parse(json, Default::default(), None) else { continue };
+        match m.role {
+            Role::User => answered.extend(m.tool_result_ids().map(str::to_owned)),
+            Role::Assistant => break,
+        }
+    }
+    answered
 }
 
 /// The open calls of a list of messages: the last assistant message's

@@ -332,3 +332,48 @@ fn a_compaction_after_a_resume_is_the_view_as_given() {
         opened(&format!("{disk}{{\"t\":\"x\",\"type\":\"resume\",\"model\":\"m\"}}\n{line}\n"));
     assert_eq!(view(&mut replayed), want, "replay agrees with live");
 }
+
+/// A call left open by a crash, answered after the resume by the record
+/// closeOpenToolCalls writes, and then an undo and a redo that reach into
+/// the repaired part (the turn began before the resume): the view made
+/// again must not answer the call a second time. (The scripted agent run
+/// found this: its fake API refused the next signed thinking, since the
+/// duplicate result shifted the history it was signed over; the real API
+/// refuses the duplicate itself: "each tool_use must have a single result".)
+#[test]
+fn a_call_answered_after_the_resume_stays_answered_once_through_undo_and_redo() {
+    let mut j = opened("");
+    let disk = write_all(
+        &mut j,
+        &[
+            r#"{"type":"start","model":"m1"}"#.into(),
+            user("go"),
+            answer(1, None),
+            r#"{"type":"snapshot","messages":2,"tree":"t","prompt":"p"}"#.into(),
+            user("next"),
+            answer(2, Some("t2")),
+        ],
+    );
+    let mut live = opened(&disk);
+    let mut more = write_all(&mut live, &[r#"{"type":"resume","model":"m1"}"#.into()]);
+    let record = close_open_tool_calls(live.state(), "2026-12-01T00:00:00.000Z").expect("t2 is open");
+    more.push_str(&write_all(&mut live, &[record]));
+    assert_eq!(view(&mut live).len(), 5, "{:?}", view(&mut live));
+    more.push_str(&write_all(&mut live, &[r#"{"type":"undo"}"#.into()]));
+    assert_eq!(view(&mut live).len(), 2);
+    more.push_str(&write_all(&mut live, &[r#"{"type":"redo"}"#.into()]));
+    let messages = view(&mut live);
+    let results: usize = messages
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|b| b["type"] == "tool_result" && b["tool_use_id"] == "t2")
+        .count();
+    assert_eq!(results, 1, "t2 answered once: {messages:?}");
+    let texts: Vec<String> = messages.iter().map(Value::to_string).collect();
+    assert!(super::super::check_messages(&texts, true).is_empty(), "{messages:?}");
+    assert!(live.model_view().0.open_calls().is_empty());
+    // Live equals replay.
+    let mut replayed = opened(&format!("{disk}{more}"));
+    assert_eq!(view(&mut replayed), messages);
+}
