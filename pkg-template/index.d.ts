@@ -960,6 +960,7 @@ export type MessageProblemKind =
   | "tool-use-unanswered"
   | "tool-result-orphan"
   | "tool-result-not-first"
+  | "tool-result-duplicate"
   | "empty-content"
   | "empty-text"
   | "thinking-unsigned"

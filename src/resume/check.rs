@@ -13,6 +13,7 @@ pub enum ProblemKind {
     ToolUseUnanswered,
     ToolResultOrphan,
     ToolResultNotFirst,
+    ToolResultDuplicate,
     EmptyContent,
     EmptyText,
     ThinkingUnsigned,
@@ -22,13 +23,14 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
-    pub const ALL: [ProblemKind; 12] = [
+    pub const ALL: [ProblemKind; 13] = [
         ProblemKind::NoMessages,
         ProblemKind::NotAMessage,
         ProblemKind::FirstNotUser,
         ProblemKind::ToolUseUnanswered,
         ProblemKind::ToolResultOrphan,
         ProblemKind::ToolResultNotFirst,
+        ProblemKind::ToolResultDuplicate,
         ProblemKind::EmptyContent,
         ProblemKind::EmptyText,
         ProblemKind::ThinkingUnsigned,
@@ -45,6 +47,7 @@ impl ProblemKind {
             ProblemKind::ToolUseUnanswered => "tool-use-unanswered",
             ProblemKind::ToolResultOrphan => "tool-result-orphan",
             ProblemKind::ToolResultNotFirst => "tool-result-not-first",
+            ProblemKind::ToolResultDuplicate => "tool-result-duplicate",
             ProblemKind::EmptyContent => "empty-content",
             ProblemKind::EmptyText => "empty-text",
             ProblemKind::ThinkingUnsigned => "thinking-unsigned",
@@ -95,6 +98,10 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
     // the run already held other content. Kept as the loop goes, so the
     // check is linear (it looked back over the run at every message).
     let mut asked: Ids<&str> = Ids::default();
+    // The calls the run answered so far: the API takes one result per call
+    // ("each tool_use must have a single result. Found multiple
+    // `tool_result` blocks with id"), across the run's messages too.
+    let mut answered: Ids<&str> = Ids::default();
     let mut seen_other = false;
     let mut in_run = false;
     for (i, m) in messages.iter().enumerate() {
@@ -162,6 +169,7 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                 if !in_run {
                     in_run = true;
                     seen_other = false;
+                    answered = Ids::default();
                     asked = match i.checked_sub(1).and_then(|p| messages.get(p)) {
                         Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().collect(),
                         _ => Ids::default(),
@@ -180,6 +188,14 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                             format!("message {i}: tool_result for {id:?} answers no tool_use of the previous message"),
                         ));
                     }
+                    if asked.contains(id) && answered.contains(id) {
+                        out.push(problem(
+                            i,
+                            ProblemKind::ToolResultDuplicate,
+                            format!("message {i}: tool_use {id} has more than one tool_result (the API takes one)"),
+                        ));
+                    }
+                    answered.insert(id);
                     if seen_other {
                         out.push(problem(
                             i,

@@ -122,6 +122,9 @@ fn check_messages_names_each_problem() {
         r#"{"role":"user","content":[{"type":"text","text":""},{"type":"tool_result","tool_use_id":"u","content":"r"}]}"#,
         r#"{"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}"#,
         r#"{"role":"user","content":[]}"#,
+        r#"{"role":"assistant","content":[{"type":"tool_use","id":"d","name":"x","input":{}}]}"#,
+        r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"d","content":"1"}]}"#,
+        r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"d","content":"2"}]}"#,
     ]
     .map(str::to_owned);
     let kinds: Vec<&str> = check_messages(&msgs, false).iter().map(|p| p.kind.as_str()).collect();
@@ -131,6 +134,7 @@ fn check_messages_names_each_problem() {
         "empty-text",
         "tool-result-orphan",
         "tool-result-not-first",
+        "tool-result-duplicate",
         "thinking-unsigned",
         "empty-content",
     ] {

@@ -9,6 +9,7 @@
 // before the block, with earlier assistant turns' thinking left out (the
 // API strips it from the context), adjacent user messages joined (the API
 // joins them into one turn) and string content read as one text block.
+// It also refuses a call answered twice in one turn, as the real API does.
 "use strict";
 const crypto = require("node:crypto");
 
@@ -59,6 +60,20 @@ class FakeApi {
   refusal(model, history) {
     if (!Array.isArray(history) || history.length === 0) return "messages: at least one message is required";
     if (history[0].role !== "user") return "messages: the first message must use the user role";
+    // One result per call, across the user messages the API joins into one turn.
+    let answered = new Set();
+    for (let i = 0; i < history.length; i++) {
+      if (history[i].role !== "user") {
+        answered = new Set();
+        continue;
+      }
+      const blocks = blocksOf(history[i]);
+      for (let j = 0; j < blocks.length; j++) {
+        if (blocks[j].type !== "tool_result") continue;
+        if (answered.has(blocks[j].tool_use_id)) return `messages.${i}.content.${j}: each tool_use must have a single result. Found multiple \`tool_result\` blocks with id: ${blocks[j].tool_use_id}`;
+        answered.add(blocks[j].tool_use_id);
+      }
+    }
     for (let i = 0; i < history.length; i++) {
       const m = history[i];
       if (m.role !== "assistant") continue;
