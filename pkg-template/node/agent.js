@@ -368,7 +368,10 @@ function addCompaction(s, compaction) {
 
 function addSnapshot(s, snapshot) {
   sessionArg(s, "addSnapshot(session, snapshot)");
-  return s.write({ type: "snapshot", messages: s.messages.length, ...snapshot });
+  // The conversation's count (spec §3: the message count before the turn),
+  // not the model view's: after a resume the repair may join messages, and
+  // the view's shorter count made an undo take back more than the turn.
+  return s.write({ type: "snapshot", messages: s.journal.messageCount, ...snapshot });
 }
 
 /** The top of the undo or redo stack, read from the core (or from the whole state, for a journal without snapshotTop). */

@@ -179,6 +179,58 @@ for (const [name, make] of Object.entries(stores)) {
       s.journal.close();
     });
 
+    test("after a resume whose repair joined messages, undo takes back one turn of the conversation, not of the view", async () => {
+      const store = make();
+      const api = new FakeApi();
+      const first = agent.startSession(store, { model: "claude-m1" });
+      agent.addUserMessage(first, "go");
+      turn(api, first, 1, { tool: "t1" });
+      agent.addToolResults(first, [{ type: "tool_result", tool_use_id: "t1", content: "ok" }], { calls: [{ toolUseId: "t1", name: "bash", durationMs: 1 }] });
+      agent.addUserMessage(first, "and now?"); // a prompt after the results: the repair joins them
+      turn(api, first, 2);
+      first.journal.close();
+      const s = await agent.resumeSession(store, first.id, { model: "claude-m1" });
+      const conversation = s.journal.messageCount;
+      assert.ok(s.messages.length < conversation, "the view is shorter than the conversation");
+      agent.addSnapshot(s, { tree: "t", prompt: "three", durationMs: 1 });
+      agent.addUserMessage(s, "three");
+      turn(api, s, 3);
+      const before = s.messages.length;
+      agent.undo(s);
+      // The snapshot counts the conversation's messages (spec: the message
+      // count before the turn): the undo takes the turn's two back, no more.
+      assert.equal(s.journal.messageCount, conversation);
+      assert.equal(s.messages.length, before - 2);
+      if (typeof store.replay === "function") assert.equal(store.replay(s.id).messages.length, conversation, "replay agrees");
+      agent.redo(s);
+      assert.equal(s.messages.length, before);
+      s.journal.close();
+    });
+
+    test("a call a crash left open, answered after the resume, is answered once through undo and redo", async () => {
+      const store = make();
+      const api = new FakeApi();
+      const first = agent.startSession(store, { model: "claude-m1" });
+      agent.addUserMessage(first, "go");
+      turn(api, first, 1);
+      agent.addSnapshot(first, { tree: "t", prompt: "two", durationMs: 1 });
+      agent.addUserMessage(first, "two");
+      turn(api, first, 2, { tool: "t2" });
+      first.journal.close(); // the crash: t2 has no result
+      const s = await agent.resumeSession(store, first.id, { model: "claude-m1" });
+      agent.closeOpenToolCalls(s);
+      const answered = s.messages.length;
+      agent.undo(s);
+      agent.redo(s);
+      assert.equal(s.messages.length, answered);
+      const results = s.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_result" && b.tool_use_id === "t2");
+      assert.equal(results.length, 1, JSON.stringify(s.messages));
+      assert.deepEqual(core.checkMessages(s.messages, { thinking: true }), []);
+      agent.addUserMessage(s, "three");
+      turn(api, s, 3); // the fake API takes the history, signed thinking and all
+      s.journal.close();
+    });
+
     test("every call on a closed session throws ERR_JOURNAL_CLOSED", () => {
       const s = agent.startSession(make(), { model: "m1" });
       agent.addUserMessage(s, "one");
