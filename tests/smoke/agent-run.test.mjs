@@ -14,7 +14,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -126,4 +126,52 @@ test(`a scripted agent run of ${TURNS} turns survives ${KILLS} kills -9`, { time
   // The resumed history is one the API accepts, with thinking on too.
   assert.deepEqual(core.checkMessages(core.resumeMessages(state, { model: "claude-m2", thinking: true }), { thinking: true }), []);
   console.log(`agent run: ${TURNS} turns, ${killed} kills${finishedEarly ? " (the run finished before the last kill)" : ""}, ${synthetic} of them between a tool call and its result, ${bad} torn lines ended, ${records.filter((r) => r.type === "resume").length} resumes, ${state.messages.length} messages, ${files.filter((f) => f.endsWith(".jsonl")).length - 1} subagent runs, ${outputs.length} kept outputs, ${pruning.length} pruning compactions, cost ${core.formatCost(state)}`);
+});
+
+// The kills above land at wall-clock times, so a crash point that breaks
+// resume shows up only now and then (one in twelve runs failed at step 41:
+// a kill between step 38's or 39's call and its result, then the snapshot,
+// undo and redo of step 40). Here the crash points are cut exactly: one
+// uninterrupted run, then its journal cut at every record boundary (and
+// inside the record) around the run's hard places, each cut resumed in a
+// copy of the session folder and carried on a few steps, through the same
+// checks and fake API.
+test("a crash at every record boundary around pruning, undo and redo, and the pause resumes to a history the API accepts", { timeout: 10 * 60_000 }, () => {
+  const runTo = (dir, turns) => spawnSync(process.execPath, [loop, path.join(root, "pkg"), dir, String(turns)], { env: { ...process.env, AGENT_RUN_TOKEN: SECRET }, encoding: "utf8" });
+  const base = path.join(fs.mkdtempSync(path.join(tmpdir(), "garuda-agent-cuts-")), "sessions");
+  // To 120 (the run pauses there) and on to 123 with another model.
+  assert.equal(runTo(base, 123).status, 0);
+  assert.equal(runTo(base, 123).status, 0);
+  const lines = fs.readFileSync(path.join(base, "run.jsonl"), "utf8").split("\n");
+  // [from, to, torn]: the steps whose record boundaries are cut, and
+  // whether a cut inside each record (a torn last line) is tried too.
+  const around = [
+    [25, 25, false],
+    [38, 40, true],
+    [120, 121, false],
+  ];
+  let offset = 0;
+  let step = 0;
+  let cuts = 0;
+  for (const line of lines.slice(0, -1)) {
+    const prompt = /"do step (\d+)"/.exec(line);
+    if (prompt) step = Number(prompt[1]);
+    const end = offset + Buffer.byteLength(line) + 1;
+    const mid = offset + Math.floor((end - offset) / 2);
+    offset = end;
+    const range = around.find(([from, to]) => step >= from && step <= to);
+    if (!range) continue;
+    for (const at of range[2] ? [end, mid] : [end]) {
+      const dir = path.join(fs.mkdtempSync(path.join(tmpdir(), "garuda-agent-cut-")), "sessions");
+      fs.cpSync(base, dir, { recursive: true });
+      fs.truncateSync(path.join(dir, "run.jsonl"), at);
+      let r = runTo(dir, range[1] + 2);
+      if (r.status === 0 && r.stdout.includes("paused ")) r = runTo(dir, range[1] + 2);
+      assert.equal(r.status, 0, `a crash at byte ${at} (step ${step}, ${line.slice(0, 40)}…): ${r.stderr} (in ${dir})`);
+      fs.rmSync(path.dirname(dir), { recursive: true });
+      cuts++;
+    }
+  }
+  assert.ok(cuts >= 30, `${cuts} cuts`);
+  console.log(`agent run cuts: ${cuts} crash points resumed and carried on`);
 });
