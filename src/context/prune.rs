@@ -27,7 +27,7 @@ use crate::resume::message::{Block, Kind, Msg, Role};
 
 /// What every placeholder starts with (and how one is known again).
 pub const PLACEHOLDER_PREFIX: &str = "[Output of ";
-const PLACEHOLDER_MARK: &str = ") pruned to keep the context small.";
+pub const PLACEHOLDER_MARK: &str = ") pruned to keep the context small.";
 
 /// About how many tokens an image costs the API (its documentation: a
 /// 1.15 megapixel image is about 1,600 tokens, the most before scaling).

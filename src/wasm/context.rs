@@ -3,7 +3,9 @@
 //! wrong type is ERR_INVALID_ARG naming it.
 
 use super::*;
-use crate::context::prune::{plan, BlockView, MessageView, PLACEHOLDER_PREFIX, THINKING_LEFT_OUT};
+use crate::context::prune::{
+    plan, BlockView, MessageView, PLACEHOLDER_MARK, PLACEHOLDER_PREFIX, THINKING_LEFT_OUT,
+};
 use crate::context::{truncate_tool_output, Limits, PruneOptions, Pruned};
 use crate::resume::message::{Kind, Role};
 
@@ -97,159 +99,95 @@ pub fn truncate(
     Ok(out.into())
 }
 
-/// One block's facts read off the JS object (owned: JS strings copied once).
-struct Facts {
-    kind: Kind,
-    id: Option<String>,
-    name: Option<String>,
-    size: usize,
-    images: usize,
-    placeholder: bool,
-}
-
-/// The JS strings pruning reads with, made once: a key made from a Rust
-/// `&str` is decoded from wasm memory at every use, which was most of
-/// pruning's time (20,000 messages: 90 of 130 ms).
-struct Keys {
-    role: JsValue,
-    content: JsValue,
-    kind: JsValue,
-    id: JsValue,
-    name: JsValue,
-    tool_use_id: JsValue,
-    text: JsValue,
-    source: JsValue,
-    data: JsValue,
-    user: JsValue,
-    assistant: JsValue,
-    image: JsValue,
-    types: [(JsValue, Kind); 5],
-    prefix: js_sys::JsString,
-    mark: js_sys::JsString,
-}
-
-thread_local! {
-    static KEYS: Keys = Keys {
-        role: "role".into(),
-        content: "content".into(),
-        kind: "type".into(),
-        id: "id".into(),
-        name: "name".into(),
-        tool_use_id: "tool_use_id".into(),
-        text: "text".into(),
-        source: "source".into(),
-        data: "data".into(),
-        user: "user".into(),
-        assistant: "assistant".into(),
-        image: "image".into(),
-        types: [
-            ("tool_result".into(), Kind::ToolResult),
-            ("tool_use".into(), Kind::ToolUse),
-            ("text".into(), Kind::Text),
-            ("thinking".into(), Kind::Thinking),
-            ("redacted_thinking".into(), Kind::RedactedThinking),
-        ],
-        prefix: PLACEHOLDER_PREFIX.into(),
-        mark: ") pruned to keep the context small.".into(),
-    };
-}
-
-#[wasm_bindgen]
+#[wasm_bindgen(module = "/src/wasm/js/prune.js")]
 extern "C" {
-    // A JS string whose startsWith and includes take a kept JS string
-    // (js-sys's take a Rust `&str`, decoded at every call).
-    type Text;
-    #[wasm_bindgen(method, js_name = startsWith)]
-    fn starts_with(this: &Text, search: &js_sys::JsString) -> bool;
-    #[wasm_bindgen(method, js_name = includes)]
-    fn includes(this: &Text, search: &js_sys::JsString) -> bool;
+    // The walk over the caller's objects and the copy that carries out the
+    // plan, in JS (js/prune.js says why): two boundary calls for a history.
+    #[wasm_bindgen(js_name = pruneFacts)]
+    fn prune_facts(messages: &js_sys::Array, prefix: &str, mark: &str) -> js_sys::Array;
+    #[wasm_bindgen(js_name = pruneApply)]
+    fn prune_apply(messages: &js_sys::Array, plan: &[u32], texts: &str, left_out: &str) -> js_sys::Array;
 }
 
-fn field(v: &JsValue, key: &JsValue) -> JsValue {
-    js_sys::Reflect::get(v, key).unwrap_or(JsValue::UNDEFINED)
-}
+// js/prune.js's codes.
+const HAS_ID: u32 = 8;
+const HAS_NAME: u32 = 16;
+const PLACEHOLDER: u32 = 32;
 
-fn kind_of(k: &Keys, t: &JsValue) -> Kind {
-    k.types.iter().find(|(name, _)| name == t).map_or(Kind::Other, |(_, kind)| *kind)
-}
-
-/// A tool result's content: its size in characters, its images, whether
-/// it is a placeholder. Read in place: the content is never copied into
-/// wasm (a history's results are most of its bytes).
-fn content_facts(k: &Keys, content: &JsValue) -> (usize, usize, bool) {
-    if let Some(s) = content.dyn_ref::<js_sys::JsString>() {
-        let t: &Text = s.unchecked_ref();
-        let placeholder = t.starts_with(&k.prefix) && t.includes(&k.mark);
-        return (s.length() as usize + 2, 0, placeholder);
+fn kind(code: u32) -> Kind {
+    match code & 7 {
+        1 => Kind::ToolResult,
+        2 => Kind::ToolUse,
+        3 => Kind::Text,
+        4 => Kind::Thinking,
+        5 => Kind::RedactedThinking,
+        _ => Kind::Other,
     }
-    if !js_sys::Array::is_array(content) {
-        return (0, 0, false);
-    }
-    let (mut size, mut images) = (2, 0);
-    for b in content.unchecked_ref::<js_sys::Array>().iter() {
-        size += 32;
-        if field(&b, &k.kind) == k.image {
-            images += 1;
+}
+
+/// The next `units` UTF-16 units of `rest` (JS lengths), split off.
+fn take<'a>(rest: &mut &'a str, units: u32) -> &'a str {
+    let mut n = 0u32;
+    let mut end = rest.len();
+    for (at, c) in rest.char_indices() {
+        if n >= units {
+            end = at;
+            break;
         }
-        for text in [field(&b, &k.text), field(&field(&b, &k.source), &k.data)] {
-            if let Some(s) = text.dyn_ref::<js_sys::JsString>() {
-                size += s.length() as usize;
+        n += c.len_utf16() as u32;
+    }
+    let (head, tail) = rest.split_at(end);
+    *rest = tail;
+    head
+}
+
+/// The messages' views from js/prune.js's codes; None where the codes run
+/// short (they cannot, but a wrong count must not panic).
+fn views<'a>(
+    codes: &[u32],
+    mut strings: &'a str,
+    lengths: &[u32],
+    n: usize,
+) -> Option<Vec<Option<MessageView<'a>>>> {
+    let mut out = Vec::with_capacity(n);
+    let mut c = codes.iter().copied();
+    let mut len = lengths.iter().copied();
+    let mut text =
+        |len: &mut dyn Iterator<Item = u32>| -> Option<&'a str> { Some(take(&mut strings, len.next()?)) };
+    for _ in 0..n {
+        let role = match c.next()? {
+            1 => Role::User,
+            2 => Role::Assistant,
+            _ => {
+                out.push(None);
+                continue;
             }
+        };
+        let count = c.next()? as usize;
+        let mut blocks = Vec::with_capacity(count.min(codes.len()));
+        for _ in 0..count {
+            let code = c.next()?;
+            let id = if code & HAS_ID != 0 { Some(text(&mut len)?) } else { None };
+            let name = if code & HAS_NAME != 0 { Some(text(&mut len)?) } else { None };
+            let size = c.next()? as usize;
+            let images = c.next()? as usize;
+            blocks.push(BlockView {
+                kind: kind(code),
+                id,
+                name,
+                size,
+                images,
+                placeholder: code & PLACEHOLDER != 0,
+            });
         }
+        out.push(Some(MessageView { role, blocks }));
     }
-    (size, images, false)
-}
-
-/// A message's role and blocks' facts, or None when it is not a message.
-fn message_facts(k: &Keys, m: &JsValue) -> Option<(Role, Vec<Facts>)> {
-    let role = field(m, &k.role);
-    let role = if role == k.user {
-        Role::User
-    } else if role == k.assistant {
-        Role::Assistant
-    } else {
-        return None;
-    };
-    let content = field(m, &k.content);
-    if let Some(s) = content.dyn_ref::<js_sys::JsString>() {
-        let blank = s.trim().length() == 0;
-        let text = Facts { kind: Kind::Text, id: None, name: None, size: 0, images: 0, placeholder: false };
-        return Some((role, if blank { Vec::new() } else { vec![text] }));
-    }
-    if !js_sys::Array::is_array(&content) {
-        return None;
-    }
-    let blocks = content
-        .unchecked_ref::<js_sys::Array>()
-        .iter()
-        .map(|b| {
-            let kind = kind_of(k, &field(&b, &k.kind));
-            let mut f = Facts { kind, id: None, name: None, size: 0, images: 0, placeholder: false };
-            match kind {
-                Kind::ToolUse => {
-                    f.id = field(&b, &k.id).as_string();
-                    f.name = field(&b, &k.name).as_string();
-                }
-                Kind::ToolResult => {
-                    f.id = field(&b, &k.tool_use_id).as_string();
-                    (f.size, f.images, f.placeholder) = content_facts(k, &field(&b, &k.content));
-                }
-                _ => {}
-            }
-            f
-        })
-        .collect();
-    Some((role, blocks))
-}
-
-/// A shallow copy of a JS object (its own enumerable fields, in order).
-fn copy(v: &JsValue) -> js_sys::Object {
-    js_sys::Object::assign(&js_sys::Object::new(), &js_sys::Object::from(v.clone()))
+    Some(out)
 }
 
 /// The new array and the report. The core decides (`context::prune::plan`)
-/// from each message's facts, read off the JS objects; only the messages
-/// it changes are copied (shallowly), the rest are the caller's own.
+/// from each message's shape; only the messages it changes are copied
+/// (shallowly), the rest are the caller's own.
 fn pruned(messages: JsValue, opts: JsValue, name: &str) -> Result<(js_sys::Array, Pruned), JsValue> {
     let what = format!("{name}(messages, options)");
     if !js_sys::Array::is_array(&messages) {
@@ -268,85 +206,30 @@ fn pruned(messages: JsValue, opts: JsValue, name: &str) -> Result<(js_sys::Array
         }
         Ok(())
     })?;
-    // Viewed, not converted: js_sys::Array::from is JS's Array.from, a copy
-    // of every array it is given (it was a tenth of pruning's time).
     let input: &js_sys::Array = messages.unchecked_ref();
-    let facts: Vec<Option<(Role, Vec<Facts>)>> =
-        KEYS.with(|k| input.iter().map(|m| message_facts(k, &m)).collect());
-    let views: Vec<Option<MessageView>> = facts
-        .iter()
-        .map(|m| {
-            m.as_ref().map(|(role, blocks)| MessageView {
-                role: *role,
-                blocks: blocks
-                    .iter()
-                    .map(|f| BlockView {
-                        kind: f.kind,
-                        id: f.id.as_deref(),
-                        name: f.name.as_deref(),
-                        size: f.size,
-                        images: f.images,
-                        placeholder: f.placeholder,
-                    })
-                    .collect(),
-            })
-        })
-        .collect();
+    let shapes = prune_facts(input, PLACEHOLDER_PREFIX, PLACEHOLDER_MARK);
+    let codes = shapes.get(0).unchecked_into::<js_sys::Uint32Array>().to_vec();
+    let strings = shapes.get(1).as_string().unwrap_or_default();
+    let lengths = shapes.get(2).unchecked_into::<js_sys::Uint32Array>().to_vec();
+    let views = views(&codes, &strings, &lengths, input.length() as usize)
+        .ok_or_else(|| error(format!("{what}: the messages changed while they were read")))?;
     let mut report = Pruned::default();
     let plan = plan(&views, &options, &mut report);
-    let out = input.slice(0, input.length());
-    // Each changed message: a copy with a copy of its content array.
-    let mut copies: Vec<(usize, js_sys::Object, js_sys::Array)> = Vec::new();
-    let mut slot = vec![u32::MAX; facts.len()];
-    let mut copy_of = |i: usize, copies: &mut Vec<(usize, js_sys::Object, js_sys::Array)>| -> usize {
-        if slot[i] != u32::MAX {
-            return slot[i] as usize;
-        }
-        let m = input.get(i as u32);
-        let content = KEYS.with(|k| field(&m, &k.content));
-        // The plan changes only messages whose content it read as an array.
-        let content =
-            if js_sys::Array::is_array(&content) { content.unchecked_into() } else { js_sys::Array::new() };
-        copies.push((i, copy(&m), content.slice(0, content.length())));
-        slot[i] = (copies.len() - 1) as u32;
-        copies.len() - 1
-    };
+    let mut codes: Vec<u32> =
+        Vec::with_capacity(3 + 3 * plan.replace.len() + 2 * plan.drop.len() + plan.fill.len());
+    let mut texts = String::new();
+    codes.push(plan.replace.len() as u32);
     for (i, j, text) in &plan.replace {
-        let k = copy_of(*i, &mut copies);
-        let content = &copies[k].2;
-        let block = copy(&content.get(*j as u32));
-        KEYS.with(|k| js_sys::Reflect::set(&block, &k.content, &JsValue::from_str(text))).ok();
-        content.set(*j as u32, block.into());
+        codes.extend([*i as u32, *j as u32, text.encode_utf16().count() as u32]);
+        texts.push_str(text);
     }
-    // Thinking dropped: each such message's blocks again without them.
-    let mut at = 0;
-    while at < plan.drop.len() {
-        let i = plan.drop[at].0;
-        let k = copy_of(i, &mut copies);
-        let kept = js_sys::Array::new();
-        for (j, b) in copies[k].2.iter().enumerate() {
-            if plan.drop[at..].iter().take_while(|(m, _)| *m == i).any(|&(_, d)| d == j) {
-                continue;
-            }
-            kept.push(&b);
-        }
-        copies[k].2 = kept;
-        while at < plan.drop.len() && plan.drop[at].0 == i {
-            at += 1;
-        }
+    codes.push(plan.drop.len() as u32);
+    for (i, j) in &plan.drop {
+        codes.extend([*i as u32, *j as u32]);
     }
-    for i in &plan.fill {
-        let k = copy_of(*i, &mut copies);
-        let text = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&text, &"type".into(), &"text".into());
-        let _ = js_sys::Reflect::set(&text, &"text".into(), &THINKING_LEFT_OUT.into());
-        copies[k].2.push(&text);
-    }
-    for (i, m, content) in copies {
-        KEYS.with(|k| js_sys::Reflect::set(&m, &k.content, &content)).ok();
-        out.set(i as u32, m.into());
-    }
-    Ok((out, report))
+    codes.push(plan.fill.len() as u32);
+    codes.extend(plan.fill.iter().map(|&i| i as u32));
+    Ok((prune_apply(input, &codes, &texts, THINKING_LEFT_OUT), report))
 }
 
 /// Older tool results as placeholders that say how to get the data back;

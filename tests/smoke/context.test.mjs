@@ -145,3 +145,42 @@ test("check --strict exits 1 naming the line; without it the same file checks cl
   assert.equal(strict.status, 1);
   assert.match(strict.stdout, /line 3 is bad-json/);
 });
+
+// pruneOldToolOutputs reads the caller's objects in JS and the core plans
+// from their shapes (src/wasm/js/prune.js): shapes that could lead such a
+// walk astray, each checked against what the core's rules say of it.
+test("pruneOldToolOutputs on odd shapes: astral ids, tricky type names, throwing getters, holes", () => {
+  const turn = (id, extra = {}) => [
+    { role: "user", content: `go ${id}` },
+    { role: "assistant", content: [{ type: "tool_use", id, name: "Réad 📄", input: {} }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "x".repeat(5000), ...extra }] },
+  ];
+  const hostile = { role: "user" };
+  Object.defineProperty(hostile, "content", { enumerable: true, get() { throw new Error("no reading me"); } });
+  const messages = [
+    ...turn("toolu_😀_1"),
+    { role: "assistant", content: [{ type: "constructor" }, { type: "__proto__" }, null, 7, "text"] },
+    hostile,
+    ...turn("toolu_2", { content: [{ type: "image", source: { type: "base64", data: "A".repeat(4000) } }] }),
+    [1, 2],
+    ...turn("toolu_3"),
+    ...turn("toolu_4"),
+    ...turn("toolu_5"),
+  ];
+  const frozen = JSON.stringify(messages.filter((m) => m !== hostile));
+  const { messages: out, report } = core.pruneOldToolOutputsWithReport(messages, { protectTurns: 2 });
+  assert.equal(JSON.stringify(messages.filter((m) => m !== hostile)), frozen, "the input is unchanged");
+  assert.equal(out.length, messages.length);
+  // The astral id and tool name reach the placeholder whole (the walk hands
+  // strings over by their JS lengths).
+  assert.match(out[2].content[0].content, /^\[Output of Réad 📄 \(call toolu_😀_1\) pruned/);
+  assert.equal(out[2].content[0].tool_use_id, "toolu_😀_1");
+  // Odd blocks and non-messages are left as they were, the very objects.
+  assert.equal(out[3], messages[3]);
+  assert.equal(out[4], hostile);
+  assert.equal(out[8], messages[8]);
+  // The image result is pruned too; the protected last turns are the caller's own.
+  assert.match(out[7].content[0].content, /^\[Output of Réad 📄 \(call toolu_2\)/);
+  assert.equal(out.at(-1), messages.at(-1));
+  assert.ok(report.prunedResults >= 3, JSON.stringify(report));
+});
