@@ -24,16 +24,17 @@ const defaultFolders = () => dataRoots();
  * `~/.claude/projects/app`, a link to a folder given too): by its real
  * path. A child run names its session's file (`parent`), whose row counts it.
  */
-function sessionFiles(paths) {
+function sessionFiles(paths, { dirs = null } = {}) {
   const seen = new Set();
   const out = [];
-  const once = (f) => {
-    let real;
+  const realOf = (file) => {
     try {
-      real = fs.realpathSync(f.file);
+      return fs.realpathSync.native(file);
     } catch {
-      real = path.resolve(f.file);
+      return path.resolve(file);
     }
+  };
+  const once = (f, real) => {
     if (seen.has(real)) return;
     seen.add(real);
     out.push(f);
@@ -41,13 +42,18 @@ function sessionFiles(paths) {
   // Folders first: a file given alone that a folder holds keeps the folder's project and parent.
   const stats = paths.map((p) => [p, fs.statSync(p)]);
   for (const [p, st] of stats.filter(([, st]) => st.isDirectory())) {
-    for (const s of walkSessions(p, { links: true })) {
-      once({ file: s.file, size: s.size, named: false, id: s.id, project: s.project });
-      for (const c of s.children) once({ file: c.file, size: c.size, named: false, id: c.id, project: s.project, parent: s.file });
+    // The walk descends real folders only, so a file that is no link is
+    // the folder's real path and its own name: one realpath per folder
+    // given, not one per file (that was a third of a warm report).
+    const base = realOf(p);
+    const real = (s) => (s.link ? realOf(s.file) : path.join(base, path.relative(p, s.file)));
+    for (const s of walkSessions(p, { links: true, dirs })) {
+      once({ file: s.file, size: s.size, named: false, id: s.id, project: s.project, link: s.link }, real(s));
+      for (const c of s.children) once({ file: c.file, size: c.size, named: false, id: c.id, project: s.project, parent: s.file, link: c.link }, real(c));
     }
   }
   for (const [p, st] of stats.filter(([, st]) => !st.isDirectory())) {
-    once({ file: p, size: st.size, named: true, id: path.basename(p).replace(/\.jsonl?$/, ""), project: path.basename(path.dirname(path.resolve(p))) });
+    once({ file: p, size: st.size, named: true, id: path.basename(p).replace(/\.jsonl?$/, ""), project: path.basename(path.dirname(path.resolve(p))) }, realOf(p));
   }
   return out;
 }
@@ -201,7 +207,8 @@ const KEY_NAME = { day: "date", week: "week", month: "month", model: "model" };
  * `instances` (a report per project), `blocks` (usage-blocks options).
  */
 function report(items, o) {
-  countRequestsOnce(items);
+  // `counted`: the caller has marked the copies already (statusline's two reports over the same rows).
+  if (!o.counted) countRequestsOnce(items);
   const { by, zone } = o;
   const inRange = (day) => (o.since === undefined || day >= o.since) && (o.until === undefined || day <= o.until);
   const byFile = new Map(items.map((s) => [s.file, s]));

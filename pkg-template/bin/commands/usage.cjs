@@ -7,7 +7,9 @@
 const fs = require("node:fs");
 const { UsageError, parseArgs, READ, REDIS, withRedis, maskPassword, readOptions, known, progress, session } = require("../cli.cjs");
 const usageReport = require("../usage.cjs");
-const { readIndexed } = require("../usage-index.cjs");
+const { answers, cacheDir } = require("../usage-answers.cjs");
+// The index (and the report's modules) only when the kept answers do not answer.
+const readIndexed = (...a) => require("../usage-index.cjs").readIndexed(...a);
 const { table, useColour } = require("../usage-table.cjs");
 const time = require("../usage-time.cjs");
 const { ROOTS_HELP } = require("../roots.cjs");
@@ -48,9 +50,9 @@ const BY = ["day", "week", "month", "session", "block", "model"];
 function reportOptions(o) {
   const by = o.by ?? "session";
   if (!BY.includes(by)) throw new UsageError(`--by ${o.by}: give one of ${BY.join(", ")}`);
-  const zoneName = o.timezone ?? time.systemZone();
-  if (!time.checkZone(zoneName)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
-  const zone = time.zone(zoneName);
+  // No --timezone: the system's zone (time.zone reads it without Intl).
+  if (o.timezone !== undefined && !time.checkZone(o.timezone)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
+  const zone = time.zone(o.timezone);
   const out = { by, zone, order: o.order ?? "asc", breakdown: o.breakdown === true, project: o.project, instances: o.instances === true };
   for (const k of ["since", "until"]) {
     if (o[k] === undefined) continue;
@@ -83,12 +85,12 @@ function reportOptions(o) {
   return out;
 }
 
-/** The files under the paths (or the default folders), each once. */
-function filesOf(paths) {
+/** The paths to read (or the default folders), each there. */
+function rootsOf(paths) {
   const roots = paths.length > 0 ? paths : usageReport.defaultFolders();
   if (roots.length === 0) throw new UsageError(`no path given, and none of the agents' folders exists (${ROOTS_HELP})`);
   for (const r of roots) if (!fs.existsSync(r)) throw new UsageError(`${r}: no such file or folder`);
-  return usageReport.sessionFiles(roots);
+  return roots;
 }
 
 /** `usage [paths…]`: every session under the paths, or on Redis with --redis. */
@@ -134,15 +136,29 @@ async function usageCommand(args) {
         }
       }
     });
-  } else {
-    const files = filesOf(o._);
-    const bar = progress("usage", files.reduce((a, f) => a + f.size, 0));
-    items = await readIndexed(files, options, warn, { noIndex: o.noIndex === true, tick: (done) => bar.tick(done) });
-    bar.done();
+  }
+  let r;
+  // A report that does not depend on the time it is asked (not blocks'),
+  // from the answers kept when no folder or file changed since.
+  const roots = o.redis === undefined ? rootsOf(o._) : null;
+  const kept = roots && o.noIndex !== true && ro.by !== "block" ? answers(cacheDir(), roots, options) : null;
+  const question = kept && JSON.stringify({ ...ro, zone: time.zoneKey(ro.zone) });
+  r = kept?.get(question);
+  if (r !== undefined && process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify({ bytesRead: 0, answered: true })}\n`);
+  if (r === undefined && roots) {
+    let bar = null;
+    items = await readIndexed(roots, options, warn, { noIndex: o.noIndex === true, progress: (bytes) => (bar = progress("usage", bytes)) });
+    bar?.done();
     if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify(items.stats)}\n`);
     if (items.unknownFormat) known({ format: null }, items.unknownFormat);
   }
-  const r = usageReport.report(items, ro);
+  if (r === undefined) {
+    r = usageReport.report(items, ro);
+    if (kept) {
+      kept.put(question, r);
+      kept.save(items.snapshot);
+    }
+  }
   if (o.json) {
     process.stdout.write(JSON.stringify(r, null, 2) + "\n");
   } else {
@@ -152,4 +168,4 @@ async function usageCommand(args) {
   return 0;
 }
 
-module.exports = { help: HELP, run: usageCommand, filesOf };
+module.exports = { help: HELP, run: usageCommand, rootsOf };
