@@ -147,7 +147,14 @@ function addRow(acc, r, k, model, perModel = true) {
 
 /** Adds one accumulator into another (totals). */
 function addAcc(into, a) {
-  for (const k of ["input", "output", "cacheRead", "cacheWrite", "cache1h", "cost", "entries"]) into[k] += a[k];
+  // Each field by name (a loop over their names was a keyed access each: 10 µs a call, most of --by session's extra time over --by day).
+  into.input += a.input;
+  into.output += a.output;
+  into.cacheRead += a.cacheRead;
+  into.cacheWrite += a.cacheWrite;
+  into.cache1h += a.cache1h;
+  into.cost += a.cost;
+  into.entries += a.entries;
   into.known ||= a.known;
   into.unknown ||= a.unknown;
   into.incomplete ||= a.incomplete;
@@ -212,7 +219,8 @@ function report(items, o) {
   const { by, zone } = o;
   const inRange = (day) => (o.since === undefined || day >= o.since) && (o.until === undefined || day <= o.until);
   const byFile = new Map(items.map((s) => [s.file, s]));
-  const ofProject = (it) => o.project === undefined || it.project === o.project;
+  // --project P, and --id S (ccusage session --id): a subagent's file goes with its session's.
+  const ofProject = (it) => (o.project === undefined || it.project === o.project) && (o.id === undefined || (it.parent ? byFile.get(it.parent) ?? it : it).id === o.id);
   // A file whose reader could not know its usage (a rollout without token
   // counts) makes what it adds to incomplete.
   const unsure = (it) => it.costUsd === null || it.costIncomplete;

@@ -14,7 +14,7 @@ const { table, useColour } = require("../usage-table.cjs");
 const time = require("../usage-time.cjs");
 const { ROOTS_HELP } = require("../roots.cjs");
 
-const HELP = `usage: garuda-session usage [paths...] [--by day|week|month|session|block|model] [options]
+const HELP = `usage: garuda-session usage [daily|weekly|monthly|session|blocks|statusline] [paths...] [--by day|week|month|session|block|model] [options]
   tokens and cost of every session under the paths (files or folders, any agent's layout);
   default: CLAUDE_CONFIG_DIR (comma list) or ~/.config/claude and ~/.claude, CODEX_HOME or
   ~/.codex, PI_AGENT_DIR or ~/.pi/agent, GEMINI_DATA_DIR or ~/.gemini/tmp, GARUDA_HOME or .garuda
@@ -42,7 +42,18 @@ const HELP = `usage: garuda-session usage [paths...] [--by day|week|month|sessio
   --no-index            read every file whole (by default an index in the user's cache folder
                         remembers each file's rows: unchanged files are not opened again, a
                         Claude Code file appended to has only its new bytes read)
-  --format f, --prices p.json, --redis URL [--prefix p]: as for replay`;
+  --format f, --prices p.json, --redis URL [--prefix p]: as for replay
+ccusage's names work too: \`usage daily|weekly|monthly|session|blocks\` is --by day|week|month|
+  session|block, \`usage statusline\` is \`garuda-session statusline\` (a path named like one of
+  them: give it as ./daily); its short flags -j (--json), -s/-u (--since/--until), -z (--timezone),
+  -o (--order), -b (--breakdown), -p (--project), -i (--instances; after \`session\`: --id),
+  -a/-r/-t/-n (--active/--recent/--token-limit/--session-length); --id S (sessions: only session
+  S); -O/--offline and --no-offline are accepted and change nothing (the prices are built in)`;
+
+/** ccusage's commands: the view each is. */
+const CCUSAGE = { daily: "day", weekly: "week", monthly: "month", session: "session", blocks: "block" };
+/** ccusage's short flags (after the long ones: parseArgs gives the long name its short). */
+const SHORT = { "-j": "json!", "-s": "since", "-u": "until", "-z": "timezone", "-o": "order", "-b": "breakdown!", "-p": "project", "-a": "active!", "-r": "recent!", "-t": "tokenLimit", "-n": "sessionLength", "-O": "offline!" };
 
 const BY = ["day", "week", "month", "session", "block", "model"];
 
@@ -82,6 +93,11 @@ function reportOptions(o) {
     out.sessionLength = h;
   }
   if (o.project !== undefined && o.project === "") throw new UsageError("--project needs a project name");
+  if (o.id !== undefined) {
+    if (by !== "session") throw new UsageError("--id goes with --by session (usage session --id S)");
+    if (o.id === "") throw new UsageError("--id needs a session id");
+    out.id = o.id;
+  }
   return out;
 }
 
@@ -94,7 +110,15 @@ function rootsOf(paths) {
 }
 
 /** `usage [paths…]`: every session under the paths, or on Redis with --redis. */
-async function usageCommand(args) {
+async function usageCommand(argv) {
+  // \`usage daily\` etc. as ccusage names its views (\`usage statusline\`: that command).
+  let view;
+  let args = argv;
+  if (argv[0] === "statusline") return require("./statusline.cjs").run(argv.slice(1));
+  if (Object.hasOwn(CCUSAGE, argv[0])) {
+    view = CCUSAGE[argv[0]];
+    args = argv.slice(1);
+  }
   const o = parseArgs(args, {
     "--by": "by",
     "--since": "since",
@@ -114,9 +138,18 @@ async function usageCommand(args) {
     "--no-color": "noColor!",
     "--json": "json!",
     "--no-index": "noIndex!",
+    "--id": "id",
+    "--offline": "offline!",
+    "--no-offline": "noOffline!",
     ...READ,
     ...REDIS,
+    ...SHORT,
+    ...(view === "session" ? { "-i": "id" } : { "-i": "instances!" }),
   });
+  if (view !== undefined) {
+    if (o.by !== undefined && o.by !== view) throw new UsageError(`${argv[0]} and --by ${o.by}: give one of them`);
+    o.by = view;
+  }
   const ro = reportOptions(o);
   const options = readOptions(o);
   const warn = (text) => process.stderr.write(`garuda-session usage: warning: ${text}\n`);
