@@ -107,8 +107,8 @@ test("an index of other read options (--prices) is rebuilt, and a damaged one is
   assert.equal(other.stats.filesRead, 2);
   assert.notEqual(totals(other).costUsd, totals(run(["usage", dir, "--json"], env)).costUsd, "the new prices count");
   assert.deepEqual(totals(other), totals(run(["usage", dir, "--json", "--no-index", "--prices", prices], env)));
-  const idx = path.join(env.GARUDA_CACHE_DIR, fs.readdirSync(env.GARUDA_CACHE_DIR)[0]);
-  fs.writeFileSync(idx, "garbage");
+  // The index and the answers kept beside it, both damaged.
+  for (const f of fs.readdirSync(env.GARUDA_CACHE_DIR)) fs.writeFileSync(path.join(env.GARUDA_CACHE_DIR, f), "garbage");
   const again = run(["usage", dir, "--json"], env);
   assert.equal(again.code, 0, again.err);
   assert.equal(again.stats.filesRead, 2);

@@ -67,6 +67,8 @@ function folderRows(dir) {
  * the transcript's last message: a session's last records are often
  * token counts or system lines a minute later.)
  */
+const LOOK_BACK = 1000;
+
 function lastActivity(bytes, file = "") {
   const iso = (t) => (typeof t === "string" && Number.isFinite(Date.parse(t)) ? new Date(Date.parse(t)).toISOString() : null);
   if (file.endsWith(".json")) {
@@ -77,10 +79,17 @@ function lastActivity(bytes, file = "") {
       // not one JSON document: its lines below
     }
   }
+  // At most LOOK_BACK lines, and only those that open an object: a folder
+  // of junk (serve's bounded-memory test: 2 M lines) is not parsed line by
+  // line from its end; past that, the mtime.
   let end = bytes.length;
-  while (end > 0) {
+  let looked = 0;
+  while (end > 0 && looked < LOOK_BACK) {
     const start = bytes.lastIndexOf(10, end - 1) + 1;
-    if (end > start) {
+    let first = start;
+    while (first < end && (bytes[first] === 32 || bytes[first] === 9 || bytes[first] === 13)) first++;
+    if (first < end && bytes[first] === 123) {
+      looked++;
       let v;
       try {
         v = JSON.parse(bytes.toString("utf8", start, end));
