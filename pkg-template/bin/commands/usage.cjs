@@ -41,7 +41,8 @@ const HELP = `usage: garuda-session usage [daily|weekly|monthly|session|blocks|s
                         price makes a cost null, never $0)
   --no-index            read every file whole (by default an index in the user's cache folder
                         remembers each file's rows: unchanged files are not opened again, a
-                        Claude Code file appended to has only its new bytes read)
+                        Claude Code file appended to has only its new bytes read; and when no
+                        folder or file changed, a report asked before is answered from there)
   --format f, --prices p.json, --redis URL [--prefix p]: as for replay
 ccusage's names work too: \`usage daily|weekly|monthly|session|blocks\` is --by day|week|month|
   session|block, \`usage statusline\` is \`garuda-session statusline\` (a path named like one of
