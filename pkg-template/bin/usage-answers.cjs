@@ -11,8 +11,9 @@
 // difference, and the caller reads through the index (usage-index.cjs)
 // and stores its answers with the new snapshot.
 //
-// One small JSON file per set of paths and read options, in the index's
-// folder, 0600, written whole and renamed into place. It holds file paths,
+// One small JSON file per set of paths and read options (the 16 written
+// last are kept), in the index's folder, 0600, written whole and renamed
+// into place. It holds file paths,
 // token counts and costs, nothing of the conversations.
 "use strict";
 
@@ -79,6 +80,20 @@ function unchanged(snapshot) {
   return true;
 }
 
+/** Answers files kept: one per set of paths asked about, the most recently written. */
+const KEEP = 16;
+
+/** Removes all but the `KEEP` newest answers files (each report of another folder writes one). */
+function prune(dir) {
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(`usage-answers-v${VERSION}-`) && f.endsWith(".json"))
+    .map((f) => [path.join(dir, f), fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0]);
+  if (files.length <= KEEP) return;
+  files.sort((a, b) => b[1] - a[1]);
+  for (const [f] of files.slice(KEEP)) fs.rmSync(f, { force: true });
+}
+
 /**
  * The answers kept for these paths and options, when nothing they were
  * computed from has changed since: `{ get(question), put(question, answer),
@@ -115,6 +130,7 @@ function answers(dir, paths, options) {
         const tmp = `${file}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, JSON.stringify({ version: VERSION, key, snapshot, answers: all }), { mode: 0o600 });
         fs.renameSync(tmp, file);
+        prune(dir);
       } catch {
         // Only a cache: the next run computes its answers again.
       }

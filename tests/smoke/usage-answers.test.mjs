@@ -129,3 +129,17 @@ test("statusline: an unchanged history is answered from the kept answers, the sa
   assert.notEqual(still(other.out).split(" | ")[1], still(after.out).split(" | ")[1]);
   fs.rmSync(home, { recursive: true, force: true });
 });
+
+test("answers files: one per set of paths asked about, the 16 written last kept", () => {
+  const { home, dir, env } = setup();
+  for (let i = 0; i < 20; i++) {
+    const d = path.join(home, `copy-${i}`);
+    fs.cpSync(dir, d, { recursive: true });
+    run(["usage", d, "--by", "day", "--json"], env);
+  }
+  const kept = fs.readdirSync(env.GARUDA_CACHE_DIR).filter((f) => f.startsWith("usage-answers-"));
+  assert.equal(kept.length, 16);
+  // The newest is among them: it still answers.
+  assert.equal(run(["usage", path.join(home, "copy-19"), "--by", "day", "--json"], env).stats.answered, true);
+  fs.rmSync(home, { recursive: true, force: true });
+});
