@@ -17,10 +17,16 @@ const isSessionFile = (name) => name.endsWith(".jsonl") || (name.startsWith("ses
 const stem = (name) => name.replace(/\.jsonl?$/, "");
 
 /** Every session file under `dir` (a child run's too), with what it belongs to. */
-function walkSessions(root, { links = false } = {}) {
+function walkSessions(root, { links = false, dirs = null } = {}) {
   const sessions = [];
   const walk = (dir, project, parent) => {
     let entries;
+    // `dirs` (the usage index) hears of each folder read, stat'ed before
+    // its listing: a change after that changes its mtime.
+    if (dirs) {
+      const st = fs.statSync(dir, { throwIfNoEntry: false });
+      dirs.push([dir, st ? st.mtimeMs : -1, st ? st.ino : -1]);
+    }
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
@@ -38,7 +44,7 @@ function walkSessions(root, { links = false } = {}) {
       } catch {
         // unreadable: size 0, and its read gives the warning
       }
-      const row = { id: stem(e.name), file, rel: path.relative(root, file).split(path.sep).join("/"), project, size, children: [] };
+      const row = { id: stem(e.name), file, rel: path.relative(root, file).split(path.sep).join("/"), project, size, link: e.isSymbolicLink(), children: [] };
       if (parent) parent.children.push(row);
       else {
         sessions.push(row);

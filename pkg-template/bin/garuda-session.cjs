@@ -11,7 +11,8 @@ const USAGE = `usage: garuda-session <command> ...
   replay <file> [--json]                      summary: messages, usage, cost, warnings
   usage [paths...] [--by day|week|month|session|block|model] [--since D] [--until D] [--json] (usage --help)
                                               tokens and cost of every session under the paths
-                                              (default: the folders of Claude Code, Codex, pi, Gemini CLI and Garuda)
+                                              (default: the folders of Claude Code, Codex, pi, Gemini CLI and Garuda;
+                                              ccusage's names too: usage daily|weekly|monthly|session|blocks|statusline)
   import <file> -o <out.jsonl>                another agent's session as a Garuda journal (redacted)
   redact <file> [-o out | --in-place] [--rules rules.json]   a redacted copy, with counts per rule
   resume <file> [--model m] [--thinking on|off]   resume messages (stdout), repair report (stderr)

@@ -16,24 +16,71 @@ function blocks(items, o, u) {
   const { STRIDE, T, MODEL, KEY, newAcc, addRow, figures } = u;
   const length = (o.sessionLength ?? 5) * HOUR;
   const now = o.now ?? Date.now();
-  // Every counted request with a time, in time order: [time, item, row].
-  const order = [];
-  items.forEach((it, i) => {
-    if (!it.rows || !u.ofProject(it)) return;
+  // The blocks' bounds come from the requests' times alone, sorted as
+  // numbers (a native sort: sorting row references with a comparator was
+  // most of this view's extra time over --by day). A block holds the
+  // requests from its first one's time to the next block's first (equal
+  // times never part: a new block starts only past a gap or its end), so
+  // each row then finds its block by a binary search, in any order.
+  const counted = (it) => it.rows && u.ofProject(it);
+  let count = 0;
+  for (const it of items) {
+    if (!counted(it)) continue;
     const r = it.rows;
+    for (let k = 0; k < r.length; k += STRIDE) if (!(r[k + KEY] < 0) && !Number.isNaN(r[k + T])) count++;
+  }
+  const times = new Float64Array(count);
+  let c = 0;
+  for (const it of items) {
+    if (!counted(it)) continue;
+    const r = it.rows;
+    for (let k = 0; k < r.length; k += STRIDE) if (!(r[k + KEY] < 0) && !Number.isNaN(r[k + T])) times[c++] = r[k + T];
+  }
+  times.sort();
+  // Per block: [start (the hour of its first request), its first request, its last].
+  const bounds = [];
+  let b = null;
+  for (let j = 0; j < times.length; j++) {
+    const t = times[j];
+    if (b && (t - b[0] > length || t - b[2] > length)) b = null;
+    if (!b) bounds.push((b = [Math.floor(t / HOUR) * HOUR, t, t]));
+    b[2] = t;
+  }
+  const isActive = (b) => now - b[2] < length && now < b[0] + length;
+  // Only the blocks shown add up their rows (all of them for --token-limit max).
+  const needed = bounds.map((b) => !o.active || o.tokenLimit === "max" || isActive(b));
+  const accs = bounds.map(() => ({ acc: newAcc(), unsure: false }));
+  const firstOf = Float64Array.from(bounds, (b) => b[1]);
+  const lowest = needed.indexOf(true) < 0 ? Infinity : firstOf[needed.indexOf(true)];
+  for (const it of items) {
+    if (!counted(it)) continue;
+    const r = it.rows;
+    const unsure = u.unsure(it);
     for (let k = 0; k < r.length; k += STRIDE) {
-      if (r[k + KEY] < 0 || Number.isNaN(r[k + T])) continue;
-      order.push(i, k);
+      const t = r[k + T];
+      if (r[k + KEY] < 0 || Number.isNaN(t) || t < lowest) continue;
+      let lo = 0;
+      let hi = firstOf.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (firstOf[mid] <= t) lo = mid;
+        else hi = mid - 1;
+      }
+      if (!needed[lo]) continue;
+      addRow(accs[lo].acc, r, k, it.models[r[k + MODEL]] || "unknown");
+      if (unsure) accs[lo].unsure = true;
     }
-  });
-  const idx = Array.from({ length: order.length / 2 }, (_, j) => j);
-  const at = (j) => items[order[2 * j]].rows[order[2 * j + 1] + T];
-  idx.sort((a, b) => at(a) - at(b) || a - b);
+  }
   const out = [];
-  let cur = null;
-  const close = () => {
+  const close = (j) => {
+    const cur = { start: bounds[j][0], ...accs[j] };
     const end = cur.start + length;
-    const active = now - cur.acc.last < length && now < end;
+    const active = isActive(bounds[j]);
+    if (!needed[j]) {
+      // Not shown (--active): only what --token-limit and the filters ask of it.
+      out.push({ startTime: new Date(cur.start).toISOString(), isActive: false, isGap: false, totalTokens: 0 });
+      return;
+    }
     const f = figures(cur.acc);
     const block = {
       id: new Date(cur.start).toISOString(),
@@ -72,23 +119,17 @@ function blocks(items, o, u) {
     }
     out.push(block);
   };
-  for (const j of idx) {
-    const it = items[order[2 * j]];
-    const k = order[2 * j + 1];
-    const t = it.rows[k + T];
-    if (cur && (t - cur.start > length || t - cur.acc.last > length)) {
-      const last = cur.acc.last;
-      close();
+  bounds.forEach((b, j) => {
+    if (j > 0) {
+      // A gap of more than a block's length between two requests: a gap block of its own.
+      const last = bounds[j - 1][2];
+      const t = b[1];
       if (t - last > length) {
         out.push({ id: `gap-${new Date(last + length).toISOString()}`, startTime: new Date(last + length).toISOString(), endTime: new Date(t).toISOString(), actualEndTime: null, isActive: false, isGap: true, entries: 0, tokenCounts: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, totalTokens: 0, costUSD: 0, costIncomplete: false, models: [], modelBreakdowns: [], burnRate: null, projection: null });
       }
-      cur = null;
     }
-    if (!cur) cur = { start: Math.floor(t / HOUR) * HOUR, acc: newAcc(), unsure: false };
-    addRow(cur.acc, it.rows, k, it.models[it.rows[k + MODEL]] || "unknown");
-    if (u.unsure(it)) cur.unsure = true;
-  }
-  if (cur) close();
+    close(j);
+  });
   // --token-limit: the active block's projection against it ("max": the
   // most tokens of any block before).
   let limit = o.tokenLimit;

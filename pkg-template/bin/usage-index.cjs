@@ -10,12 +10,22 @@
 // again whole. Other formats are read whole when they change (a Codex
 // rollout's counts run across the file; a Gemini session is rewritten).
 //
+// The index also keeps the walk of the folders asked for (each folder
+// read, with its mtime and inode, and the session files found): while no
+// folder's mtime changed, no file was added, removed or renamed, so a warm
+// run lists no folder and resolves no path, it stats the folders and the
+// files, and that is all it asks of the disk. A run that changed nothing
+// writes nothing. (Why: a warm status line on a 1 GB history spent a third
+// of its time walking and resolving paths, and a tenth rewriting the index.)
+//
 // One file in the user's cache folder (XDG_CACHE_HOME or ~/.cache, or
 // GARUDA_CACHE_DIR), mode 0600 in a 0700 folder, written whole and renamed
-// into place: a 4-byte header length, the header (JSON), then every file's
-// rows as float64s. It holds token counts, costs, model names and file
-// paths, nothing of the conversations. A header of another version, or
-// of other read options (--prices, --format), is rebuilt from scratch.
+// into place: a 4-byte header length, the header (JSON, each file an array
+// of its fields, not an object: it parses in a fraction of the time), then
+// every file's rows as float64s. It holds token counts, costs, model names,
+// file paths and hashes of 64 bytes at each file's head and read end,
+// nothing of the conversations. A header of another version, or of other
+// read options (--prices, --format), is rebuilt from scratch.
 "use strict";
 
 const fs = require("node:fs");
@@ -23,52 +33,58 @@ const os = require("node:os");
 const path = require("node:path");
 const crypto = require("node:crypto");
 const { session } = require("./cli.cjs");
-const { STRIDE } = require("./usage.cjs");
+const { STRIDE, sessionFiles } = require("./usage.cjs");
 const { readItems, replayAll } = require("./usage-read.cjs");
+const { cacheDir } = require("./usage-answers.cjs");
 
-const VERSION = 1;
+const VERSION = 2;
 const CHECK = 64;
 const CHUNK = 4 << 20;
 const KEY = 8;
 const OUTPUT = 3;
-
-function cacheDir(env = process.env) {
-  if (env.GARUDA_CACHE_DIR) return env.GARUDA_CACHE_DIR;
-  const base = env.XDG_CACHE_HOME || (process.platform === "darwin" ? path.join(os.homedir(), "Library", "Caches") : process.platform === "win32" ? env.LOCALAPPDATA || path.join(os.homedir(), "AppData", "Local") : path.join(os.homedir(), ".cache"));
-  return path.join(base, "garuda-session");
-}
+/** Walks kept (statusline's folders, usage's, a few asked by hand). */
+const WALKS = 8;
+/** A file's fields in the header, in order. */
+const FIELDS = ["format", "costUsd", "costIncomplete", "models", "offset", "appendable", "size", "mtimeMs", "ino", "tail", "head", "rowsAt", "rowsLen"];
 
 const indexFile = () => path.join(cacheDir(), `usage-index-v${VERSION}.bin`);
 
 /** The index as it was written, or an empty one when absent, unreadable or of other options. */
 function load(optionsKey) {
+  const empty = { files: new Map(), walks: [] };
   try {
     const buf = fs.readFileSync(indexFile());
     const len = buf.readUInt32LE(0);
     const header = JSON.parse(buf.subarray(4, 4 + len).toString("utf8"));
-    if (header.version !== VERSION || header.options !== optionsKey) return { files: {} };
+    if (header.version !== VERSION || header.options !== optionsKey) return empty;
     const start = 4 + len + ((8 - ((4 + len) % 8)) % 8);
-    const data = new Float64Array(buf.buffer.slice(buf.byteOffset + start, buf.byteOffset + buf.length));
-    for (const e of Object.values(header.files)) e.rows = data.subarray(e.rowsAt, e.rowsAt + e.rowsLen);
-    return header;
+    const data = new Float64Array(buf.buffer, buf.byteOffset + start, (buf.length - start) / 8);
+    const files = new Map();
+    for (const row of header.files) {
+      const e = {};
+      FIELDS.forEach((f, i) => (e[f] = row[i + 1]));
+      e.rows = data.subarray(e.rowsAt, e.rowsAt + e.rowsLen);
+      files.set(row[0], e);
+    }
+    return { files, walks: header.walks };
   } catch {
-    return { files: {} };
+    return empty;
   }
 }
 
-function save(optionsKey, files) {
-  const entries = {};
+function save(optionsKey, files, walks) {
   let total = 0;
-  for (const [file, e] of Object.entries(files)) total += e.rows.length;
+  for (const e of files.values()) total += e.rows.length;
   const data = new Float64Array(total);
+  const rows = [];
   let at = 0;
-  for (const [file, e] of Object.entries(files)) {
+  for (const [file, e] of files) {
     data.set(e.rows, at);
-    const { rows, ...rest } = e;
-    entries[file] = { ...rest, rowsAt: at, rowsLen: rows.length };
-    at += rows.length;
+    const entry = { ...e, rowsAt: at, rowsLen: e.rows.length };
+    rows.push([file, ...FIELDS.map((f) => entry[f])]);
+    at += e.rows.length;
   }
-  const header = Buffer.from(JSON.stringify({ version: VERSION, options: optionsKey, files: entries }), "utf8");
+  const header = Buffer.from(JSON.stringify({ version: VERSION, options: optionsKey, files: rows, walks }), "utf8");
   const pad = (8 - ((4 + header.length) % 8)) % 8;
   const len = Buffer.alloc(4);
   len.writeUInt32LE(header.length);
@@ -77,6 +93,33 @@ function save(optionsKey, files) {
   const tmp = `${indexFile()}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, Buffer.concat([len, header, Buffer.alloc(pad), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]), { mode: 0o600 });
   fs.renameSync(tmp, indexFile());
+}
+
+/** A short hash of some bytes (what tells an append from a rewrite, without keeping the bytes). */
+const hash = (buf) => crypto.createHash("sha256").update(buf).digest("base64").slice(0, 22);
+
+/**
+ * The session files under `paths` (usage.cjs `sessionFiles`), from the
+ * index's walk of the same paths when no folder of it changed; `changed`
+ * says whether the walk was made again (and the index is to be written).
+ */
+function walkOf(index, paths) {
+  const key = JSON.stringify(paths.map((p) => path.resolve(p)));
+  const kept = index.walks.find((w) => w.key === key);
+  if (kept && kept.roots.every(([p, ino]) => fs.statSync(p, { throwIfNoEntry: false })?.ino === ino) && kept.dirs.every(([d, mtimeMs, ino]) => {
+    const st = fs.statSync(d, { throwIfNoEntry: false });
+    return st ? st.mtimeMs === mtimeMs && st.ino === ino : mtimeMs === -1;
+  })) {
+    const files = kept.files.map(([file, named, id, project, parent]) => ({ file, size: 0, named, id, project, ...(parent === null ? {} : { parent }) }));
+    return { files, walk: kept, changed: false };
+  }
+  const dirs = [];
+  const roots = paths.map((p) => [p, fs.statSync(p, { throwIfNoEntry: false })?.ino ?? -1]);
+  const files = sessionFiles(paths, { dirs });
+  // A link among the files: what it leads to can change with no folder's
+  // mtime changing, so such a walk is made again every time.
+  const walk = files.some((f) => f.link) ? null : { key, roots, dirs, files: files.map((f) => [f.file, f.named, f.id, f.project, f.parent ?? null]) };
+  return { files, walk, changed: true };
 }
 
 /** Bytes `start..end` of a file read whole lines at a time into a usage-only Journal; returns what it read and where its last whole line ends. */
@@ -106,7 +149,7 @@ function readFrom(file, start, size, options, stats) {
   }
 }
 
-/** The `CHECK` bytes before `offset` (base64), to tell an appended file from a rewritten one. */
+/** The `CHECK` bytes before `offset` (hashed), to tell an appended file from a rewritten one. */
 function tailOf(file, offset, stats) {
   const from = Math.max(0, offset - CHECK);
   const buf = Buffer.alloc(offset - from);
@@ -117,10 +160,10 @@ function tailOf(file, offset, stats) {
     fs.closeSync(fd);
   }
   stats.bytesChecked += buf.length;
-  return buf.toString("base64");
+  return hash(buf);
 }
 
-/** The file's first `CHECK` bytes (base64): with the tail, what tells an append from a rewrite. */
+/** The file's first `CHECK` bytes (hashed): with the tail, what tells an append from a rewrite. */
 function headOf(file, stats) {
   const buf = Buffer.alloc(CHECK);
   const fd = fs.openSync(file, "r");
@@ -131,7 +174,7 @@ function headOf(file, stats) {
     fs.closeSync(fd);
   }
   stats.bytesChecked += n;
-  return buf.subarray(0, n).toString("base64");
+  return hash(buf.subarray(0, n));
 }
 
 /** Rows read from a file's new bytes merged into its old ones: a request in both keeps the larger usage (the later line on a tie is a copy). */
@@ -161,21 +204,31 @@ function merge(old, add) {
 }
 
 /**
- * The report's items for `files` (usage.cjs `sessionFiles`), through the
- * index. `stats` (returned as `items.stats`) counts the bytes read: the
- * proof that appending re-reads only what was appended.
+ * The report's items for the session files under `paths` (files or
+ * folders), through the index. `stats` (returned as `items.stats`) counts
+ * the bytes read: the proof that appending re-reads only what was
+ * appended. `progress(bytes)` hears how much is to be read (and returns
+ * what `tick(done)` is called on as it is).
  */
-async function readIndexed(files, options, warn, { noIndex = false, tick = () => {} } = {}) {
-  const stats = { bytesRead: 0, bytesChecked: 0, filesRead: 0, filesAppended: 0, filesFromIndex: 0 };
+async function readIndexed(paths, options, warn, { noIndex = false, progress = () => ({ tick() {} }) } = {}) {
+  const stats = { bytesRead: 0, bytesChecked: 0, filesRead: 0, filesAppended: 0, filesFromIndex: 0, walked: false };
   if (noIndex) {
-    const items = await readItems(files, options, tick, warn);
+    const files = sessionFiles(paths);
+    const bar = progress(files.reduce((a, f) => a + f.size, 0));
+    const items = await readItems(files, options, (done) => bar.tick(done), warn);
     stats.bytesRead = files.reduce((a, f) => a + f.size, 0);
+    stats.walked = true;
     items.stats = stats;
     return items;
   }
   const optionsKey = crypto.createHash("sha256").update(JSON.stringify(options ?? {})).digest("hex");
   const index = load(optionsKey);
-  const next = {};
+  const { files, walk, changed } = walkOf(index, paths);
+  stats.walked = changed;
+  let dirty = changed;
+  // What the answers (usage-answers.cjs) computed from these items depend on: none when a file could not be stat'ed or the walk met a link.
+  let snapshot = walk ? { dirs: walk.dirs, files: [] } : null;
+  const next = new Map();
   const plan = [];
   const whole = [];
   for (const f of files) {
@@ -184,9 +237,12 @@ async function readIndexed(files, options, warn, { noIndex = false, tick = () =>
       st = fs.statSync(f.file);
     } catch (e) {
       warn(`${f.file}: cannot read it (${e.code ?? e.message}); the report leaves it out`);
+      dirty = true;
+      snapshot = null;
       continue;
     }
-    const old = index.files[f.file];
+    snapshot?.files.push([f.file, st.size, st.mtimeMs, st.ino]);
+    const old = index.files.get(f.file);
     let how = "whole";
     try {
       if (old && old.size === st.size && old.mtimeMs === st.mtimeMs && old.ino === st.ino) how = "same";
@@ -195,11 +251,13 @@ async function readIndexed(files, options, warn, { noIndex = false, tick = () =>
     } catch {
       how = "whole";
     }
+    if (how !== "same") dirty = true;
     plan.push({ f, st, old, how });
     if (how === "whole") whole.push({ ...f, size: st.size });
   }
   // Files read whole go to the two threads of a plain report (a cold index costs what no index costs).
-  const read = await replayAll(whole, options, tick);
+  const bar = progress(whole.reduce((a, f) => a + f.size, 0));
+  const read = await replayAll(whole, options, (done) => bar.tick(done));
   stats.bytesRead += whole.reduce((a, f) => a + f.size, 0);
   const readOf = new Map(whole.map((f, i) => [f.file, read[i]]));
   const items = [];
@@ -229,23 +287,29 @@ async function readIndexed(files, options, warn, { noIndex = false, tick = () =>
       }
     } catch (err) {
       warn(`${f.file}: cannot read it (${err.code ?? err.message}); the report leaves it out`);
+      snapshot = null;
       continue;
     }
-    next[f.file] = e;
+    next.set(f.file, e);
     if (e.format === null) {
       if (f.named) items.unknownFormat = f.file;
       continue;
     }
-    items.push({ ...f, format: e.format, costUsd: e.costUsd, costIncomplete: e.costIncomplete, rows: e.rows, models: e.models });
+    items.push({ ...f, size: st.size, format: e.format, costUsd: e.costUsd, costIncomplete: e.costIncomplete, rows: e.rows, models: e.models });
   }
-  // Files of the index not asked for this time are kept (another folder's report).
-  for (const [file, e] of Object.entries(index.files)) if (!(file in next) && fs.existsSync(file)) next[file] = e;
-  try {
-    save(optionsKey, next);
-  } catch (err) {
-    warn(`the usage index could not be written (${err.code ?? err.message}); the next run reads every file again`);
+  // A run that changed nothing leaves the index as it is.
+  if (dirty) {
+    // Files of the index not asked for this time are kept (another folder's report), and the walks of other paths.
+    for (const [file, e] of index.files) if (!next.has(file) && fs.existsSync(file)) next.set(file, e);
+    const walks = [...(walk ? [walk] : []), ...index.walks.filter((w) => w.key !== walk?.key)].slice(0, WALKS);
+    try {
+      save(optionsKey, next, walks);
+    } catch (err) {
+      warn(`the usage index could not be written (${err.code ?? err.message}); the next run reads every file again`);
+    }
   }
   items.stats = stats;
+  items.snapshot = snapshot;
   return items;
 }
 

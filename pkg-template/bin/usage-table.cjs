@@ -6,7 +6,8 @@
 // always with FORCE_COLOR (or --color).
 "use strict";
 
-const n = (x) => Number(x).toLocaleString("en-US");
+/** 1,234,567 as toLocaleString("en-US") writes it, without Intl for whole numbers (its first use costs 10 to 40 ms). */
+const n = (x) => (Number.isSafeInteger(Number(x)) ? String(Number(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ",") : Number(x).toLocaleString("en-US"));
 const money = (cost, incomplete) => (cost === null ? "unknown" : `${incomplete ? "≥ " : ""}$${cost.toFixed(2)}`);
 
 /** Whether to colour: the flag, else FORCE_COLOR / NO_COLOR, else a terminal. */

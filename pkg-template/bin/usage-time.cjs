@@ -14,6 +14,7 @@ const systemZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UT
 
 /** A checked IANA zone name, or null when Intl does not know it. */
 function checkZone(name) {
+  if (name === "UTC" || name === "Etc/UTC") return name;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: name });
     return name;
@@ -22,8 +23,25 @@ function checkZone(name) {
   }
 }
 
-/** `dayOf(ms)` (local day number) and `offsetOf(ms)` in one zone. */
+/**
+ * `dayOf(ms)` (local day number) and `offsetOf(ms)` in one zone; without a
+ * name, the system's. The system's zone and UTC are read without Intl:
+ * Intl's first DateTimeFormat loads ICU's zone data, 12 to 50 ms of a
+ * status line that must answer in under 100 (Date's local time is the
+ * same zone, from the same source).
+ */
 function zone(name) {
+  if (name === undefined) {
+    const cache = new Map();
+    const offsetOf = (ms) => {
+      const q = Math.floor(ms / QUARTER);
+      let off = cache.get(q);
+      if (off === undefined) cache.set(q, (off = -new Date(q * QUARTER).getTimezoneOffset() * 60000));
+      return off;
+    };
+    return { name: undefined, offsetOf, dayOf: (ms) => Math.floor((ms + offsetOf(ms)) / DAY) };
+  }
+  if (name === "UTC" || name === "Etc/UTC") return { name, offsetOf: () => 0, dayOf: (ms) => Math.floor(ms / DAY) };
   const fmt = new Intl.DateTimeFormat("en-US", { timeZone: name, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
   const cache = new Map();
   const offsetOf = (ms) => {
@@ -40,9 +58,23 @@ function zone(name) {
   return { name, offsetOf, dayOf: (ms) => Math.floor((ms + offsetOf(ms)) / DAY) };
 }
 
-/** YYYY-MM-DD of a day number. */
+/**
+ * What names a zone's days in a kept answer (usage-answers.cjs): its name,
+ * or for the system's, TZ and the system's zone file (a change of either
+ * is another zone).
+ */
+function zoneKey(z) {
+  if (z.name !== undefined) return z.name;
+  const st = require("node:fs").statSync("/etc/localtime", { throwIfNoEntry: false });
+  return `local:${process.env.TZ ?? ""}:${st ? `${st.ino}:${st.mtimeMs}` : ""}:${-new Date().getTimezoneOffset()}`;
+}
+
+/** YYYY-MM-DD of a day number (remembered: a report asks it of every request). */
+const dates = new Map();
 function dateOf(day) {
-  return new Date(day * DAY).toISOString().slice(0, 10);
+  let s = dates.get(day);
+  if (s === undefined) dates.set(day, (s = new Date(day * DAY).toISOString().slice(0, 10)));
+  return s;
 }
 
 /** The day number of YYYY-MM-DD or YYYYMMDD, or null when it is no real date. */
@@ -71,4 +103,4 @@ function lastStart(by, today, n) {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - (n - 1), 1) / DAY;
 }
 
-module.exports = { DAY, systemZone, checkZone, zone, dateOf, parseDate, weekOf, monthOf, monthStart, lastStart };
+module.exports = { DAY, systemZone, checkZone, zone, zoneKey, dateOf, parseDate, weekOf, monthOf, monthStart, lastStart };

@@ -57,8 +57,13 @@ test("a warm index opens no unchanged file; appending re-reads only the appended
   assert.equal(cold.stats.bytesRead, size, "cold: every byte once");
   const warm = run(["usage", dir, "--by", "day", "--json"], env);
   assert.equal(warm.stats.bytesRead, 0, "warm: nothing read");
-  assert.equal(warm.stats.filesFromIndex, 2);
+  assert.equal(warm.stats.answered, true, "warm: the kept answer (usage-answers.cjs)");
   assert.deepEqual(totals(warm), totals(cold));
+  // A view whose answer is not kept (blocks depend on the time asked) reads the index: no file opened.
+  const blocks = run(["usage", dir, "--by", "block", "--json"], env);
+  assert.equal(blocks.stats.bytesRead, 0);
+  assert.equal(blocks.stats.filesFromIndex, 2);
+  assert.equal(blocks.stats.walked, false, "no folder listed again");
   // A response streamed across the old end: its first line was read, its
   // final one (more output) is appended, with one new request.
   fs.appendFileSync(path.join(project, "a.jsonl"), line("a", 3, iso(20), { input_tokens: 5, output_tokens: 1 }, "msg_stream"));
@@ -83,11 +88,13 @@ test("a warm index opens no unchanged file; appending re-reads only the appended
   assert.equal(rewritten.stats.filesRead, 1);
   assert.deepEqual(totals(rewritten), totals(run(["usage", dir, "--json", "--no-index"], env)));
   const idx = fs.readdirSync(env.GARUDA_CACHE_DIR).map((f) => path.join(env.GARUDA_CACHE_DIR, f));
-  assert.equal(idx.length, 1, "one index file, no temporary left");
-  assert.equal(fs.statSync(idx[0]).mode & 0o777, 0o600);
+  assert.deepEqual(idx.map((f) => path.basename(f).replace(/-[0-9a-f]{16}\.json$/, "")).sort(), ["usage-answers-v1", "usage-index-v2.bin"], "the index and one answers file, no temporary left");
   assert.equal(fs.statSync(env.GARUDA_CACHE_DIR).mode & 0o777, 0o700);
-  // Not a word of the conversations in it.
-  assert.doesNotMatch(fs.readFileSync(idx[0], "latin1"), /"ok"|msg_/);
+  for (const f of idx) {
+    assert.equal(fs.statSync(f).mode & 0o777, 0o600);
+    // Not a word of the conversations in it.
+    assert.doesNotMatch(fs.readFileSync(f, "latin1"), /"ok"|msg_/);
+  }
 });
 
 test("an index of other read options (--prices) is rebuilt, and a damaged one is rebuilt too", () => {
@@ -100,8 +107,8 @@ test("an index of other read options (--prices) is rebuilt, and a damaged one is
   assert.equal(other.stats.filesRead, 2);
   assert.notEqual(totals(other).costUsd, totals(run(["usage", dir, "--json"], env)).costUsd, "the new prices count");
   assert.deepEqual(totals(other), totals(run(["usage", dir, "--json", "--no-index", "--prices", prices], env)));
-  const idx = path.join(env.GARUDA_CACHE_DIR, fs.readdirSync(env.GARUDA_CACHE_DIR)[0]);
-  fs.writeFileSync(idx, "garbage");
+  // The index and the answers kept beside it, both damaged.
+  for (const f of fs.readdirSync(env.GARUDA_CACHE_DIR)) fs.writeFileSync(path.join(env.GARUDA_CACHE_DIR, f), "garbage");
   const again = run(["usage", dir, "--json"], env);
   assert.equal(again.code, 0, again.err);
   assert.equal(again.stats.filesRead, 2);

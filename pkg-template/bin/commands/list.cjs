@@ -6,7 +6,8 @@ const { UsageError, parseArgs, REDIS, withRedis, session } = require("../cli.cjs
 const { walkSessions } = require("../folders.cjs");
 
 const HELP = `usage: garuda-session list <dir> [--json] [--redis URL [--prefix p]]
-  the /sessions table of a sessions folder, newest first (with --redis: the store's sessions, no folder)`;
+  the /sessions table of a sessions folder, newest first (with --redis: the store's sessions, no folder);
+  updated: the session's last activity (its last record's time; the file's mtime when no record has one)`;
 
 async function list(args) {
   const o = parseArgs(args, { "--json": "json!", ...REDIS });
@@ -45,12 +46,62 @@ function folderRows(dir) {
   const enc = (rel) => rel.split("/").map(encodeURIComponent).join("/");
   const rows = [];
   for (const s of walkSessions(dir)) {
-    const row = session.summariseSession(s.id, fs.statSync(s.file).mtime, fs.readFileSync(s.file));
+    const bytes = fs.readFileSync(s.file);
+    // Updated: the session's last activity (its last record's time), not the
+    // file's mtime (a copy, a backup restored, a sync tool touches that);
+    // the mtime only for a session whose records carry no time.
+    const last = lastActivity(bytes, s.file);
+    const row = session.summariseSession(s.id, last ?? fs.statSync(s.file).mtime, bytes);
     if (row.format === null) continue;
-    rows.push({ ...row, project: s.project, file: enc(s.rel), children: s.children.map((c) => ({ id: c.id, file: enc(c.rel) })) });
+    rows.push({ ...row, lastActivity: last, project: s.project, file: enc(s.rel), children: s.children.map((c) => ({ id: c.id, file: enc(c.rel) })) });
   }
   return rows.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? 1 : -1));
 }
 
 
-module.exports = { help: HELP, run: list, folderRows };
+/**
+ * The time of a session's last record that has one (ISO, UTC), or null:
+ * its lines read from the end until one parses with a time (`t` in a
+ * Garuda journal, `timestamp` in Claude Code's, Codex's and pi's); a
+ * Gemini CLI session file (one JSON document) says `lastUpdated`. (Not
+ * the transcript's last message: a session's last records are often
+ * token counts or system lines a minute later.)
+ */
+const LOOK_BACK = 1000;
+
+function lastActivity(bytes, file = "") {
+  const iso = (t) => (typeof t === "string" && Number.isFinite(Date.parse(t)) ? new Date(Date.parse(t)).toISOString() : null);
+  if (file.endsWith(".json")) {
+    try {
+      const v = JSON.parse(bytes.toString("utf8"));
+      return iso(v?.lastUpdated) ?? iso(v?.messages?.at?.(-1)?.timestamp);
+    } catch {
+      // not one JSON document: its lines below
+    }
+  }
+  // At most LOOK_BACK lines, and only those that open an object: a folder
+  // of junk (serve's bounded-memory test: 2 M lines) is not parsed line by
+  // line from its end; past that, the mtime.
+  let end = bytes.length;
+  let looked = 0;
+  while (end > 0 && looked < LOOK_BACK) {
+    const start = bytes.lastIndexOf(10, end - 1) + 1;
+    let first = start;
+    while (first < end && (bytes[first] === 32 || bytes[first] === 9 || bytes[first] === 13)) first++;
+    if (first < end && bytes[first] === 123) {
+      looked++;
+      let v;
+      try {
+        v = JSON.parse(bytes.toString("utf8", start, end));
+      } catch {
+        v = null;
+      }
+      const t = v && typeof v === "object" ? iso(v.t) ?? iso(v.timestamp) : null;
+      if (t !== null) return t;
+    }
+    end = start - 1;
+  }
+  return null;
+}
+
+module.exports = { help: HELP, run: list, folderRows, lastActivity };

@@ -14,7 +14,9 @@ const { UsageError, parseArgs, readOptions } = require("../cli.cjs");
 const usageReport = require("../usage.cjs");
 const time = require("../usage-time.cjs");
 const { claudeRoots } = require("../roots.cjs");
-const { readIndexed } = require("../usage-index.cjs");
+const { answers, cacheDir } = require("../usage-answers.cjs");
+// The index (and the report's modules) only when the kept answers do not answer.
+const readIndexed = (...a) => require("../usage-index.cjs").readIndexed(...a);
 
 const HELP = `usage: garuda-session statusline [--timezone Z] [--visual-burn-rate off|emoji|text|emoji-text] [--prices p.json] [--no-index]
   Claude Code's status line hook: its status JSON on stdin, one line out:
@@ -25,7 +27,8 @@ const HELP = `usage: garuda-session statusline [--timezone Z] [--visual-burn-rat
   --offline is accepted (and changes nothing: prices are built in).`;
 
 const money = (c) => (c === null ? "unknown" : `$${c.toFixed(2)}`);
-const n = (x) => Number(x).toLocaleString("en-US");
+/** 1,234,567 (not toLocaleString: Intl's first use costs a status line 10 to 40 ms). */
+const n = (x) => (Number.isSafeInteger(Number(x)) ? String(Number(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ",") : Number(x).toLocaleString("en-US"));
 
 /** The hook's JSON on stdin (Claude Code sends one object). */
 function hookInput() {
@@ -48,30 +51,42 @@ async function statusline(args) {
   const o = parseArgs(args, { "--timezone": "timezone", "--visual-burn-rate": "burn", "--offline": "offline!", "--prices": "prices", "--no-index": "noIndex!", "--cost-source": "costSource" });
   const burnStyle = o.burn ?? "off";
   if (!["off", "emoji", "text", "emoji-text"].includes(burnStyle)) throw new UsageError(`--visual-burn-rate ${o.burn}: give off, emoji, text or emoji-text`);
-  const zoneName = o.timezone ?? time.systemZone();
-  if (!time.checkZone(zoneName)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
-  const zone = time.zone(zoneName);
+  // No --timezone: the system's zone (time.zone reads it without Intl).
+  if (o.timezone !== undefined && !time.checkZone(o.timezone)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
+  const zone = time.zone(o.timezone);
   const input = hookInput();
   const options = readOptions(o);
   const roots = claudeRoots();
   const transcript = typeof input.transcript_path === "string" ? input.transcript_path : null;
   if (transcript && fs.existsSync(transcript) && !roots.some((r) => path.resolve(transcript).startsWith(path.resolve(r) + path.sep))) roots.push(transcript);
-  const files = roots.length ? usageReport.sessionFiles(roots) : [];
   const warn = (text) => process.stderr.write(`garuda-session statusline: warning: ${text}\n`);
-  const items = await readIndexed(files, options, warn, { noIndex: o.noIndex === true });
-  const today = zone.dayOf(Date.now());
-  const day = usageReport.report(items.map(fresh), { by: "day", zone, since: today, until: today });
-  const blocks = usageReport.report(items.map(fresh), { by: "block", zone, active: true });
+  const now = Date.now();
+  const today = zone.dayOf(now);
   const id = typeof input.session_id === "string" ? input.session_id : null;
-  const mine = items.filter((it) => (transcript && path.resolve(it.file) === path.resolve(transcript)) || (id && (it.id === id || (it.parent && path.basename(it.parent).replace(/\.jsonl$/, "") === id))));
-  const sessionCost = mine.length ? usageReport.report(mine.map(fresh), { by: "session", zone }).totals.totalCost : null;
-  const block = blocks.blocks[0];
+  const own = transcript && path.resolve(transcript);
+  // What the line says, from the answers kept when no folder or file changed since (usage-answers.cjs), else from the files.
+  const kept = roots.length && o.noIndex !== true ? answers(cacheDir(), roots, options) : null;
+  const question = kept && JSON.stringify({ statusline: 1, zone: time.zoneKey(zone), today, own, id });
+  let facts = kept?.get(question);
+  let stats = { bytesRead: 0, answered: true };
+  if (facts === undefined) {
+    const items = roots.length ? await readIndexed(roots, options, warn, { noIndex: o.noIndex === true }) : Object.assign([], { stats: null, snapshot: null });
+    stats = items.stats;
+    facts = factsOf(items, { zone, today, own, id });
+    if (kept) {
+      kept.put(question, facts);
+      kept.save(items.snapshot);
+    }
+  }
+  // The block kept is the one active when it was computed: still active while now is before its end and within its length of its last request.
+  const block = facts.block && now < Date.parse(facts.block.endTime) && now - Date.parse(facts.block.actualEndTime) < 5 * 3600000 ? facts.block : null;
+  const { sessionCost, dayCost, context } = facts;
   const parts = [];
   const model = input.model?.display_name ?? input.model?.id;
   parts.push(`🤖 ${model ?? "unknown model"}`);
-  let costs = `💰 ${mine.length ? money(sessionCost) : "N/A"} session / ${money(day.totals.totalCost ?? 0)} today / `;
+  let costs = `💰 ${sessionCost === undefined ? "N/A" : money(sessionCost)} session / ${money(dayCost ?? 0)} today / `;
   if (block) {
-    const left = Math.max(0, Date.parse(block.endTime) - Date.now());
+    const left = Math.max(0, Date.parse(block.endTime) - now);
     costs += `${money(block.costUSD)} block (${Math.floor(left / 3600000)}h ${Math.floor((left % 3600000) / 60000)}m left)`;
   } else costs += "No active block";
   parts.push(costs);
@@ -81,19 +96,39 @@ async function statusline(args) {
     const shown = burnStyle === "emoji" ? ` ${level[0]}` : burnStyle === "text" ? ` (${level[1]})` : burnStyle === "emoji-text" ? ` ${level[0]} (${level[1]})` : "";
     parts.push(`🔥 ${block.burnRate.costPerHour === null ? "unknown" : `$${block.burnRate.costPerHour.toFixed(2)}`}/hr${shown}`);
   }
-  // The context: the last request of the transcript (its input, cache read and cache write).
-  const own = items.find((it) => transcript && path.resolve(it.file) === path.resolve(transcript));
-  if (own && own.rows.length >= usageReport.STRIDE) {
-    // The latest request (rows come in no particular order).
-    let k = 0;
-    for (let j = 0; j < own.rows.length; j += usageReport.STRIDE) if (own.rows[j] > own.rows[k] || Number.isNaN(own.rows[k])) k = j;
-    const context = own.rows[k + 2] + own.rows[k + 4] + own.rows[k + 5];
+  if (context !== null) {
     const window = /\[1m\]|-1m\b/.test(String(input.model?.id ?? "")) ? 1_000_000 : 200_000;
     parts.push(`🧠 ${n(context)} (${Math.round((context / window) * 100)}%)`);
   } else parts.push("🧠 N/A");
   process.stdout.write(parts.join(" | ") + "\n");
-  if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session statusline: read ${JSON.stringify(items.stats)}\n`);
+  if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session statusline: read ${JSON.stringify(stats)}\n`);
   return 0;
+}
+
+/**
+ * What the line says, from the files read: the session's cost (undefined
+ * when no file is the session's), today's, the active block (with its burn
+ * rate) and the context of the transcript's latest request.
+ */
+function factsOf(items, { zone, today, own, id }) {
+  const mine = items.filter((it) => (own && path.resolve(it.file) === own) || (id && (it.id === id || (it.parent && path.basename(it.parent).replace(/\.jsonl$/, "") === id))));
+  // The session's own files, each request once among them (copies of its rows: the report marks copies in them) ...
+  const sessionCost = mine.length ? usageReport.report(mine.map(fresh), { by: "session", zone }).totals.totalCost : undefined;
+  // ... then today's and the block's over every file: its requests counted once for both (in place: no copy of every row).
+  usageReport.countRequestsOnce(items);
+  const day = usageReport.report(items, { by: "day", zone, since: today, until: today, counted: true });
+  const block = usageReport.report(items, { by: "block", zone, active: true, counted: true }).blocks[0] ?? null;
+  // The context: the last request of the transcript (its input, cache read and cache write).
+  let context = null;
+  const ownItem = own ? items.find((it) => path.resolve(it.file) === own) : undefined;
+  if (ownItem && ownItem.rows.length >= usageReport.STRIDE) {
+    // The latest request (rows come in no particular order).
+    let k = 0;
+    const r = ownItem.rows;
+    for (let j = 0; j < r.length; j += usageReport.STRIDE) if (r[j] > r[k] || Number.isNaN(r[k])) k = j;
+    context = r[k + 2] + r[k + 4] + r[k + 5];
+  }
+  return { sessionCost, dayCost: day.totals.totalCost, block, context };
 }
 
 /** An item with its own copy of the rows (a report marks copies in them). */

@@ -7,12 +7,14 @@
 const fs = require("node:fs");
 const { UsageError, parseArgs, READ, REDIS, withRedis, maskPassword, readOptions, known, progress, session } = require("../cli.cjs");
 const usageReport = require("../usage.cjs");
-const { readIndexed } = require("../usage-index.cjs");
+const { answers, cacheDir } = require("../usage-answers.cjs");
+// The index (and the report's modules) only when the kept answers do not answer.
+const readIndexed = (...a) => require("../usage-index.cjs").readIndexed(...a);
 const { table, useColour } = require("../usage-table.cjs");
 const time = require("../usage-time.cjs");
 const { ROOTS_HELP } = require("../roots.cjs");
 
-const HELP = `usage: garuda-session usage [paths...] [--by day|week|month|session|block|model] [options]
+const HELP = `usage: garuda-session usage [daily|weekly|monthly|session|blocks|statusline] [paths...] [--by day|week|month|session|block|model] [options]
   tokens and cost of every session under the paths (files or folders, any agent's layout);
   default: CLAUDE_CONFIG_DIR (comma list) or ~/.config/claude and ~/.claude, CODEX_HOME or
   ~/.codex, PI_AGENT_DIR or ~/.pi/agent, GEMINI_DATA_DIR or ~/.gemini/tmp, GARUDA_HOME or .garuda
@@ -39,8 +41,20 @@ const HELP = `usage: garuda-session usage [paths...] [--by day|week|month|sessio
                         price makes a cost null, never $0)
   --no-index            read every file whole (by default an index in the user's cache folder
                         remembers each file's rows: unchanged files are not opened again, a
-                        Claude Code file appended to has only its new bytes read)
-  --format f, --prices p.json, --redis URL [--prefix p]: as for replay`;
+                        Claude Code file appended to has only its new bytes read; and when no
+                        folder or file changed, a report asked before is answered from there)
+  --format f, --prices p.json, --redis URL [--prefix p]: as for replay
+ccusage's names work too: \`usage daily|weekly|monthly|session|blocks\` is --by day|week|month|
+  session|block, \`usage statusline\` is \`garuda-session statusline\` (a path named like one of
+  them: give it as ./daily); its short flags -j (--json), -s/-u (--since/--until), -z (--timezone),
+  -o (--order), -b (--breakdown), -p (--project), -i (--instances; after \`session\`: --id),
+  -a/-r/-t/-n (--active/--recent/--token-limit/--session-length); --id S (sessions: only session
+  S); -O/--offline and --no-offline are accepted and change nothing (the prices are built in)`;
+
+/** ccusage's commands: the view each is. */
+const CCUSAGE = { daily: "day", weekly: "week", monthly: "month", session: "session", blocks: "block" };
+/** ccusage's short flags (after the long ones: parseArgs gives the long name its short). */
+const SHORT = { "-j": "json!", "-s": "since", "-u": "until", "-z": "timezone", "-o": "order", "-b": "breakdown!", "-p": "project", "-a": "active!", "-r": "recent!", "-t": "tokenLimit", "-n": "sessionLength", "-O": "offline!" };
 
 const BY = ["day", "week", "month", "session", "block", "model"];
 
@@ -48,9 +62,9 @@ const BY = ["day", "week", "month", "session", "block", "model"];
 function reportOptions(o) {
   const by = o.by ?? "session";
   if (!BY.includes(by)) throw new UsageError(`--by ${o.by}: give one of ${BY.join(", ")}`);
-  const zoneName = o.timezone ?? time.systemZone();
-  if (!time.checkZone(zoneName)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
-  const zone = time.zone(zoneName);
+  // No --timezone: the system's zone (time.zone reads it without Intl).
+  if (o.timezone !== undefined && !time.checkZone(o.timezone)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
+  const zone = time.zone(o.timezone);
   const out = { by, zone, order: o.order ?? "asc", breakdown: o.breakdown === true, project: o.project, instances: o.instances === true };
   for (const k of ["since", "until"]) {
     if (o[k] === undefined) continue;
@@ -80,19 +94,32 @@ function reportOptions(o) {
     out.sessionLength = h;
   }
   if (o.project !== undefined && o.project === "") throw new UsageError("--project needs a project name");
+  if (o.id !== undefined) {
+    if (by !== "session") throw new UsageError("--id goes with --by session (usage session --id S)");
+    if (o.id === "") throw new UsageError("--id needs a session id");
+    out.id = o.id;
+  }
   return out;
 }
 
-/** The files under the paths (or the default folders), each once. */
-function filesOf(paths) {
+/** The paths to read (or the default folders), each there. */
+function rootsOf(paths) {
   const roots = paths.length > 0 ? paths : usageReport.defaultFolders();
   if (roots.length === 0) throw new UsageError(`no path given, and none of the agents' folders exists (${ROOTS_HELP})`);
   for (const r of roots) if (!fs.existsSync(r)) throw new UsageError(`${r}: no such file or folder`);
-  return usageReport.sessionFiles(roots);
+  return roots;
 }
 
 /** `usage [paths…]`: every session under the paths, or on Redis with --redis. */
-async function usageCommand(args) {
+async function usageCommand(argv) {
+  // \`usage daily\` etc. as ccusage names its views (\`usage statusline\`: that command).
+  let view;
+  let args = argv;
+  if (argv[0] === "statusline") return require("./statusline.cjs").run(argv.slice(1));
+  if (Object.hasOwn(CCUSAGE, argv[0])) {
+    view = CCUSAGE[argv[0]];
+    args = argv.slice(1);
+  }
   const o = parseArgs(args, {
     "--by": "by",
     "--since": "since",
@@ -112,9 +139,18 @@ async function usageCommand(args) {
     "--no-color": "noColor!",
     "--json": "json!",
     "--no-index": "noIndex!",
+    "--id": "id",
+    "--offline": "offline!",
+    "--no-offline": "noOffline!",
     ...READ,
     ...REDIS,
+    ...SHORT,
+    ...(view === "session" ? { "-i": "id" } : { "-i": "instances!" }),
   });
+  if (view !== undefined) {
+    if (o.by !== undefined && o.by !== view) throw new UsageError(`${argv[0]} and --by ${o.by}: give one of them`);
+    o.by = view;
+  }
   const ro = reportOptions(o);
   const options = readOptions(o);
   const warn = (text) => process.stderr.write(`garuda-session usage: warning: ${text}\n`);
@@ -134,15 +170,29 @@ async function usageCommand(args) {
         }
       }
     });
-  } else {
-    const files = filesOf(o._);
-    const bar = progress("usage", files.reduce((a, f) => a + f.size, 0));
-    items = await readIndexed(files, options, warn, { noIndex: o.noIndex === true, tick: (done) => bar.tick(done) });
-    bar.done();
+  }
+  let r;
+  // A report that does not depend on the time it is asked (not blocks'),
+  // from the answers kept when no folder or file changed since.
+  const roots = o.redis === undefined ? rootsOf(o._) : null;
+  const kept = roots && o.noIndex !== true && ro.by !== "block" ? answers(cacheDir(), roots, options) : null;
+  const question = kept && JSON.stringify({ ...ro, zone: time.zoneKey(ro.zone) });
+  r = kept?.get(question);
+  if (r !== undefined && process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify({ bytesRead: 0, answered: true })}\n`);
+  if (r === undefined && roots) {
+    let bar = null;
+    items = await readIndexed(roots, options, warn, { noIndex: o.noIndex === true, progress: (bytes) => (bar = progress("usage", bytes)) });
+    bar?.done();
     if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify(items.stats)}\n`);
     if (items.unknownFormat) known({ format: null }, items.unknownFormat);
   }
-  const r = usageReport.report(items, ro);
+  if (r === undefined) {
+    r = usageReport.report(items, ro);
+    if (kept) {
+      kept.put(question, r);
+      kept.save(items.snapshot);
+    }
+  }
   if (o.json) {
     process.stdout.write(JSON.stringify(r, null, 2) + "\n");
   } else {
@@ -152,4 +202,4 @@ async function usageCommand(args) {
   return 0;
 }
 
-module.exports = { help: HELP, run: usageCommand, filesOf };
+module.exports = { help: HELP, run: usageCommand, rootsOf };

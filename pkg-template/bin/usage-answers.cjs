@@ -1,0 +1,141 @@
+// Answers kept beside the usage index: what `usage --by day` (and the
+// other views whose report does not depend on the time it is asked) and
+// `statusline` computed, with a snapshot of what they were computed from
+// (the mtime and inode of every folder walked, the size, mtime and inode
+// of every session file). A run whose folders and files all stat the same
+// answers from here: no index is parsed, no row added up, no wasm
+// instantiated, only stat calls. (Why: Claude Code runs the status line
+// every few seconds; with a 1 GB history, adding up its 65,000 requests in
+// a fresh process, whose code the JIT has not warmed, cost more than the
+// 100 ms it has, and reading the index's rows as much again.) Any
+// difference, and the caller reads through the index (usage-index.cjs)
+// and stores its answers with the new snapshot.
+//
+// One small JSON file per set of paths and read options (the 16 written
+// last are kept), in the index's folder, 0600, written whole and renamed
+// into place. It holds file paths,
+// token counts and costs, nothing of the conversations.
+"use strict";
+
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+
+const VERSION = 1;
+/** An answer larger than this (a session view of thousands of rows) is not kept: reading it back would cost what it saves. */
+const MAX_ANSWER = 256 << 10;
+
+/** The user's cache folder: GARUDA_CACHE_DIR, else XDG_CACHE_HOME (or the platform's) /garuda-session. */
+function cacheDir(env = process.env) {
+  if (env.GARUDA_CACHE_DIR) return env.GARUDA_CACHE_DIR;
+  const base = env.XDG_CACHE_HOME || (process.platform === "darwin" ? path.join(os.homedir(), "Library", "Caches") : process.platform === "win32" ? env.LOCALAPPDATA || path.join(os.homedir(), "AppData", "Local") : path.join(os.homedir(), ".cache"));
+  return path.join(base, "garuda-session");
+}
+
+const keyOf = (paths, options) => JSON.stringify({ paths: paths.map((p) => path.resolve(p)), options: options ?? {} });
+
+/**
+ * The file's name: a 64-bit FNV-1a of the key (the file also holds the key
+ * itself, which is what is compared; node:crypto would cost the fast path
+ * its load).
+ */
+function fileOf(dir, key) {
+  let h1 = 0x811c9dc5;
+  let h2 = 0xcbf29ce4;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x0100019d) >>> 0;
+  }
+  return path.join(dir, `usage-answers-v${VERSION}-${h1.toString(16).padStart(8, "0")}${h2.toString(16).padStart(8, "0")}.json`);
+}
+
+/** The longest folder all the paths are in (what the snapshot's paths are written under, so it parses in half the time). */
+function baseOf(paths) {
+  if (paths.length === 0) return "";
+  let base = paths[0];
+  for (const p of paths) while (base !== "" && !(p === base || p.startsWith(base + path.sep))) base = base.lastIndexOf(path.sep) > 0 ? base.slice(0, base.lastIndexOf(path.sep)) : "";
+  return base;
+}
+
+/** A snapshot as written: its paths under its base. */
+function pack(snapshot) {
+  const base = baseOf([...snapshot.dirs.map((d) => d[0]), ...snapshot.files.map((f) => f[0])]);
+  const rel = (p) => (base === "" ? p : p === base ? "" : p.slice(base.length + 1));
+  return { base, dirs: snapshot.dirs.map(([d, ...rest]) => [rel(d), ...rest]), files: snapshot.files.map(([f, ...rest]) => [rel(f), ...rest]) };
+}
+
+/** Whether every folder and file of a (packed) snapshot stats as it did. */
+function unchanged(snapshot) {
+  const { base } = snapshot;
+  const full = (p) => (base === "" ? p : p === "" ? base : base + path.sep + p);
+  for (const [d, mtimeMs, ino] of snapshot.dirs) {
+    const st = fs.statSync(full(d), { throwIfNoEntry: false });
+    if (st ? st.mtimeMs !== mtimeMs || st.ino !== ino : mtimeMs !== -1) return false;
+  }
+  for (const [f, size, mtimeMs, ino] of snapshot.files) {
+    const st = fs.statSync(full(f), { throwIfNoEntry: false });
+    if (!st || st.size !== size || st.mtimeMs !== mtimeMs || st.ino !== ino) return false;
+  }
+  return true;
+}
+
+/** Answers files kept: one per set of paths asked about, the most recently written. */
+const KEEP = 16;
+
+/** Removes all but the `KEEP` newest answers files (each report of another folder writes one). */
+function prune(dir) {
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(`usage-answers-v${VERSION}-`) && f.endsWith(".json"))
+    .map((f) => [path.join(dir, f), fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0]);
+  if (files.length <= KEEP) return;
+  files.sort((a, b) => b[1] - a[1]);
+  for (const [f] of files.slice(KEEP)) fs.rmSync(f, { force: true });
+}
+
+/**
+ * The answers kept for these paths and options, when nothing they were
+ * computed from has changed since: `{ get(question), put(question, answer),
+ * save(snapshot) }`. `get` gives undefined when it was not asked (or
+ * something changed); `save` keeps the answers `put` (and, when the
+ * snapshot is the same, those kept before).
+ */
+function answers(dir, paths, options) {
+  const key = keyOf(paths, options);
+  const file = fileOf(dir, key);
+  let kept = null;
+  try {
+    const v = JSON.parse(fs.readFileSync(file, "utf8"));
+    if (v.version === VERSION && v.key === key && unchanged(v.snapshot)) kept = v;
+  } catch {
+    kept = null;
+  }
+  const fresh = {};
+  return {
+    get: (question) => (kept && Object.hasOwn(kept.answers, question) ? kept.answers[question] : undefined),
+    put(question, answer) {
+      fresh[question] = answer;
+    },
+    /** Writes the answers with the snapshot they were computed from (none: nothing is kept). */
+    save(raw) {
+      if (!raw || Object.keys(fresh).length === 0) return;
+      const snapshot = pack(raw);
+      const same = kept && JSON.stringify(kept.snapshot) === JSON.stringify(snapshot);
+      const all = { ...(same ? kept.answers : {}) };
+      for (const [q, a] of Object.entries(fresh)) if (JSON.stringify(a).length <= MAX_ANSWER) all[q] = a;
+      if (Object.keys(all).length === 0) return;
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const tmp = `${file}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, JSON.stringify({ version: VERSION, key, snapshot, answers: all }), { mode: 0o600 });
+        fs.renameSync(tmp, file);
+        prune(dir);
+      } catch {
+        // Only a cache: the next run computes its answers again.
+      }
+    },
+  };
+}
+
+module.exports = { answers, cacheDir };

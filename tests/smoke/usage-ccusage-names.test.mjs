@@ -1,0 +1,122 @@
+// ccusage's command names and short flags under `usage`: `usage daily`,
+// `weekly`, `monthly`, `session`, `blocks` are --by day, week, month,
+// session, block (the same report, byte for byte), `usage statusline` is
+// the statusline command, ccusage's short flags mean what its help says,
+// and the token totals of each name equal ccusage's own command's on the
+// same folder (its native binary, pinned in .ci/).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = path.join(root, "pkg/bin/garuda-session.cjs");
+const ccusage = path.join(root, ".ci/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage");
+const noCcusage = fs.existsSync(ccusage) ? false : "SKIP ccusage's names against ccusage: its native binary is absent (bash .ci/setup installs it)";
+
+const line = (session, n, t, input, output) =>
+  JSON.stringify({ parentUuid: null, sessionId: session, type: "assistant", uuid: `${session}-${n}`, timestamp: t, requestId: `req_${session}_${n}`, message: { id: `msg_${session}_${n}`, role: "assistant", model: "claude-sonnet-4-5-20250929", content: [{ type: "text", text: "ok" }], usage: { input_tokens: input, output_tokens: output, cache_read_input_tokens: 7 * n } } }) + "\n";
+
+/** A Claude Code folder: two projects, requests over three days, two weeks and two months, and a gap of more than 5 hours. */
+function folder() {
+  const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-names-"));
+  const write = (project, session, lines) => {
+    fs.mkdirSync(path.join(home, "projects", project), { recursive: true });
+    fs.writeFileSync(path.join(home, "projects", project, `${session}.jsonl`), lines.join(""));
+  };
+  write("app", "s1", [line("s1", 1, "2026-01-30T10:00:00.000Z", 100, 10), line("s1", 2, "2026-01-30T11:00:00.000Z", 200, 20), line("s1", 3, "2026-01-31T23:30:00.000Z", 300, 30)]);
+  write("web", "s2", [line("s2", 1, "2026-02-01T08:00:00.000Z", 400, 40), line("s2", 2, "2026-02-02T09:15:00.000Z", 500, 50)]);
+  return home;
+}
+
+function ours(args, env = {}, input) {
+  const r = spawnSync(process.execPath, [bin, "usage", ...args], { encoding: "utf8", input, env: { ...process.env, TZ: "UTC", ...env } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const ok = (r) => {
+  assert.equal(r.code, 0, r.err);
+  return r.out;
+};
+
+const NAMES = [["daily", "day"], ["weekly", "week"], ["monthly", "month"], ["session", "session"], ["blocks", "block"]];
+
+test("usage daily|weekly|monthly|session|blocks print what --by day|week|month|session|block print", () => {
+  const home = folder();
+  const env = { GARUDA_CACHE_DIR: path.join(home, "cache") };
+  const dir = path.join(home, "projects");
+  for (const [name, by] of NAMES) {
+    for (const extra of [["--json"], []]) {
+      assert.equal(ok(ours([name, dir, ...extra, "--timezone", "UTC"], env)), ok(ours([dir, "--by", by, ...extra, "--timezone", "UTC"], env)), `${name} ${extra.join(" ")}`);
+    }
+  }
+  // The same name as a --by of the same view is no conflict; another is.
+  assert.equal(ok(ours(["daily", dir, "--by", "day", "--json"], env)), ok(ours([dir, "--by", "day", "--json"], env)));
+  const clash = ours(["daily", dir, "--by", "week"], env);
+  assert.equal(clash.code, 2);
+  assert.match(clash.err, /daily and --by week: give one of them/);
+  // A folder named like a command is still a path given as ./name.
+  fs.cpSync(dir, path.join(home, "daily"), { recursive: true });
+  const named = spawnSync(process.execPath, [bin, "usage", "./daily", "--json"], { cwd: home, encoding: "utf8", env: { ...process.env, ...env } });
+  assert.equal(named.status, 0, named.stderr);
+  assert.equal(JSON.parse(named.stdout).totals.inputTokens, 1500);
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+test("ccusage's short flags mean its long ones; --id picks one session; --offline is accepted", () => {
+  const home = folder();
+  const env = { GARUDA_CACHE_DIR: path.join(home, "cache") };
+  const dir = path.join(home, "projects");
+  const same = (short, long) => assert.equal(ok(ours(short, env)), ok(ours(long, env)), short.join(" "));
+  same(["daily", dir, "-j", "-z", "UTC", "-s", "20260130", "-u", "20260201", "-o", "desc", "-b"], ["daily", dir, "--json", "--timezone", "UTC", "--since", "20260130", "--until", "20260201", "--order", "desc", "--breakdown"]);
+  same(["daily", dir, "-j", "-i"], ["daily", dir, "--json", "--instances"]);
+  same(["monthly", dir, "-j", "-p", "web"], ["monthly", dir, "--json", "--project", "web"]);
+  same(["blocks", dir, "-j", "-a", "-t", "max", "-n", "5"], ["blocks", dir, "--json", "--active", "--token-limit", "max", "--session-length", "5"]);
+  same(["blocks", dir, "-j", "-r"], ["blocks", dir, "--json", "--recent"]);
+  same(["weekly", dir, "-j", "-O"], ["weekly", dir, "--json"]);
+  same(["weekly", dir, "-j", "--offline"], ["weekly", dir, "--json", "--no-offline"]);
+  // session -i is ccusage's --id: one session, by its id.
+  const one = JSON.parse(ok(ours(["session", dir, "-j", "-i", "s2"], env)));
+  assert.deepEqual(one.sessions.map((s) => s.sessionId), ["s2"]);
+  assert.equal(one.totals.inputTokens, 900);
+  assert.deepEqual(JSON.parse(ok(ours([dir, "--by", "session", "--id", "s1", "--json"], env))).sessions.map((s) => s.sessionId), ["s1"]);
+  const wrong = ours(["daily", dir, "--id", "s1"], env);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.err, /--id goes with --by session/);
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+test("usage statusline is the statusline command", () => {
+  const home = folder();
+  const env = { GARUDA_CACHE_DIR: path.join(home, "cache"), CLAUDE_CONFIG_DIR: home };
+  const hook = JSON.stringify({ session_id: "s1", transcript_path: path.join(home, "projects", "app", "s1.jsonl"), model: { id: "claude-sonnet-4-5-20250929", display_name: "Sonnet 4.5" } });
+  const viaUsage = ok(ours(["statusline", "--timezone", "UTC"], env, hook));
+  const direct = spawnSync(process.execPath, [bin, "statusline", "--timezone", "UTC"], { encoding: "utf8", input: hook, env: { ...process.env, ...env } });
+  assert.equal(viaUsage, direct.stdout);
+  assert.match(viaUsage, /^🤖 Sonnet 4\.5 \| 💰 \$\d+\.\d\d session/);
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+test("each ccusage name counts the tokens ccusage's own command counts", { skip: noCcusage }, () => {
+  const home = folder();
+  const env = { GARUDA_CACHE_DIR: path.join(home, "cache") };
+  const four = (t) => [t.inputTokens, t.outputTokens, t.cacheCreationTokens, t.cacheReadTokens];
+  for (const [name] of NAMES) {
+    const r = spawnSync(ccusage, ["claude", name, "--json", "--offline", "--timezone", "UTC"], { encoding: "utf8", env: { ...process.env, CLAUDE_CONFIG_DIR: home, HOME: home, TZ: "UTC" } });
+    assert.equal(r.status, 0, r.stderr);
+    const theirs = JSON.parse(r.stdout);
+    // ccusage's blocks JSON has no totals: the sum of its blocks'.
+    if (name === "blocks") {
+      const sum = (k) => theirs.blocks.reduce((a, b) => a + b.tokenCounts[k], 0);
+      theirs.totals = { inputTokens: sum("inputTokens"), outputTokens: sum("outputTokens"), cacheCreationTokens: sum("cacheCreationInputTokens"), cacheReadTokens: sum("cacheReadInputTokens") };
+    }
+    const mine = JSON.parse(ok(ours([name, path.join(home, "projects"), "-j", "-z", "UTC"], env)));
+    assert.deepEqual(four(mine.totals), four(theirs.totals), name);
+    const rows = { daily: "daily", weekly: "weekly", monthly: "monthly", session: "sessions", blocks: "blocks" }[name];
+    assert.equal(mine[rows].filter((b) => !b.isGap).length, theirs[rows].filter((b) => !b.isGap).length, `${name}: as many rows`);
+  }
+  fs.rmSync(home, { recursive: true, force: true });
+});
