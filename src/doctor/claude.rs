@@ -941,6 +941,6 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             out.push(b'\n');
         }
     }
-    changes.sort_by_key(|c| (c.line, c.block));
+    crate::order::sort_by_key(&mut changes, |c| (c.line, c.block));
     (out, changes)
 }
