@@ -28,6 +28,7 @@ mod json;
 mod json_str;
 pub mod lines;
 pub mod listing;
+mod order;
 pub mod prices;
 pub mod record;
 pub mod redact;

@@ -695,7 +695,7 @@ pub fn diagnose(bytes: &[u8]) -> Vec<Problem> {
     let parents = chain_breaks(&rows, &mut problems);
     let t = tree(&rows, &parents);
     history(&rows, &t, &mut problems);
-    problems.sort_by_key(|p| p.line);
+    Problem::sort_by_line(&mut problems);
     problems
 }
 
@@ -941,6 +941,6 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             out.push(b'\n');
         }
     }
-    changes.sort_by_key(|c| (c.line, c.block));
+    crate::order::sort_by_key(&mut changes, |c| (c.line, c.block));
     (out, changes)
 }

@@ -214,7 +214,7 @@ impl Diagnoser {
                 ));
             }
         }
-        problems.sort_by_key(|p| p.line);
+        Problem::sort_by_line(&mut problems);
         (problems, self.not_utf8)
     }
 }

@@ -101,7 +101,7 @@ impl Diagnoser {
                 message: format!("the repaired history still breaks a rule of the API: {}", p.message),
             });
         }
-        problems.sort_by_key(|p| p.line);
+        Problem::sort_by_line(&mut problems);
         problems
     }
 }

@@ -117,6 +117,15 @@ impl Problem {
             str_literal(&self.message)
         )
     }
+
+    /// `problems` in line order, stable. The diagnosers share this one sort:
+    /// a `sort_by_key` with its own closure in each was its own copy of the
+    /// sort in the wasm (issue 24, the size budget); `order` is the one sort
+    /// the cold code shares.
+    #[inline(never)]
+    pub(crate) fn sort_by_line(problems: &mut Vec<Problem>) {
+        crate::order::sort_by_key(problems, |p| p.line);
+    }
 }
 
 /// What a repair did.

@@ -118,7 +118,7 @@ impl Diagnoser {
                 if p.kind == P::ToolResultOrphan { Kind::ToolResultOrphan } else { Kind::ToolUseUnanswered };
             problems.push(Problem { line, kind, severity, message: format!("{}: {why}", p.message) });
         }
-        problems.sort_by_key(|p| p.line);
+        Problem::sort_by_line(&mut problems);
         problems
     }
 }

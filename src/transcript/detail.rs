@@ -212,7 +212,10 @@ fn parts_of(
                 Part::ToolUse {
                     view: view_of(&name, &input, result.as_ref().map(|r| r.text.as_str())),
                     diff: diff::of_call(&name, &input),
-                    input: serde_json::to_string_pretty(&input).unwrap_or_default(),
+                    // Value's `{:#}`: the same two-space pretty printing as
+                    // to_string_pretty, through the Display code the module
+                    // has anyway (one serializer instance fewer, issue 24).
+                    input: format!("{input:#}"),
                     child: tool.and_then(|x| x.child.clone()),
                     id,
                     name,

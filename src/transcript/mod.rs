@@ -526,7 +526,8 @@ impl Transcript {
                 calls.push((tool.id.clone(), i as u32, k));
             }
         }
-        calls.sort_unstable();
+        // The crate's one shared sort (src/order.rs, the size budget).
+        crate::order::sort_by(&mut calls, |a, b| a.cmp(b));
         // The latest call of `id` in an entry before `before`.
         let latest = |id: &str, before: u32| -> Option<(u32, usize)> {
             let end = calls.partition_point(|(c, e, _)| (c.as_str(), *e) < (id, before));
@@ -590,7 +591,7 @@ impl Transcript {
             .iter()
             .filter_map(|d| Some((state.messages.get(d.message)?.origin.line, d.reason.as_str())))
             .collect();
-        dropped.sort_unstable();
+        crate::order::sort_by(&mut dropped, |a, b| a.cmp(b));
         for e in self.entries.iter_mut().filter(|e| e.thinking > 0) {
             e.dropped_why = None;
             e.thinking_fate = Some(if e.fate != Some(Fate::Live) {

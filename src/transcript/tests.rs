@@ -212,3 +212,18 @@ fn cut_keeps_whole_characters_up_to_the_limit() {
         }
     }
 }
+
+/// A tool call's `input` is printed with Value's `{:#}` (detail.rs, for the
+/// size budget): the same text as serde_json::to_string_pretty.
+#[test]
+fn pretty_input_is_to_string_pretty() {
+    for json in [
+        r#"{"command":"ls -la","nested":{"a":[1,2.5,-3e-7,{"b":null}],"e":[],"o":{}},"s":"tab\tquote\" é \u0001"}"#,
+        r#"[]"#,
+        r#""just a string""#,
+        r#"12345678901234567890"#,
+    ] {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(format!("{v:#}"), serde_json::to_string_pretty(&v).unwrap(), "{json}");
+    }
+}
