@@ -71,7 +71,8 @@ function toolSession() {
     ["apply_patch", { input: "*** Begin Patch\n*** Update File: src/x.ts\n@@\n-old\n+new\n*** End Patch" }, JSON.stringify({ output: "Success. Updated the following files:\nM src/x.ts\n", metadata: { exit_code: 0 } })],
     ["frobnicate", { level: 11 }, "done"],
   ];
-  lines.push({ type: "user", t: T, message: { role: "user", content: [{ type: "text", text: "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>" }] } });
+  // /clear as the Claude Code reader writes it (asking the model nothing, it is not a prompt).
+  lines.push({ type: "continue", t: T, maxTokens: 0, message: { role: "user", content: [{ type: "text", text: "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>" }] } });
   lines.push({ type: "user", t: T, message: { role: "user", content: "Fix the parser's time zone bug." } });
   calls.forEach(([name, input, result, error], i) => {
     const id = `toolu_${i}`;
