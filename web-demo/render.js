@@ -327,3 +327,28 @@ export function entryMarkdown(d, opts = {}) {
   }
   return out.join("\n");
 }
+
+// ---- A whole transcript ------------------------------------------------------------
+
+/** A page's title: the session's title or first prompt, its first line, cut near 80 characters. */
+export function shortTitle(text) {
+  const line = String(text ?? "").trim().split("\n")[0].trim();
+  return line.length > 80 ? `${line.slice(0, 78).replace(/\s+\S*$/, "")}…` : line || "Session";
+}
+
+/**
+ * A whole transcript as one Markdown document: what `export --format md`
+ * writes and what the viewer's "Copy transcript" copies, from the core's
+ * entries (`details`: transcriptEntry of each entry shown, in order).
+ * `info`: { title, sessionId, model, cost, budgetNote }; `redact`: applied to
+ * every journal string; `opts.image` as entryMarkdown takes it.
+ */
+export function transcriptDocument(info, details, redact, { image } = {}) {
+  const r = (s) => redact(String(s ?? ""));
+  const out = [`# ${shortTitle(r(info.title ?? info.sessionId)).replace(/[*_`[\]<>]/g, "\\$&")}`, ""];
+  out.push(`- session: ${r(info.sessionId ?? "-")}`, `- model: ${r(info.model ?? "-")}`, `- cost: ${info.cost}`);
+  if (info.budgetNote) out.push(`- ${info.budgetNote}`);
+  out.push("");
+  for (const d of details) out.push(entryMarkdown(d, { redact: r, hidePaired: true, image }));
+  return out.join("\n");
+}

@@ -19,6 +19,7 @@ import { readingItems, reading } from "./viewer-reading.js";
 import { applyFilters, renderRows, renderDetail } from "./viewer-list.js";
 import { renderSummary } from "./viewer-summary.js";
 import "./viewer-page.js";
+import "./viewer-copy.js";
 
 // ---- Worker messages -------------------------------------------------------------
 

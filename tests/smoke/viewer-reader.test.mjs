@@ -5,7 +5,7 @@
 // peer sessions go to tests/artifacts/ (ignored), never into the repo.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -295,5 +295,70 @@ test("a deep link near the end of entries of very different heights lands on its
   await p.mouse.move(600, 500);
   await p.mouse.wheel(0, -2500);
   await p.waitForFunction((t) => /e=\d+/.test(location.hash) && !location.hash.includes(`e=${t}`), target);
+  assert.deepEqual(p.errors, []);
+});
+
+// ---- Find and copy over the whole transcript (the list is virtual) -----------------
+
+/** A Garuda journal of `turns` turns of varied height, one word only in the last answer but one. */
+function manyTurns(turns, id) {
+  const lines = [{ type: "start", sessionId: id, model: "claude-sonnet-4-5", t: T }];
+  for (let i = 0; i < turns; i++) {
+    lines.push({ type: "user", t: T, message: { role: "user", content: `Question ${i}` } });
+    const body = Array.from({ length: 1 + ((i * 37) % 40) }, (_, k) => `- point ${k} of answer ${i}`).join("\n");
+    const word = i === turns - 2 ? " The **zebrafish** is here." : "";
+    lines.push({ type: "assistant", step: i + 1, t: T, costUsd: 0.001, response: { content: [{ type: "text", text: `Answer ${i}.${word}\n\n${body}` }, ...(i % 10 === 3 ? [{ type: "tool_use", id: `t${i}`, name: "Bash", input: { command: `echo ${i}` } }] : [])], usage: { inputTokens: 10, outputTokens: 5 } } });
+    if (i % 10 === 3) lines.push({ type: "tool_results", t: T, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: String(i) }] }, calls: [{ toolUseId: `t${i}`, name: "Bash", durationMs: 1 }] });
+  }
+  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
+
+test("Ctrl+F and Cmd+F open the viewer's search, which finds an entry the virtual list has not drawn", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-find-"));
+  writeFileSync(path.join(dir, "many.jsonl"), manyTurns(400, "many"));
+  const origin = await serveDir(dir);
+  const p = await page();
+  await p.goto(authed(origin));
+  await p.waitForSelector("body[data-loaded='many']");
+  await p.waitForSelector("#reading .vitem:not(.placeholder)");
+  assert.equal(await p.$$eval("#reading .vitem", (v) => v.some((x) => x.textContent.includes("zebrafish"))), false, "the word's entry is not drawn");
+  // The page's own key handler comes first: a listener added after it sees the browser's find refused.
+  await p.evaluate(() => document.addEventListener("keydown", (e) => (window.__findRefused = e.defaultPrevented)));
+  await p.click("#reading");
+  await p.keyboard.press("Control+f");
+  assert.equal(await p.evaluate(() => document.activeElement.id), "search");
+  assert.equal(await p.evaluate(() => window.__findRefused), true, "the browser's find bar is not opened");
+  await p.keyboard.type("zebrafish");
+  await p.keyboard.press("Enter");
+  await p.waitForFunction(() => document.getElementById("hits").textContent === "1 of 1");
+  await p.waitForSelector("#reading mark.search-mark.current:text-is('zebrafish')");
+  // Cmd+F from the reading pane too (macOS), in the search box already or not.
+  await p.click("#reading");
+  await p.evaluate(() => (window.__findRefused = null));
+  await p.keyboard.press("Meta+f");
+  assert.equal(await p.evaluate(() => document.activeElement.id), "search");
+  assert.equal(await p.evaluate(() => window.__findRefused), true);
+  assert.deepEqual(p.errors, []);
+});
+
+test("Copy transcript copies the whole transcript as the Markdown export writes it, not only the drawn entries", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-copy-"));
+  const file = path.join(dir, "many.jsonl");
+  writeFileSync(file, manyTurns(300, "copy"));
+  const origin = await serveDir(dir);
+  const p = await browser.newPage({ viewport: { width: 1280, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
+  pages.push(p);
+  p.errors = [];
+  p.on("pageerror", (e) => p.errors.push(String(e)));
+  await p.goto(authed(origin));
+  await p.waitForSelector("body[data-loaded='many']");
+  await p.click("#copy-transcript");
+  await p.waitForSelector("body[data-copied]");
+  const copied = await p.evaluate(() => navigator.clipboard.readText());
+  const exported = spawnSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "export", file, "--format", "md", "--no-redact"], { encoding: "utf8", maxBuffer: 1 << 26 });
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.ok(copied.includes("Answer 0.") && copied.includes("Answer 299.") && copied.includes("$ echo 293"), "every entry, the first and the last, tools included");
+  assert.equal(copied, exported.stdout, "the same text export writes");
+  assert.match(await p.textContent("#status"), /Copied the transcript: [\d,]+ entries/);
   assert.deepEqual(p.errors, []);
 });
