@@ -585,7 +585,7 @@ impl Reader {
             HashMap::new()
         } else {
             let roots = chain::run_roots(&nodes);
-            self.task_runs(&roots).into_keys().map(|id| (id.clone(), format!("sidechain-{id}"))).collect()
+            self.task_runs(&roots).into_keys().map(|id| (id.clone(), format!("{}{id}", super::INLINE_RUN))).collect()
         };
         drop(nodes);
         let on_path = |i: usize| path.as_ref().is_none_or(|p| p[i]);

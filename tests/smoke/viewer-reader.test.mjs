@@ -362,3 +362,39 @@ test("Copy transcript copies the whole transcript as the Markdown export writes 
   assert.match(await p.textContent("#status"), /Copied the transcript: [\d,]+ entries/);
   assert.deepEqual(p.errors, []);
 });
+
+// ---- Runs inside a Claude Code main file (inline sidechains) ---------------------------
+
+test("a run inside a Claude Code file is a child run in the sidebar (served and picked) and nests under its Task call", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-inline-"));
+  copyFileSync(path.join(root, "tests/formats/claude-code-chain.jsonl"), path.join(dir, "chain.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page();
+  await p.goto(authed(origin));
+  await p.waitForSelector("body[data-loaded='chain']");
+  const nav = () => p.$$eval("#sessions a", (a) => a.map((x) => x.textContent));
+  assert.deepEqual(await nav(), ["chain", "↳ sidechain-toolu_task"]);
+  // Under its call in the reading mode.
+  await p.evaluate(() => {
+    const e = window.viewer.entries.find((x) => (x.tools ?? []).some((t) => t.child === "sidechain-toolu_task"));
+    window.viewer.reading.scrollToEntry(e.index);
+  });
+  const task = p.locator("#reading details.tool:has(a.child-show)");
+  await task.evaluate((d) => (d.open = true));
+  await task.locator("a.child-show").click();
+  await p.waitForSelector("#reading .nested .entry");
+  assert.match(await p.textContent("#reading .nested .nested-head"), /Subagent run sidechain-toolu_task: \d+ entries/);
+  // Opened from the sidebar: the run alone, read from the same file.
+  await p.click("#sessions a:text-is('↳ sidechain-toolu_task')");
+  await p.waitForSelector("body[data-loaded='sidechain-toolu_task']");
+  assert.match(await p.textContent("#summary"), /1 prompts?/);
+  // A file picked from the disk (no index): the sidebar learns the run from the core's entries.
+  const q = await page();
+  await q.goto(authed(origin, "").replace(/\/#/, "/viewer/#"));
+  await q.setInputFiles("#pick-files", path.join(dir, "chain.jsonl"));
+  await q.waitForSelector("body[data-loaded='chain']");
+  await q.waitForFunction(() => [...document.querySelectorAll("#sessions a")].some((a) => a.textContent === "↳ sidechain-toolu_task"));
+  await q.click("#sessions a:text-is('↳ sidechain-toolu_task')");
+  await q.waitForSelector("body[data-loaded='sidechain-toolu_task']");
+  assert.deepEqual([...p.errors, ...q.errors], []);
+});

@@ -47,7 +47,9 @@ function folderRows(dir) {
   for (const s of walkSessions(dir)) {
     const row = session.summariseSession(s.id, fs.statSync(s.file).mtime, fs.readFileSync(s.file));
     if (row.format === null) continue;
-    rows.push({ ...row, project: s.project, file: enc(s.rel), children: s.children.map((c) => ({ id: c.id, file: enc(c.rel) })) });
+    // Runs inside the file (Claude Code sidechains) are child runs too, read from the same file (`run`: the Task call's id).
+    const inline = (row.runs ?? []).map((id) => ({ id: `sidechain-${id}`, file: enc(s.rel), run: id }));
+    rows.push({ ...row, project: s.project, file: enc(s.rel), children: [...s.children.map((c) => ({ id: c.id, file: enc(c.rel) })), ...inline] });
   }
   return rows.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? 1 : -1));
 }
