@@ -495,6 +495,8 @@ export interface SessionRow {
   costIncomplete: boolean;
   /** The format the session was read in; null when it holds no known format. */
   format: SessionFormat | null;
+  /** Runs inside the file (Claude Code sidechains), by the id of the Task call that started each: read one with `new Journal({ run })`. Absent when there are none. */
+  runs?: string[];
 }
 
 interface RecordBase {

@@ -19,6 +19,9 @@ pub struct SessionRow {
     pub cost_incomplete: bool,
     /// The format the session was read in (`garuda`, `claude-code`, ...); None: no known format.
     pub format: Option<&'static str>,
+    /// Runs inside the file (Claude Code sidechains): the ids of the Task
+    /// calls that started them (`runs`, left out when there are none).
+    pub runs: Vec<String>,
 }
 
 impl SessionRow {
@@ -28,8 +31,13 @@ impl SessionRow {
         let opt = |s: &Option<String>| s.as_deref().map_or_else(|| "null".to_owned(), lit);
         let cost_usd =
             self.cost_usd.and_then(serde_json::Number::from_f64).map_or("null".to_owned(), |n| n.to_string());
+        let runs = if self.runs.is_empty() {
+            String::new()
+        } else {
+            format!(r#","runs":[{}]"#, self.runs.iter().map(|r| lit(r)).collect::<Vec<_>>().join(","))
+        };
         format!(
-            r#"{{"id":{},"updated":{},"prompt":{},"prompts":{},"model":{},"title":{},"cost":{},"costUsd":{},"costIncomplete":{},"format":{}}}"#,
+            r#"{{"id":{},"updated":{},"prompt":{},"prompts":{},"model":{},"title":{},"cost":{},"costUsd":{},"costIncomplete":{},"format":{}{runs}}}"#,
             lit(&self.id),
             lit(&self.updated),
             lit(&self.prompt),
@@ -67,6 +75,7 @@ pub fn summarise_state(id: &str, updated: &str, state: &SessionState) -> Session
         cost_usd: state.accounts.cost_usd,
         cost_incomplete: state.cost_incomplete(),
         format: state.format.map(|f| f.as_str()),
+        runs: state.inline_runs.clone(),
     }
 }
 
@@ -116,6 +125,20 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_names_the_runs_inside_its_file_and_only_those() {
+        let journal = [
+            r#"{"type":"start","sessionId":"s","model":"claude-sonnet-4-5"}"#,
+            r#"{"type":"user","message":{"role":"user","content":"go"}}"#,
+            r#"{"type":"tool_results","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"},{"type":"tool_result","tool_use_id":"b","content":"y"}]},"calls":[{"toolUseId":"a","childSessionId":"sidechain-a"},{"toolUseId":"b","childSessionId":"explore-b"},{"toolUseId":"a","childSessionId":"sidechain-a"}]}"#,
+        ]
+        .join("\n");
+        let row = summarise_session("s", "", &journal);
+        assert_eq!(row.runs, ["a"], "a child in its own file is not a run inside this one; each run once");
+        assert!(row.to_json().ends_with(r#","runs":["a"]}"#), "{}", row.to_json());
+        assert!(!summarise_session("s", "", journal.lines().take(2).collect::<Vec<_>>().join("\n").as_str()).to_json().contains("runs"));
+    }
 
     #[test]
     fn ids() {

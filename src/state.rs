@@ -163,6 +163,10 @@ pub struct SessionState {
     pub ledger: Vec<((String, String), LedgerEntry)>,
     /// A usage report's replay (`Journal::for_usage`): every booked request, one row each.
     pub request_rows: Option<Box<crate::usage_rows::RequestRows>>,
+    /// The runs inside this file that its calls started (a Claude Code
+    /// sidechain: the Task call's id), in order: a sessions index lists
+    /// them as child runs, as it lists a subagent's own file.
+    pub inline_runs: Vec<String>,
 }
 
 /// One item of the whole history: a message as it came (later compacted
@@ -459,6 +463,10 @@ impl SessionState {
                 for call in r.calls.iter().flatten() {
                     if let Some(report) = &call.report {
                         self.accounts.add_report(report);
+                    }
+                    let inline = call.child_session_id.as_deref().and_then(|c| c.strip_prefix(crate::formats::INLINE_RUN));
+                    if let Some(id) = inline.filter(|id| !self.inline_runs.iter().any(|r| r == id)) {
+                        self.inline_runs.push(id.to_owned());
                     }
                 }
             }

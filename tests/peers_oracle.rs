@@ -83,7 +83,8 @@ struct Expect {
 /// (same `message.id`) on the chain, and tool results answering any of
 /// them, are on it too. A prompt is a `user` line that is not meta, not a
 /// compact summary, not only tool results and not a command's wrapper or an
-/// interruption note, or a `queued_command` attachment typed as a prompt.
+/// interruption note, or a `queued_command` attachment typed as a prompt,
+/// or a slash command the model answered (a response after its expansion).
 fn claude_code(lines: &[Value]) -> Expect {
     let nodes: Vec<&Value> = lines.iter().filter(|l| s(l, "uuid").is_some()).collect();
     let child_run = !nodes.is_empty() && nodes.iter().all(|l| flag(l, "isSidechain"));
@@ -126,10 +127,8 @@ fn claude_code(lines: &[Value]) -> Expect {
     on.extend(siblings.iter().copied());
     on.extend(extra);
     let mut prompts: Vec<(String, bool)> = Vec::new();
-    for l in &nodes {
-        if !on.contains(s(l, "uuid").unwrap()) {
-            continue;
-        }
+    let chain: Vec<&Value> = nodes.iter().copied().filter(|l| on.contains(s(l, "uuid").unwrap())).collect();
+    for (at, l) in chain.iter().enumerate() {
         if s(l, "type") == Some("system") && s(l, "subtype") == Some("compact_boundary") {
             for p in &mut prompts {
                 p.1 = false;
@@ -165,6 +164,21 @@ fn claude_code(lines: &[Value]) -> Expect {
             _ => continue,
         };
         let t = text.trim_start();
+        // A slash command typed at the prompt (`<command-name>/init</command-name>`)
+        // is a turn when the model answered it: past its expansion (meta
+        // texts), the next message on the chain is a response; `/clear` is
+        // answered by `<local-command-stdout>` alone.
+        if (t.starts_with("<command-name>") || t.starts_with("<command-message>")) && t.contains("</command-name>") {
+            let expansion = |n: &Value| s(n, "type") == Some("user") && flag(n, "isMeta") && !is_results(n);
+            let next = chain[at + 1..]
+                .iter()
+                .find(|n| matches!(s(n, "type"), Some("user" | "assistant")) && !expansion(n));
+            let asked = next.is_some_and(|n| s(n, "type") == Some("assistant"));
+            if asked {
+                prompts.push((text, true));
+            }
+            continue;
+        }
         if ["<command-", "<local-command-", "[Request interrupted", "Caveat: The messages below"]
             .iter()
             .any(|w| t.starts_with(w))

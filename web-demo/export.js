@@ -19,7 +19,6 @@ const render = () => {
 };
 const escapeHtml = (s) => render().escapeHtml(s);
 const entryHtml = (d, o) => render().entryHtml(d, o);
-const entryMarkdown = (d, o) => render().entryMarkdown(d, o);
 
 /** The entries to write: all of them, or with `live` only what the model sees now. */
 function* entries(journal, live) {
@@ -33,25 +32,18 @@ function* entries(journal, live) {
   }
 }
 
-/** A page's title: the session's title or first prompt, its first line, cut near 80 characters. */
-export function shortTitle(text) {
-  const line = String(text ?? "").trim().split("\n")[0].trim();
-  return line.length > 80 ? `${line.slice(0, 78).replace(/\s+\S*$/, "")}…` : line || "Session";
-}
+/** A page's title: the session's title or first prompt, its first line, cut near 80 characters (render.js). */
+export const shortTitle = (text) => render().shortTitle(text);
 
 /**
  * `info`: { title, sessionId, model, cost, budgetNote }; `redact`: applied to
  * every journal string; `image(mediaType, base64)`: writes an image beside
  * the Markdown and gives its relative path (without it, images are named only).
+ * The document is render.js's transcriptDocument: the viewer's "Copy
+ * transcript" writes the same text.
  */
 export function transcriptMarkdown(journal, info, redact, { live = false, image } = {}) {
-  const r = (s) => redact(String(s ?? ""));
-  const out = [`# ${shortTitle(r(info.title ?? info.sessionId)).replace(/[*_`[\]<>]/g, "\\$&")}`, ""];
-  out.push(`- session: ${r(info.sessionId ?? "-")}`, `- model: ${r(info.model ?? "-")}`, `- cost: ${info.cost}`);
-  if (info.budgetNote) out.push(`- ${info.budgetNote}`);
-  out.push("");
-  for (const d of entries(journal, live)) out.push(entryMarkdown(d, { redact: r, hidePaired: true, image }));
-  return out.join("\n");
+  return render().transcriptDocument(info, entries(journal, live), redact, { image });
 }
 
 // The style sheet's dark rules (`:root.dark …`, which the viewer's script

@@ -238,9 +238,12 @@ function partHtml(p, d, r, opts = {}) {
 
 const WHO = { user: "User", assistant: "Assistant", tool_results: "Tool results", continue: "Continue note" };
 
+/** An entry of the agent's context, folded as such; a prompt that is a slash command (`/init`) is the person's turn. */
+const isContext = (d) => Boolean(d.context) && !(d.type === "user" && d.context.startsWith("/"));
+
 /** The header of an entry: who, when, its line, its figures and fate. */
 function headHtml(d, r, anchor) {
-  const who = d.context ? "Context" : d.type === "user" ? "User" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
+  const who = isContext(d) ? "Context" : d.type === "user" ? "User" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
   const bits = [`<span class="who">${escapeHtml(who)}</span>`];
   if (anchor) bits.push(`<a class="anchor" href="${escapeHtml(anchor)}" title="link to this entry">#${d.index}</a>`);
   if (d.t) {
@@ -271,7 +274,7 @@ export function entryHtml(d, opts = {}) {
   const parts = (d.parts ?? []).filter((p) => !(opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null));
   const body = parts.map((p) => partHtml(p, d, r, opts)).join("");
   const subs = (d.subagents ?? []).map((s) => `<div class="subagent">Subagent ${escapeHtml(r(s.child ?? "-"))}: ${n(s.tokens)} tokens · ${cost(s.costUsd)}</div>`).join("");
-  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}${d.context ? " context-entry" : ""}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
+  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}${isContext(d) ? " context-entry" : ""}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
 }
 
 // ---- Markdown ---------------------------------------------------------------
@@ -294,7 +297,7 @@ export function entryMarkdown(d, opts = {}) {
   const esc = (s) => r(s).replace(/[*_`[\]<>]/g, "\\$&");
   if (d.kind === "landmark") return `---\n\n*${esc(d.preview)}* (line ${d.line})\n`;
   if (d.kind === "warning") return `> Line ${d.line} was not read (${d.type}): ${esc(d.preview)}\n`;
-  const who = d.context ? "Context" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
+  const who = isContext(d) ? "Context" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
   const fig = d.usage ? ` · ${n(d.usage.inputTokens + d.usage.outputTokens + d.usage.cacheReadTokens + d.usage.cacheWriteTokens)} tokens · ${cost(d.costUsd)}` : "";
   const out = [`## ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
   for (const p of d.parts ?? []) {
@@ -317,9 +320,35 @@ export function entryMarkdown(d, opts = {}) {
       out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
       for (const i of p.images ?? []) out.push(imageMarkdown(i, opts), "");
     }
+    else if (p.type === "context" && !isContext(d) && p.label.startsWith("/")) out.push(`\`${r(p.label).replace(/`/g, "")}\`${p.text.trim() ? ` ${esc(p.text.trim())}` : ""}`, "");
     else if (p.type === "context") out.push(`<details><summary>context: ${esc(p.label)}</summary>`, "", fence(r(p.text)), "", "</details>", "");
     else if (p.type === "image") out.push(imageMarkdown(p, opts), "");
     else out.push(esc(p.text ?? ""), "");
   }
+  return out.join("\n");
+}
+
+// ---- A whole transcript ------------------------------------------------------------
+
+/** A page's title: the session's title or first prompt, its first line, cut near 80 characters. */
+export function shortTitle(text) {
+  const line = String(text ?? "").trim().split("\n")[0].trim();
+  return line.length > 80 ? `${line.slice(0, 78).replace(/\s+\S*$/, "")}…` : line || "Session";
+}
+
+/**
+ * A whole transcript as one Markdown document: what `export --format md`
+ * writes and what the viewer's "Copy transcript" copies, from the core's
+ * entries (`details`: transcriptEntry of each entry shown, in order).
+ * `info`: { title, sessionId, model, cost, budgetNote }; `redact`: applied to
+ * every journal string; `opts.image` as entryMarkdown takes it.
+ */
+export function transcriptDocument(info, details, redact, { image } = {}) {
+  const r = (s) => redact(String(s ?? ""));
+  const out = [`# ${shortTitle(r(info.title ?? info.sessionId)).replace(/[*_`[\]<>]/g, "\\$&")}`, ""];
+  out.push(`- session: ${r(info.sessionId ?? "-")}`, `- model: ${r(info.model ?? "-")}`, `- cost: ${info.cost}`);
+  if (info.budgetNote) out.push(`- ${info.budgetNote}`);
+  out.push("");
+  for (const d of details) out.push(entryMarkdown(d, { redact: r, hidePaired: true, image }));
   return out.join("\n");
 }

@@ -48,7 +48,8 @@ function highlighted(text) {
 }
 
 function row(e, top) {
-  const label = e.context ? `context: ${e.context}` : e.kind === "message" ? LABEL[e.type] ?? e.role : e.kind === "warning" ? `warning: ${e.type}` : e.type;
+  // A prompt that is a slash command (`/init`) is the person's turn, not context (render.js says the same).
+  const label = e.context && !(e.type === "user" && e.context.startsWith("/")) ? `context: ${e.context}` : e.kind === "message" ? LABEL[e.type] ?? e.role : e.kind === "warning" ? `warning: ${e.type}` : e.type;
   const classes = ["row", e.kind === "message" ? "message" : "landmark", e.fate ?? "", e.index === view.selected ? "selected" : ""];
   const head = el("div", { class: "head", text: `line ${e.line} · ${label}` });
   if (e.usage) {

@@ -40,12 +40,17 @@ $("summary").addEventListener("click", (e) => {
 // ---- Keyboard -------------------------------------------------------------------------
 
 const KEYS = [
-  ["/", "search the transcript"],
+  ["/ or Ctrl+F (⌘F)", "search the transcript: every entry, not only those drawn"],
   ["Enter / Shift+Enter", "next / previous hit (in the search box)"],
   ["Esc", "leave the search box, close this help"],
   ["j / k", "next / previous entry (reading mode)"],
   ["?", "this help"],
 ];
+function focusSearch() {
+  const box = view.mode === "index" ? $("index-search") : $("search");
+  box.focus();
+  box.select();
+}
 function toggleHelp(show = $("help") === null) {
   $("help")?.remove();
   if (!show) return;
@@ -59,12 +64,16 @@ $("help-button").addEventListener("click", () => toggleHelp());
 document.addEventListener("keydown", (e) => {
   const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) || e.target.isContentEditable;
   if (e.key === "Escape") return toggleHelp(false);
+  // Ctrl+F / Cmd+F: the viewer's search, which covers every entry (the
+  // browser's find sees only the entries the virtual list has drawn).
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "f") {
+    e.preventDefault();
+    return focusSearch();
+  }
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "/") {
     e.preventDefault();
-    const box = view.mode === "index" ? $("index-search") : $("search");
-    box.focus();
-    box.select();
+    focusSearch();
   } else if (e.key === "?") {
     e.preventDefault();
     toggleHelp();

@@ -235,7 +235,7 @@ export const reading = {
     $("reading-spacer").style.height = `${this.heights.total()}px`;
     // Scrolled to the end, it stays at the end as heights become known
     // (the last entries may be taller than guessed); else the top entry stays put.
-    if (this.pinned) {
+    if (this.pinned && !this.landing) {
       const end = Math.max(0, this.heights.total() - box.clientHeight);
       if (Math.abs(box.scrollTop - end) > 1) {
         this.setTop(end);
@@ -246,8 +246,12 @@ export const reading = {
       const want = Math.min(this.heights.offset(p), Math.max(0, this.heights.total() - box.clientHeight));
       if (Math.abs(box.scrollTop - want) > 1) this.setTop(want);
       const node = this.nodes.get(p);
-      // Drawn, and its height held over two measures: landed.
-      if ((node && !node.classList.contains("placeholder") && ++this.landing.settled > 2) || performance.now() > this.landing.until) this.landing = null;
+      const drawn = (n) => n && !n.classList.contains("placeholder");
+      // At the top, or short of it only because the transcript really ends
+      // there (every entry after it drawn: their heights are no guesses).
+      const placed = Math.abs(box.scrollTop - this.heights.offset(p)) <= 1 || (this.nodes.has(this.items.length - 1) && [...this.nodes].every(([q, n]) => q < p || drawn(n)));
+      // Drawn and placed, its height held over two measures: landed.
+      if ((drawn(node) && placed && ++this.landing.settled > 2) || performance.now() > this.landing.until) this.landing = null;
       else requestAnimationFrame(() => this.update());
     } else if (shift !== 0) this.setTop(this.heights.offset(anchorP) + anchorDelta);
   },
@@ -294,13 +298,16 @@ const resized = new ResizeObserver(() => {
 
 $("reading").addEventListener("scroll", () => {
   const box = $("reading");
-  reading.pinned = box.scrollTop > 0 && box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
   // A scroll the viewer did not make is the reader's: the landing ends and
   // the address follows the entry on screen again.
   if (Math.abs(box.scrollTop - (reading.expectTop ?? -1)) > 1) {
     reading.landing = null;
     reading.hold = null;
   }
+  // At the end, the view stays there as heights become known; but not while
+  // landing: a jump near the end meets the end of the guessed heights first
+  // (entries drawn taller than guessed move it), and would stay there.
+  reading.pinned = !reading.landing && box.scrollTop > 0 && box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
   cancelAnimationFrame(reading.frame);
   reading.frame = requestAnimationFrame(() => {
     reading.update();

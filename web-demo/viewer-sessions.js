@@ -96,6 +96,26 @@ export function openSession(name, source, entry = null) {
   writeLink();
 }
 
+/**
+ * Runs inside the open session's file (Claude Code sidechains: a call's
+ * child `sidechain-<id>`, as the core pairs them) listed as its child runs
+ * in the sidebar, as a subagent's own file is. serve's index names them
+ * already; a file opened from the disk learns them here.
+ */
+export function noteInlineRuns() {
+  const here = view.sessions.get(view.active);
+  if (!here || !(here.file || here.url)) return;
+  let added = false;
+  for (const e of view.entries) {
+    for (const t of e.tools ?? []) {
+      if (!t.child?.startsWith("sidechain-") || here.children.some((c) => c.name === t.child)) continue;
+      here.children.push({ ...(here.file ? { file: here.file } : { url: here.url }), name: t.child, run: t.child.slice("sidechain-".length) });
+      added = true;
+    }
+  }
+  if (added) renderSessions();
+}
+
 /** A subagent's run for a tool call: a child named `…-<toolUseId>`, or the run the call names, or (`sidechain-<id>`) the run inside the open session's own file. */
 export function childFor(toolUseId, named) {
   for (const s of view.sessions.values()) {

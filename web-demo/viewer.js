@@ -13,12 +13,13 @@
 // viewer-summary.js; viewer-core.js holds what they share.
 
 import { $, view, main, send, n, serveHeaders } from "./viewer-core.js";
-import { renderSessions, openSession, sessionsChanged } from "./viewer-sessions.js";
+import { renderSessions, openSession, sessionsChanged, noteInlineRuns } from "./viewer-sessions.js";
 import { setMode, deepLink, goTo, goToHit, showHitCount } from "./viewer-nav.js";
 import { readingItems, reading } from "./viewer-reading.js";
 import { applyFilters, renderRows, renderDetail } from "./viewer-list.js";
 import { renderSummary } from "./viewer-summary.js";
 import "./viewer-page.js";
+import "./viewer-copy.js";
 
 // ---- Worker messages -------------------------------------------------------------
 
@@ -66,6 +67,7 @@ main.w.addEventListener("message", ({ data }) => {
       if (view.pendingEntry !== null) goTo(view.pendingEntry);
       else if (view.mode === "list") applyFilters();
       view.pendingEntry = null;
+      noteInlineRuns();
       document.body.dataset.loaded = view.active;
       view.marks.rendered = performance.timeOrigin + performance.now();
     } else if (atEnd) reading.scrollToEnd();
@@ -160,7 +162,7 @@ if (params.get("file") && sameOrigin(params.get("file"))) {
   fetch(listing, { headers: serveHeaders })
     .then((r) => r.json())
     .then((list) => {
-      for (const s of list.sessions) view.sessions.set(s.id, { url: new URL(s.file, listing).href, project: s.project ?? "", children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, listing).href })) });
+      for (const s of list.sessions) view.sessions.set(s.id, { url: new URL(s.file, listing).href, project: s.project ?? "", children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, listing).href, ...(c.run ? { run: c.run } : {}) })) });
       sessionsChanged();
     });
 }

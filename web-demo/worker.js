@@ -300,6 +300,53 @@ async function renderChild(source, limit = 400) {
   }
 }
 
+/**
+ * The whole transcript as Markdown, the document `export --format md` writes
+ * (render.js's transcriptDocument over the core's entries), for the page's
+ * "Copy transcript": the list on screen is virtual, so a select-all copy
+ * reaches only the drawn rows. Entries whose messages a lean journal forgot
+ * are read again a batch at a time, each batch's lines in one request.
+ */
+async function markdown() {
+  const { transcriptDocument } = await loadRenderer();
+  const c = current;
+  if (!c) return null;
+  const f = c.journal.figures();
+  const info = { title: f.title ?? f.firstPrompt, sessionId: f.sessionId, model: f.model, cost: formatCost(f), budgetNote: budgetNote(f) };
+  const details = [];
+  const total = c.journal.transcriptLength;
+  for (let from = 0; from < total; from += 2000) {
+    const shown = c.journal.transcript(from, from + 2000).filter((e) => !e.underCalls);
+    const need = new Map(shown.map((e) => [e.index, Array.from(c.journal.transcriptLinesFor(e.index))]));
+    const text = new Map(await readLineSpan(c, [...new Set([...need.values()].flat())]));
+    for (const e of shown) {
+      const lines = need.get(e.index).map((n) => [n, text.get(n) ?? ""]);
+      const d = c.journal.transcriptEntry(e.index, lines.length ? lines : undefined);
+      if (current !== c) return null;
+      if (d) details.push(d);
+    }
+  }
+  return transcriptDocument(info, details, (s) => s);
+}
+
+/** Lines of the source on screen, as [line, text] pairs: one read from the first line's start to the last's end. */
+async function readLineSpan(c, numbers) {
+  if (numbers.length === 0) return [];
+  const ranges = numbers.map((n) => [n, c.journal.lineRange(n) ?? [0, 0]]);
+  const a = Math.min(...ranges.map(([, r]) => r[0]));
+  const b = Math.max(...ranges.map(([, r]) => r[1]));
+  let bytes;
+  if (c.source.file) bytes = new Uint8Array(await c.source.file.slice(a, b).arrayBuffer());
+  else {
+    const url = new URL(c.source.url, self.location.href);
+    url.searchParams.set("from", String(a));
+    url.searchParams.set("to", String(b));
+    bytes = new Uint8Array(await (await fetchServed(url)).arrayBuffer());
+  }
+  const decoder = new TextDecoder();
+  return ranges.map(([n, [x, y]]) => [n, decoder.decode(bytes.subarray(x - a, y - a))]);
+}
+
 /** The detail panel of the list mode: the whole entry, unfolded. */
 async function detail(index) {
   const { entryHtml } = await loadRenderer();
@@ -414,6 +461,7 @@ self.onmessage = async ({ data }) => {
     if (data.type === "open") await open(data.source, data.load);
     else if (data.type === "render") post({ type: "rendered", load: current?.load, items: await render(data.indices) });
     else if (data.type === "detail") post({ type: "detail", detail: await detail(data.index) });
+    else if (data.type === "markdown") post({ type: "markdown", load: data.load, text: await markdown() });
     else if (data.type === "child") post({ type: "child-rendered", key: data.key, name: data.name, ...(await renderChild(data.source)) });
     else if (data.type === "search") post({ type: "hits", query: data.query, ...(await search(data.query)) });
     else if (data.type === "redaction") post({ type: "redaction", ...(await redactionCheck()) });

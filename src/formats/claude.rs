@@ -155,6 +155,11 @@ enum Kept {
         compact_summary: bool,
         /// All of its content is tool results.
         results: bool,
+        /// A slash command's wrapper (`<command-name>/init</command-name>`):
+        /// a prompt when the model was asked about it (`asked`).
+        command: bool,
+        /// `isMeta`: the agent's text, such as a command's expansion.
+        meta: bool,
     },
     /// One streamed piece of a response: its blocks (a JSON array) and usage.
     Assistant {
@@ -384,6 +389,8 @@ impl Reader {
                         prompt: !is_meta && command_mode.as_deref().is_none_or(|m| m == "prompt"),
                         compact_summary: false,
                         results: false,
+                        command: false,
+                        meta: *is_meta,
                     },
                     _ => Kept::Link { progress: false },
                 }
@@ -403,12 +410,15 @@ impl Reader {
                     .filter(|r| find(r.get().as_bytes(), b"\"agentId\"").is_some())
                     .and_then(|r| serde_json::from_str::<serde_json::Value>(r.get()).ok())
                     .and_then(|v| v.get("agentId").and_then(|a| a.as_str()).map(|a| format!("agent-{a}")));
+                let command = !l.is_meta && !results && is_command(raw, blocks.as_deref());
                 Kept::User {
                     content: raw.into(),
                     agent,
                     prompt,
                     compact_summary: l.is_compact_summary,
                     results,
+                    command,
+                    meta: l.is_meta,
                 }
             }
             "assistant" => {
@@ -491,6 +501,38 @@ impl Reader {
             .collect()
     }
 
+    /// The slash commands of the conversation (`on(i, entry)`) the model
+    /// answered, each a prompt (a turn): after the command and its expansion
+    /// (`isMeta` texts, as `/init` and custom commands write them) comes a
+    /// response. A built-in such as `/clear` or `/model` is answered by
+    /// `<local-command-stdout>` and asks nothing, so it stays context; an
+    /// expansion sent with the next typed prompt is that prompt's turn.
+    fn asked_commands(&self, on: impl Fn(usize, &Entry) -> bool) -> HashSet<usize> {
+        let mut asked = HashSet::new();
+        let mut open: Option<usize> = None;
+        for (i, e) in self.entries.iter().enumerate() {
+            if !on(i, e) {
+                continue;
+            }
+            match &e.kept {
+                Kept::User { command: true, .. } => {
+                    open = Some(i);
+                    continue;
+                }
+                Kept::User { meta: true, results: false, compact_summary: false, .. } => continue,
+                Kept::Assistant { .. } => {
+                    if let Some(c) = open {
+                        asked.insert(c);
+                    }
+                }
+                Kept::User { .. } => {}
+                _ => continue,
+            }
+            open = None;
+        }
+        asked
+    }
+
     /// The sidechain runs that a Task call started: tool_use id → the
     /// entries' index of the run's first line. A run is a Task's when its
     /// first line is a prompt equal to the call's `prompt` (chain.rs).
@@ -543,11 +585,12 @@ impl Reader {
             HashMap::new()
         } else {
             let roots = chain::run_roots(&nodes);
-            self.task_runs(&roots).into_keys().map(|id| (id.clone(), format!("sidechain-{id}"))).collect()
+            self.task_runs(&roots).into_keys().map(|id| (id.clone(), format!("{}{id}", super::INLINE_RUN))).collect()
         };
         drop(nodes);
         let on_path = |i: usize| path.as_ref().is_none_or(|p| p[i]);
         let main = |e: &Entry| child_run || !e.sidechain;
+        let asked = self.asked_commands(|i, e| main(e) && on_path(i));
 
         // Merge streamed pieces: blocks joined in file order, the largest usage kept.
         let mut merged: HashMap<Key, Merged> = HashMap::new();
@@ -608,7 +651,7 @@ impl Reader {
             match &e.kept {
                 Kept::Link { .. } => {}
                 Kept::CompactBoundary { pre_tokens: p } => pre_tokens = *p,
-                Kept::User { content, agent, prompt, compact_summary, results } if main(e) => {
+                Kept::User { content, agent, prompt, compact_summary, results, .. } if main(e) => {
                     let message = if content.trim_start().starts_with('[') {
                         rec::message("user", content)
                     } else {
@@ -627,7 +670,7 @@ impl Reader {
                             },
                         ));
                     } else {
-                        out.push((e.line, rec::user(&message, *prompt, t)));
+                        out.push((e.line, rec::user(&message, *prompt || asked.contains(&i), t)));
                     }
                 }
                 Kept::User { .. } => {}
@@ -733,6 +776,17 @@ fn text_of(content: &str, blocks: Option<&[serde_json::Value]>) -> String {
 
 fn plain_text(content: &str) -> String {
     text_of(content, content_blocks(content).as_deref())
+}
+
+/// Whether a user line is a slash command's wrapper: Claude Code writes
+/// `<command-message>…</command-message>`, `<command-name>/init</command-name>`
+/// and `<command-args>…</command-args>` (in either order) for a command
+/// typed at its prompt (peers: claude-code-viewer's `/init` and
+/// `/orchestrator` sessions, codemie-code's `/clear`).
+fn is_command(content: &str, blocks: Option<&[serde_json::Value]>) -> bool {
+    let text = text_of(content, blocks);
+    let t = text.trim_start();
+    (t.starts_with("<command-name>") || t.starts_with("<command-message>")) && t.contains("</command-name>")
 }
 
 /// Whether a user line is a prompt someone typed: not a command's wrapper

@@ -90,3 +90,30 @@ fn an_inline_sidechain_is_the_child_run_of_its_task_call() {
     j.finish();
     assert_eq!(j.state().prompts, 0);
 }
+
+/// Slash commands in the shapes Claude Code writes them (the peers'
+/// claude-code-viewer `/init` and `/orchestrator` sessions, codemie-code's
+/// `/clear`): a command whose expansion the model answered is a turn and the
+/// first prompt; `/clear`, answered by local output alone, is not.
+#[test]
+fn a_slash_command_that_asks_the_model_is_a_turn() {
+    let line = |uuid: &str, parent: Option<&str>, rest: &str| {
+        let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
+        format!(r#"{{"parentUuid":{parent},"isSidechain":false,"sessionId":"s","uuid":"{uuid}","timestamp":"2026-01-05T10:00:00.000Z",{rest}}}"#)
+    };
+    let user = |t: &str| format!(r#""type":"user","message":{{"role":"user","content":{}}}"#, serde_json::to_string(t).unwrap());
+    let text = [
+        line("c0", None, &user("<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>")),
+        line("c1", Some("c0"), &user("<local-command-stdout></local-command-stdout>")),
+        line("u1", Some("c1"), &user("<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>\n<command-args>the parser</command-args>")),
+        line("u2", Some("u1"), r#""type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"Please analyze this codebase and create a CLAUDE.md file."}]}"#),
+        line("a1", Some("u2"), r#""type":"assistant","message":{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Done."}],"usage":{"input_tokens":3,"output_tokens":2}}"#),
+    ]
+    .join("\n");
+    let s = read(&text);
+    assert_eq!(s.prompts, 1, "{}", all_messages(&s));
+    assert_eq!(crate::transcript::index_prompt(&s).as_deref(), Some("/init the parser"));
+    // The command's words and its expansion both reach the model.
+    let text = all_messages(&s);
+    assert!(text.contains("/init") && text.contains("create a CLAUDE.md file"));
+}

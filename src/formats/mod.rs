@@ -25,6 +25,11 @@ use std::rc::Rc;
 
 pub use crate::session_format::Format;
 
+/// The child session id of a run inside its parent's file (a Claude Code
+/// sidechain): this prefix and the id of the Task call that started it.
+/// Read alone with `Journal::with_run(<id>)`.
+pub const INLINE_RUN: &str = "sidechain-";
+
 /// Detection lives with the readers; the name (`session_format`) is a leaf
 /// the state can hold without knowing the readers.
 impl Format {

@@ -5,7 +5,7 @@
 // peer sessions go to tests/artifacts/ (ignored), never into the repo.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -71,7 +71,8 @@ function toolSession() {
     ["apply_patch", { input: "*** Begin Patch\n*** Update File: src/x.ts\n@@\n-old\n+new\n*** End Patch" }, JSON.stringify({ output: "Success. Updated the following files:\nM src/x.ts\n", metadata: { exit_code: 0 } })],
     ["frobnicate", { level: 11 }, "done"],
   ];
-  lines.push({ type: "user", t: T, message: { role: "user", content: [{ type: "text", text: "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>" }] } });
+  // /clear as the Claude Code reader writes it (asking the model nothing, it is not a prompt).
+  lines.push({ type: "continue", t: T, maxTokens: 0, message: { role: "user", content: [{ type: "text", text: "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>" }] } });
   lines.push({ type: "user", t: T, message: { role: "user", content: "Fix the parser's time zone bug." } });
   calls.forEach(([name, input, result, error], i) => {
     const id = `toolu_${i}`;
@@ -270,29 +271,146 @@ for (const [name, file] of [
   });
 }
 
+// The entries' heights are guesses until drawn (from a preview of 160
+// characters): here the last answers are far taller than guessed, so the
+// guessed transcript ends less than a screen below the linked entry. A jump
+// to the guessed offset is clamped to that end and leaves an earlier entry
+// at the top (issue 25: "#…&e=17 lands on 22"); the landing measures first.
 test("a deep link near the end of entries of very different heights lands on its entry, and the address keeps it", async () => {
   const lines = [{ type: "start", sessionId: "tall", model: "claude-sonnet-4-5", t: T }];
-  for (let i = 0; i < 100; i++) {
+  const turns = 120;
+  for (let i = 0; i < turns; i++) {
     lines.push({ type: "user", t: T, message: { role: "user", content: `Question ${i}` } });
-    const body = Array.from({ length: (i % 9) * 8 }, (_, k) => `- point ${k} of answer ${i}`).join("\n");
+    const rows = i >= turns - 3 ? 80 : (i % 9) * 8;
+    const body = Array.from({ length: rows }, (_, k) => `- point ${k} of answer ${i}`).join("\n");
     lines.push({ type: "assistant", step: i + 1, t: T, costUsd: 0.001, response: { content: [{ type: "text", text: `Answer ${i}\n\n${body}` }], usage: { inputTokens: 10, outputTokens: 5 } } });
   }
   const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-tall-"));
   writeFileSync(path.join(dir, "tall.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
   const origin = await serveDir(dir);
   const p = await page({ width: 1280, height: 800 });
-  const target = 2 + 2 * 95; // Answer 95, five answers from the end
+  const target = 2 + 2 * (turns - 2); // the last answer but one: one question and one answer after it
   await p.goto(authed(origin, `session=tall&e=${target}`));
   await p.waitForSelector("body[data-loaded='tall']");
-  await p.waitForSelector(`#reading .vitem[data-index='${target}']:not(.placeholder)`);
-  await p.waitForTimeout(1500); // heights measured, the landing over
+  // As guessed, what follows the entry is shorter than the screen: a jump to its guess could not put it at the top.
+  const guessed = await p.evaluate((t) => {
+    const r = window.viewer.reading;
+    const e = window.viewer.entries;
+    const after = r.items.slice(r.items.indexOf(t)).reduce((s, i) => s + 48 + (Math.ceil((e[i].preview?.length ?? 0) / 90) + 1) * 22, 0);
+    return { after, screen: document.getElementById("reading").clientHeight };
+  }, target);
+  assert.ok(guessed.after < guessed.screen, `the guess after the entry (${guessed.after} px) is under a screen (${guessed.screen} px)`);
+  await p.waitForTimeout(2000); // heights measured, the landing over
+  const drawn = await p.$$eval("#reading .vitem:not(.placeholder)", (v) => v.map((x) => Number(x.dataset.index)));
+  assert.ok(drawn.includes(target), `the linked entry ${target} is drawn (on screen: ${drawn.join(", ")})`);
   const top = await p.$eval(`#reading .vitem[data-index='${target}']`, (n) => n.getBoundingClientRect().top - document.getElementById("reading").getBoundingClientRect().top);
   assert.ok(Math.abs(top) < 12, `the linked entry is at the top (${top} px)`);
-  assert.match(await p.textContent(`#reading .vitem[data-index='${target}']`), /Answer 95/);
+  assert.match(await p.textContent(`#reading .vitem[data-index='${target}']`), new RegExp(`Answer ${turns - 2}`));
   assert.match(await p.evaluate(() => location.hash), new RegExp(`e=${target}(&|$)`), "the address still names the entry");
   // The reader scrolls: the address follows.
   await p.mouse.move(600, 500);
   await p.mouse.wheel(0, -2500);
   await p.waitForFunction((t) => /e=\d+/.test(location.hash) && !location.hash.includes(`e=${t}`), target);
   assert.deepEqual(p.errors, []);
+});
+
+// ---- Find and copy over the whole transcript (the list is virtual) -----------------
+
+/** A Garuda journal of `turns` turns of varied height, one word only in the last answer but one. */
+function manyTurns(turns, id) {
+  const lines = [{ type: "start", sessionId: id, model: "claude-sonnet-4-5", t: T }];
+  for (let i = 0; i < turns; i++) {
+    lines.push({ type: "user", t: T, message: { role: "user", content: `Question ${i}` } });
+    const body = Array.from({ length: 1 + ((i * 37) % 40) }, (_, k) => `- point ${k} of answer ${i}`).join("\n");
+    const word = i === turns - 2 ? " The **zebrafish** is here." : "";
+    lines.push({ type: "assistant", step: i + 1, t: T, costUsd: 0.001, response: { content: [{ type: "text", text: `Answer ${i}.${word}\n\n${body}` }, ...(i % 10 === 3 ? [{ type: "tool_use", id: `t${i}`, name: "Bash", input: { command: `echo ${i}` } }] : [])], usage: { inputTokens: 10, outputTokens: 5 } } });
+    if (i % 10 === 3) lines.push({ type: "tool_results", t: T, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: String(i) }] }, calls: [{ toolUseId: `t${i}`, name: "Bash", durationMs: 1 }] });
+  }
+  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
+
+test("Ctrl+F and Cmd+F open the viewer's search, which finds an entry the virtual list has not drawn", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-find-"));
+  writeFileSync(path.join(dir, "many.jsonl"), manyTurns(400, "many"));
+  const origin = await serveDir(dir);
+  const p = await page();
+  await p.goto(authed(origin));
+  await p.waitForSelector("body[data-loaded='many']");
+  await p.waitForSelector("#reading .vitem:not(.placeholder)");
+  assert.equal(await p.$$eval("#reading .vitem", (v) => v.some((x) => x.textContent.includes("zebrafish"))), false, "the word's entry is not drawn");
+  // The page's own key handler comes first: a listener added after it sees the browser's find refused.
+  await p.evaluate(() => document.addEventListener("keydown", (e) => (window.__findRefused = e.defaultPrevented)));
+  await p.click("#reading");
+  await p.keyboard.press("Control+f");
+  assert.equal(await p.evaluate(() => document.activeElement.id), "search");
+  assert.equal(await p.evaluate(() => window.__findRefused), true, "the browser's find bar is not opened");
+  await p.keyboard.type("zebrafish");
+  await p.keyboard.press("Enter");
+  await p.waitForFunction(() => document.getElementById("hits").textContent === "1 of 1");
+  await p.waitForSelector("#reading mark.search-mark.current:text-is('zebrafish')");
+  // Cmd+F from the reading pane too (macOS), in the search box already or not.
+  await p.click("#reading");
+  await p.evaluate(() => (window.__findRefused = null));
+  await p.keyboard.press("Meta+f");
+  assert.equal(await p.evaluate(() => document.activeElement.id), "search");
+  assert.equal(await p.evaluate(() => window.__findRefused), true);
+  assert.deepEqual(p.errors, []);
+});
+
+test("Copy transcript copies the whole transcript as the Markdown export writes it, not only the drawn entries", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-copy-"));
+  const file = path.join(dir, "many.jsonl");
+  writeFileSync(file, manyTurns(300, "copy"));
+  const origin = await serveDir(dir);
+  const p = await browser.newPage({ viewport: { width: 1280, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
+  pages.push(p);
+  p.errors = [];
+  p.on("pageerror", (e) => p.errors.push(String(e)));
+  await p.goto(authed(origin));
+  await p.waitForSelector("body[data-loaded='many']");
+  await p.click("#copy-transcript");
+  await p.waitForSelector("body[data-copied]");
+  const copied = await p.evaluate(() => navigator.clipboard.readText());
+  const exported = spawnSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "export", file, "--format", "md", "--no-redact"], { encoding: "utf8", maxBuffer: 1 << 26 });
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.ok(copied.includes("Answer 0.") && copied.includes("Answer 299.") && copied.includes("$ echo 293"), "every entry, the first and the last, tools included");
+  assert.equal(copied, exported.stdout, "the same text export writes");
+  assert.match(await p.textContent("#status"), /Copied the transcript: [\d,]+ entries/);
+  assert.deepEqual(p.errors, []);
+});
+
+// ---- Runs inside a Claude Code main file (inline sidechains) ---------------------------
+
+test("a run inside a Claude Code file is a child run in the sidebar (served and picked) and nests under its Task call", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-inline-"));
+  copyFileSync(path.join(root, "tests/formats/claude-code-chain.jsonl"), path.join(dir, "chain.jsonl"));
+  const origin = await serveDir(dir);
+  const p = await page();
+  await p.goto(authed(origin));
+  await p.waitForSelector("body[data-loaded='chain']");
+  const nav = () => p.$$eval("#sessions a", (a) => a.map((x) => x.textContent));
+  assert.deepEqual(await nav(), ["chain", "↳ sidechain-toolu_task"]);
+  // Under its call in the reading mode.
+  await p.evaluate(() => {
+    const e = window.viewer.entries.find((x) => (x.tools ?? []).some((t) => t.child === "sidechain-toolu_task"));
+    window.viewer.reading.scrollToEntry(e.index);
+  });
+  const task = p.locator("#reading details.tool:has(a.child-show)");
+  await task.evaluate((d) => (d.open = true));
+  await task.locator("a.child-show").click();
+  await p.waitForSelector("#reading .nested .entry");
+  assert.match(await p.textContent("#reading .nested .nested-head"), /Subagent run sidechain-toolu_task: \d+ entries/);
+  // Opened from the sidebar: the run alone, read from the same file.
+  await p.click("#sessions a:text-is('↳ sidechain-toolu_task')");
+  await p.waitForSelector("body[data-loaded='sidechain-toolu_task']");
+  assert.match(await p.textContent("#summary"), /1 prompts?/);
+  // A file picked from the disk (no index): the sidebar learns the run from the core's entries.
+  const q = await page();
+  await q.goto(authed(origin, "").replace(/\/#/, "/viewer/#"));
+  await q.setInputFiles("#pick-files", path.join(dir, "chain.jsonl"));
+  await q.waitForSelector("body[data-loaded='chain']");
+  await q.waitForFunction(() => [...document.querySelectorAll("#sessions a")].some((a) => a.textContent === "↳ sidechain-toolu_task"));
+  await q.click("#sessions a:text-is('↳ sidechain-toolu_task')");
+  await q.waitForSelector("body[data-loaded='sidechain-toolu_task']");
+  assert.deepEqual([...p.errors, ...q.errors], []);
 });

@@ -65,46 +65,69 @@ async function exportCommand(args) {
 /**
  * `export <folder> --format html -o <out folder>`: every session of the
  * folder (any agent's layout, child runs included) to a file of its own,
- * at the same relative path. Files in no known format are skipped.
+ * at the same relative path. A run inside a session's file (a Claude Code
+ * sidechain) is a child page too, in a folder named after the session, as
+ * a subagent's own file would be. Files in no known format are skipped.
  */
 function exportFolder(o) {
   if (!o.out) throw new UsageError("exporting a folder needs -o <output folder>");
   const top = walkSessions(o._[0]);
-  const sessions = top.flatMap((s) => [s, ...s.children]);
   const outRel = (s) => s.rel.replace(/\.jsonl?$/, `.${o.format}`);
-  // A call's subagent run links the run's page: by the run's id, or the id the call names (`agent-<id>`, `…-<toolUseId>`).
-  const childrenOf = new Map(top.map((s) => [s, s.children]));
   const redactor = o.noRedact ? null : redactorFor(o);
   const rows = [];
   let written = 0;
   let skipped = 0;
-  for (const s of sessions) {
-    const journal = journalOf(s.file, { ...readOptions(o, "from"), history: true });
+  /**
+   * Writes one session or child run; gives its figures and child runs (the
+   * file's and, named as the core names them, `sidechain-<id>`, the runs
+   * inside it), or null for a file in no known format.
+   */
+  const write = (s, files, run) => {
+    const journal = journalOf(s.file, { ...readOptions(o, "from"), history: true, ...(run ? { run } : {}) });
     if (journal.format === null) {
       journal.free();
       skipped++;
-      continue;
+      return null;
     }
     const target = path.join(o.out, outRel(s));
     fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-    const kids = childrenOf.get(s) ?? [];
+    const dirRel = s.rel.replace(/\.jsonl?$/, "");
+    const kids = [...files, ...(run ? [] : inlineRuns(journal)).map((id) => ({ id: `sidechain-${id}`, file: s.file, rel: `${dirRel}/sidechain-${id}.jsonl`, run: id }))];
+    // A call's subagent run links the run's page: by the run's id, or the id the call names (`agent-<id>`, `…-<toolUseId>`).
     const childHref = (child) => {
       const c = kids.find((k) => k.id === child || k.id === `agent-${child}` || k.id.endsWith(`-${child}`));
       return c ? path.relative(path.dirname(outRel(s)), outRel(c)).split(path.sep).join("/") : null;
     };
-    if (childrenOf.has(s)) {
-      const f = journal.figures();
-      const r = (t) => (t == null ? t : redactor ? redactor.redact(String(t)) : String(t));
-      rows.push({ href: outRel(s), title: r(f.title ?? f.firstPrompt ?? s.id), format: f.format, model: r(f.model), date: f.usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? "", cost: session.formatCost(f), children: kids.map((c) => ({ id: c.id, href: outRel(c) })) });
-    }
+    const f = journal.figures();
     const image = o.format === "md" ? imageWriter(target) : undefined;
     fs.writeFileSync(target, exportTranscript(journal, o.format, { ...o, childHref, image }), { mode: 0o600 });
     written++;
+    return { f, kids };
+  };
+  for (const s of top) {
+    const done = write(s, s.children, null);
+    if (!done) continue;
+    const { f, kids } = done;
+    for (const c of kids) write(c, [], c.run ?? null);
+    const r = (t) => (t == null ? t : redactor ? redactor.redact(String(t)) : String(t));
+    rows.push({ href: outRel(s), title: r(f.title ?? f.firstPrompt ?? s.id), format: f.format, model: r(f.model), date: f.usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? "", cost: session.formatCost(f), children: kids.map((c) => ({ id: c.id, href: outRel(c) })) });
   }
   // The sessions index as a static page beside them.
   fs.writeFileSync(path.join(o.out, "index.html"), folderIndexHtml(rows, path.basename(path.resolve(o._[0]))), { mode: 0o600 });
   process.stdout.write(`${written} sessions written to ${o.out}${skipped ? ` (${skipped} files in no known format skipped)` : ""}\n`);
   return 0;
+}
+
+/** The runs inside a session's file (Claude Code sidechains) its calls started, as the core pairs them: the Task calls' ids. */
+function inlineRuns(journal) {
+  const ids = new Set();
+  const total = journal.transcriptLength;
+  for (let from = 0; from < total; from += 2000) {
+    for (const e of journal.transcript(from, from + 2000)) {
+      for (const t of e.tools ?? []) if (t.child?.startsWith("sidechain-")) ids.add(t.child.slice("sidechain-".length));
+    }
+  }
+  return [...ids];
 }
 
 module.exports = { help: HELP, run: exportCommand, journalOfText, exportTranscript };

@@ -53,7 +53,9 @@ function folderRows(dir) {
     const last = lastActivity(bytes, s.file);
     const row = session.summariseSession(s.id, last ?? fs.statSync(s.file).mtime, bytes);
     if (row.format === null) continue;
-    rows.push({ ...row, lastActivity: last, project: s.project, file: enc(s.rel), children: s.children.map((c) => ({ id: c.id, file: enc(c.rel) })) });
+    // Runs inside the file (Claude Code sidechains) are child runs too, read from the same file (`run`: the Task call's id).
+    const inline = (row.runs ?? []).map((id) => ({ id: `sidechain-${id}`, file: enc(s.rel), run: id }));
+    rows.push({ ...row, lastActivity: last, project: s.project, file: enc(s.rel), children: [...s.children.map((c) => ({ id: c.id, file: enc(c.rel) })), ...inline] });
   }
   return rows.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? 1 : -1));
 }

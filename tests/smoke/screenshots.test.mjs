@@ -1,0 +1,39 @@
+// The README's light, dark and phone screenshots come from a script
+// (web-demo/screenshots/take.mjs) that writes its own session and shoots it
+// in headless Chromium: it runs, gives four PNGs of the widths it names and
+// a small size, and the session it shoots is ours (no peer's file is read).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const script = path.join(root, "web-demo/screenshots/take.mjs");
+
+test("take.mjs writes the README's four screenshots: 1280 and 390 px, light and dark, each under 160 KB", () => {
+  const out = mkdtempSync(path.join(tmpdir(), "garuda-shots-"));
+  // With ../shared out of reach: the script needs nothing but the repository.
+  const r = spawnSync(process.execPath, [script, out], { encoding: "utf8", env: { ...process.env, GARUDA_SHARED: "/nonexistent" }, timeout: 120000 });
+  assert.equal(r.status, 0, r.stderr);
+  for (const width of [1280, 390]) {
+    for (const scheme of ["light", "dark"]) {
+      const file = path.join(out, `reader-${width}-${scheme}.png`);
+      const png = readFileSync(file);
+      assert.equal(png.subarray(1, 4).toString("latin1"), "PNG", file);
+      assert.equal(png.readUInt32BE(16), width, `${file}: its width`);
+      assert.ok(statSync(file).size < 160_000, `${file}: ${statSync(file).size} bytes`);
+    }
+  }
+  assert.notDeepEqual(readFileSync(path.join(out, "reader-1280-light.png")), readFileSync(path.join(out, "reader-1280-dark.png")), "two schemes, two pictures");
+});
+
+test("the README shows the four screenshots, and the repository holds them", () => {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  for (const name of ["reader-1280-light", "reader-1280-dark", "reader-390-light", "reader-390-dark"]) {
+    assert.ok(readme.includes(`(web-demo/screenshots/${name}.png)`), name);
+    assert.ok(statSync(path.join(root, `web-demo/screenshots/${name}.png`)).size < 160_000, name);
+  }
+});
