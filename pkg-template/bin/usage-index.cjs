@@ -36,8 +36,9 @@ const { session } = require("./cli.cjs");
 const { STRIDE, sessionFiles } = require("./usage.cjs");
 const { readItems, replayAll } = require("./usage-read.cjs");
 const { cacheDir } = require("./usage-answers.cjs");
+const count = require("./usage-count.cjs");
 
-const VERSION = 2;
+const VERSION = 3;
 const CHECK = 64;
 const CHUNK = 4 << 20;
 const KEY = 8;
@@ -45,13 +46,13 @@ const OUTPUT = 3;
 /** Walks kept (statusline's folders, usage's, a few asked by hand). */
 const WALKS = 8;
 /** A file's fields in the header, in order. */
-const FIELDS = ["format", "costUsd", "costIncomplete", "models", "offset", "appendable", "size", "mtimeMs", "ino", "tail", "head", "rowsAt", "rowsLen"];
+const FIELDS = ["format", "costUsd", "costIncomplete", "models", "offset", "appendable", "size", "mtimeMs", "ino", "tail", "head", "rowsAt", "rowsLen", "first", "pos", "maxT", "copies"];
 
 const indexFile = () => path.join(cacheDir(), `usage-index-v${VERSION}.bin`);
 
 /** The index as it was written, or an empty one when absent, unreadable or of other options. */
 function load(optionsKey) {
-  const empty = { files: new Map(), walks: [] };
+  const empty = { files: new Map(), walks: [], count: null };
   try {
     const buf = fs.readFileSync(indexFile());
     const len = buf.readUInt32LE(0);
@@ -66,13 +67,13 @@ function load(optionsKey) {
       e.rows = data.subarray(e.rowsAt, e.rowsAt + e.rowsLen);
       files.set(row[0], e);
     }
-    return { files, walks: header.walks };
+    return { files, walks: header.walks, count: header.count ?? null };
   } catch {
     return empty;
   }
 }
 
-function save(optionsKey, files, walks) {
+function save(optionsKey, files, walks, counted) {
   let total = 0;
   for (const e of files.values()) total += e.rows.length;
   const data = new Float64Array(total);
@@ -84,7 +85,7 @@ function save(optionsKey, files, walks) {
     rows.push([file, ...FIELDS.map((f) => entry[f])]);
     at += e.rows.length;
   }
-  const header = Buffer.from(JSON.stringify({ version: VERSION, options: optionsKey, files: rows, walks }), "utf8");
+  const header = Buffer.from(JSON.stringify({ version: VERSION, options: optionsKey, files: rows, walks, count: counted }), "utf8");
   const pad = (8 - ((4 + header.length) % 8)) % 8;
   const len = Buffer.alloc(4);
   len.writeUInt32LE(header.length);
@@ -93,6 +94,8 @@ function save(optionsKey, files, walks) {
   const tmp = `${indexFile()}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, Buffer.concat([len, header, Buffer.alloc(pad), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]), { mode: 0o600 });
   fs.renameSync(tmp, indexFile());
+  // An index of an earlier version is no use to this one.
+  for (let v = 1; v < VERSION; v++) fs.rmSync(path.join(dir, `usage-index-v${v}.bin`), { force: true });
 }
 
 /** A short hash of some bytes (what tells an append from a rewrite, without keeping the bytes). */
@@ -188,6 +191,8 @@ function merge(old, add) {
   });
   const rows = Array.from(old.rows);
   const byKey = new Map();
+  const added = [];
+  const replaced = [];
   for (let k = 0; k < rows.length; k += STRIDE) if (rows[k + KEY] > 0) byKey.set(rows[k + KEY], k);
   for (let k = 0; k < add.rows.length; k += STRIDE) {
     const row = Array.from(add.rows.subarray(k, k + STRIDE));
@@ -195,12 +200,14 @@ function merge(old, add) {
     const at = row[KEY] > 0 ? byKey.get(row[KEY]) : undefined;
     if (at === undefined) {
       if (row[KEY] > 0) byKey.set(row[KEY], rows.length);
+      added.push(rows.length);
       rows.push(...row);
     } else if (row[OUTPUT] > rows[at + OUTPUT]) {
       for (let i = 0; i < STRIDE; i++) rows[at + i] = row[i];
+      replaced.push(at);
     }
   }
-  return { rows: Float64Array.from(rows), models, costUsd: old.costUsd === null || add.costUsd === null ? null : old.costUsd + add.costUsd, costIncomplete: old.costIncomplete || add.costIncomplete };
+  return { added, replaced, rows: Float64Array.from(rows), models, costUsd: old.costUsd === null || add.costUsd === null ? null : old.costUsd + add.costUsd, costIncomplete: old.costIncomplete || add.costIncomplete };
 }
 
 /**
@@ -261,6 +268,9 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   stats.bytesRead += whole.reduce((a, f) => a + f.size, 0);
   const readOf = new Map(whole.map((f, i) => [f.file, read[i]]));
   const items = [];
+  // The appended files' new rows (by item), and whether every file is as kept or appended to: the kept marks of copies may then be carried on (usage-count.cjs).
+  const appended = new Map();
+  let carried = !changed && plan.length === files.length;
   for (const { f, st, old, how } of plan) {
     let e;
     try {
@@ -272,6 +282,7 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
         if (add.tooLong) warn(`${f.file}: ${add.tooLong} line(s) longer than the line size cap were skipped; their usage is not counted`);
         e = { ...old, ...merge(old, add), offset: add.offset, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
         e.tail = tailOf(f.file, e.offset, stats);
+        e.copies = [...(old.copies ?? [])];
         stats.filesAppended++;
       } else {
         const r = readOf.get(f.file);
@@ -284,10 +295,12 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
         e.tail = appendable ? tailOf(f.file, e.offset, stats) : "";
         e.head = appendable ? headOf(f.file, stats) : "";
         stats.filesRead++;
+        carried = false;
       }
     } catch (err) {
       warn(`${f.file}: cannot read it (${err.code ?? err.message}); the report leaves it out`);
       snapshot = null;
+      carried = false;
       continue;
     }
     next.set(f.file, e);
@@ -295,21 +308,38 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
       if (f.named) items.unknownFormat = f.file;
       continue;
     }
-    items.push({ ...f, size: st.size, format: e.format, costUsd: e.costUsd, costIncomplete: e.costIncomplete, rows: e.rows, models: e.models });
+    if (how === "append") appended.set(items.length, { added: e.added, replaced: e.replaced });
+    items.push({ ...f, size: st.size, format: e.format, costUsd: e.costUsd, costIncomplete: e.costIncomplete, rows: e.rows, models: e.models, copies: e.copies, first: e.first, pos: e.pos, maxT: e.maxT });
   }
+  // Each request once across files: the kept marks carried on, or all counted again.
+  const kept = index.count;
+  carried &&= kept !== null && kept.files.length === items.length && items.every((it, i) => it.file === kept.files[i]) && items.every((it) => Array.isArray(it.copies));
+  let cut;
+  if (carried && count.countAppended(items, appended, kept.cut)) {
+    cut = kept.cut;
+    stats.counted = "carried";
+  } else {
+    cut = count.countAll(items);
+    stats.counted = "all";
+    dirty = true;
+  }
+  for (const it of items) Object.assign(next.get(it.file), { copies: it.copies, first: it.first, pos: it.pos, maxT: it.maxT });
   // A run that changed nothing leaves the index as it is.
   if (dirty) {
     // Files of the index not asked for this time are kept (another folder's report), and the walks of other paths.
     for (const [file, e] of index.files) if (!next.has(file) && fs.existsSync(file)) next.set(file, e);
     const walks = [...(walk ? [walk] : []), ...index.walks.filter((w) => w.key !== walk?.key)].slice(0, WALKS);
     try {
-      save(optionsKey, next, walks);
+      save(optionsKey, next, walks, { files: items.map((it) => it.file), cut });
     } catch (err) {
       warn(`the usage index could not be written (${err.code ?? err.message}); the next run reads every file again`);
     }
   }
   items.stats = stats;
   items.snapshot = snapshot;
+  // The copies are known (statusline marks them, usage-count.cjs applyCopies, instead of counting every row again); from `cut` on, the files whose latest row is not earlier hold every row today's and the active block's figures need.
+  items.copiesKnown = true;
+  items.cut = cut;
   return items;
 }
 

@@ -187,7 +187,9 @@ async function usageCommand(argv) {
     if (items.unknownFormat) known({ format: null }, items.unknownFormat);
   }
   if (r === undefined) {
-    r = usageReport.report(items, ro);
+    // The index knows each request's copies (usage-count.cjs): marked, not counted again.
+    if (items.copiesKnown) require("../usage-count.cjs").applyCopies(items);
+    r = usageReport.report(items, items.copiesKnown ? { ...ro, counted: true } : ro);
     if (kept) {
       kept.put(question, r);
       kept.save(items.snapshot);
