@@ -45,10 +45,22 @@ function maxOf(r) {
   return max === -Infinity ? null : max;
 }
 
+/** A row's place in the table of keys: its item's index and its row number, in one float64 (both below 2^26). */
+const ROW = 2 ** 26;
+
+/** The slot of `key` in an open-addressing table of float64 keys (0: empty), as `countRequestsOnce` probes it. */
+function slotOf(keys, key) {
+  const mask = keys.length - 1;
+  let h = (key % keys.length) & mask;
+  while (keys[h] !== 0 && keys[h] !== key) h = (h + 1) & mask;
+  return h;
+}
+
 /**
  * Marks every item's copies from scratch (`it.copies`: row offsets), as
  * `countRequestsOnce` would, with `it.first`, `it.pos` and `it.maxT`;
- * returns the cut (null: none, every file is needed).
+ * returns the cut (null: none, every file is needed) and the table of keys
+ * (`keys`, and `owners`: the row that counts each), which the index keeps.
  */
 function countAll(items, now = Date.now()) {
   const firsts = [];
@@ -62,10 +74,11 @@ function countAll(items, now = Date.now()) {
   firsts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let count = 0;
   for (const [, i] of firsts) count += items[i].rows.length / STRIDE;
+  // Room for appends to come (a full table counts all again): three slots a row.
   let size = 16;
-  while (size < count * 2) size *= 2;
-  const table = new Float64Array(size);
-  const mask = size - 1;
+  while (size < count * 3) size *= 2;
+  const keys = new Float64Array(size);
+  const owners = new Float64Array(size);
   firsts.forEach(([, i], pos) => {
     const it = items[i];
     it.pos = pos;
@@ -73,13 +86,15 @@ function countAll(items, now = Date.now()) {
     for (let k = 0; k < r.length; k += STRIDE) {
       const key = r[k + KEY];
       if (!(key > 0)) continue;
-      let h = (key % size) & mask;
-      while (table[h] !== 0 && table[h] !== key) h = (h + 1) & mask;
-      if (table[h] === key) it.copies.push(k);
-      else table[h] = key;
+      const h = slotOf(keys, key);
+      if (keys[h] === key) it.copies.push(k);
+      else {
+        keys[h] = key;
+        owners[h] = i * ROW + k / STRIDE;
+      }
     }
   });
-  return cutOf(items, now);
+  return { cut: cutOf(items, now), keys, owners };
 }
 
 /**
@@ -107,41 +122,47 @@ function cutOf(items, now) {
 
 /**
  * Folds appended rows into the kept marks: `appended` is, per item index,
- * the row offsets added or replaced by the append (usage-index.cjs merge).
- * Every other item carries its kept `copies`, `first`, `pos`, `maxT`.
- * Returns false when the order may have changed (the caller counts all).
+ * the row offsets added or replaced by the append (usage-index.cjs merge);
+ * `table` the kept keys and the row that counts each. Every other item
+ * carries its kept `copies`, `first`, `pos`, `maxT`. Returns false when the
+ * order may have changed or the table is full (the caller counts all).
  */
-function countAppended(items, appended, cut) {
-  const fresh = new Map();
+function countAppended(items, appended, cut, table) {
+  const { keys, owners } = table;
+  let used = 0;
   for (const [i, { added, replaced }] of appended) {
     const it = items[i];
     const r = it.rows;
     if (firstOf(r) !== it.first) return false;
     for (const k of [...added, ...replaced]) if (cut !== null && r[k + T] < cut) return false;
-    it.maxT = maxOf(r);
-    for (const k of added) if (r[k + KEY] > 0) fresh.set(r[k + KEY], [i, k]);
+    used += added.length;
   }
-  if (fresh.size === 0) return true;
-  // Who else holds an appended request: the one first in the order counts it, the others are copies.
-  const holders = new Map();
-  items.forEach((it, i) => {
+  if (used > 0) {
+    let filled = 0;
+    for (let h = 0; h < keys.length; h++) if (keys[h] !== 0) filled++;
+    if ((filled + used) * 2 > keys.length) return false;
+  }
+  for (const [i, { added }] of appended) {
+    const it = items[i];
     const r = it.rows;
-    if (!r || it.pos < 0) return;
-    for (let k = 0; k < r.length; k += STRIDE) {
+    it.maxT = maxOf(r);
+    for (const k of added) {
       const key = r[k + KEY];
-      const f = key > 0 ? fresh.get(key) : undefined;
-      if (f === undefined || (f[0] === i && f[1] === k)) continue;
-      if (!holders.has(key)) holders.set(key, []);
-      holders.get(key).push([i, k]);
+      if (!(key > 0)) continue;
+      const h = slotOf(keys, key);
+      if (keys[h] === 0) {
+        keys[h] = key;
+        owners[h] = i * ROW + k / STRIDE;
+        continue;
+      }
+      // Held already: the file first in the order counts it (in one file, its first row), the other's is a copy.
+      const j = Math.floor(owners[h] / ROW);
+      const kk = (owners[h] - j * ROW) * STRIDE;
+      if (items[i].pos < items[j].pos || (i === j && k < kk)) {
+        items[j].copies.push(kk);
+        owners[h] = i * ROW + k / STRIDE;
+      } else it.copies.push(k);
     }
-  });
-  for (const [key, [i, k]] of fresh) {
-    const hs = holders.get(key);
-    if (!hs) continue;
-    const all = [[i, k], ...hs].sort((a, b) => items[a[0]].pos - items[b[0]].pos || a[1] - b[1]);
-    for (const [j, kk] of all.slice(1)) if (!items[j].copies.includes(kk)) items[j].copies.push(kk);
-    const [j0, k0] = all[0];
-    items[j0].copies = items[j0].copies.filter((x) => x !== k0);
   }
   return true;
 }

@@ -67,16 +67,23 @@ function load(optionsKey) {
       e.rows = data.subarray(e.rowsAt, e.rowsAt + e.rowsLen);
       files.set(row[0], e);
     }
-    return { files, walks: header.walks, count: header.count ?? null };
+    // The table of request keys (usage-count.cjs) after every file's rows: its keys, then the row that counts each.
+    const count = header.count ?? null;
+    if (count) count.table = { keys: data.subarray(count.tableAt, count.tableAt + count.tableSize), owners: data.subarray(count.tableAt + count.tableSize, count.tableAt + 2 * count.tableSize) };
+    return { files, walks: header.walks, count };
   } catch {
     return empty;
   }
 }
 
-function save(optionsKey, files, walks, counted) {
+function save(optionsKey, files, walks, { table, ...counted }) {
   let total = 0;
   for (const e of files.values()) total += e.rows.length;
-  const data = new Float64Array(total);
+  const data = new Float64Array(total + 2 * table.keys.length);
+  data.set(table.keys, total);
+  data.set(table.owners, total + table.keys.length);
+  counted.tableAt = total;
+  counted.tableSize = table.keys.length;
   const rows = [];
   let at = 0;
   for (const [file, e] of files) {
@@ -315,11 +322,14 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   const kept = index.count;
   carried &&= kept !== null && kept.files.length === items.length && items.every((it, i) => it.file === kept.files[i]) && items.every((it) => Array.isArray(it.copies));
   let cut;
-  if (carried && count.countAppended(items, appended, kept.cut)) {
-    cut = kept.cut;
+  let table;
+  if (carried && count.countAppended(items, appended, kept.cut, kept.table)) {
+    ({ cut, table } = kept);
     stats.counted = "carried";
   } else {
-    cut = count.countAll(items);
+    let keys, owners;
+    ({ cut, keys, owners } = count.countAll(items));
+    table = { keys, owners };
     stats.counted = "all";
     dirty = true;
   }
@@ -330,7 +340,7 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
     for (const [file, e] of index.files) if (!next.has(file) && fs.existsSync(file)) next.set(file, e);
     const walks = [...(walk ? [walk] : []), ...index.walks.filter((w) => w.key !== walk?.key)].slice(0, WALKS);
     try {
-      save(optionsKey, next, walks, { files: items.map((it) => it.file), cut });
+      save(optionsKey, next, walks, { files: items.map((it) => it.file), cut, table });
     } catch (err) {
       warn(`the usage index could not be written (${err.code ?? err.message}); the next run reads every file again`);
     }
