@@ -124,10 +124,11 @@ function cutOf(items, now) {
  * Folds appended rows into the kept marks: `appended` is, per item index,
  * the row offsets added or replaced by the append (usage-index.cjs merge);
  * `table` the kept keys and the row that counts each. Every other item
- * carries its kept `copies`, `first`, `pos`, `maxT`. Returns false when the
+ * carries its kept `copies`, `first`, `pos`, `maxT`; `changed` hears the
+ * rows of other files that became copies. Returns false when the
  * order may have changed or the table is full (the caller counts all).
  */
-function countAppended(items, appended, cut, table) {
+function countAppended(items, appended, cut, table, changed = []) {
   const { keys, owners } = table;
   let used = 0;
   for (const [i, { added, replaced }] of appended) {
@@ -160,6 +161,7 @@ function countAppended(items, appended, cut, table) {
       const kk = (owners[h] - j * ROW) * STRIDE;
       if (items[i].pos < items[j].pos || (i === j && k < kk)) {
         items[j].copies.push(kk);
+        changed.push([j, kk]);
         owners[h] = i * ROW + k / STRIDE;
       } else it.copies.push(k);
     }

@@ -37,6 +37,7 @@ const { STRIDE, sessionFiles } = require("./usage.cjs");
 const { readItems, replayAll } = require("./usage-read.cjs");
 const { cacheDir } = require("./usage-answers.cjs");
 const count = require("./usage-count.cjs");
+const daysKept = require("./usage-days.cjs");
 
 const VERSION = 3;
 const CHECK = 64;
@@ -52,7 +53,7 @@ const indexFile = () => path.join(cacheDir(), `usage-index-v${VERSION}.bin`);
 
 /** The index as it was written, or an empty one when absent, unreadable or of other options. */
 function load(optionsKey) {
-  const empty = { files: new Map(), walks: [], count: null };
+  const empty = { files: new Map(), walks: [], count: null, days: null };
   try {
     const buf = fs.readFileSync(indexFile());
     const len = buf.readUInt32LE(0);
@@ -70,13 +71,13 @@ function load(optionsKey) {
     // The table of request keys (usage-count.cjs) after every file's rows: its keys, then the row that counts each.
     const count = header.count ?? null;
     if (count) count.table = { keys: data.subarray(count.tableAt, count.tableAt + count.tableSize), owners: data.subarray(count.tableAt + count.tableSize, count.tableAt + 2 * count.tableSize) };
-    return { files, walks: header.walks, count };
+    return { files, walks: header.walks, count, days: header.days ?? null };
   } catch {
     return empty;
   }
 }
 
-function save(optionsKey, files, walks, { table, ...counted }) {
+function save(optionsKey, files, walks, { table, ...counted }, days) {
   let total = 0;
   for (const e of files.values()) total += e.rows.length;
   const data = new Float64Array(total + 2 * table.keys.length);
@@ -92,7 +93,7 @@ function save(optionsKey, files, walks, { table, ...counted }) {
     rows.push([file, ...FIELDS.map((f) => entry[f])]);
     at += e.rows.length;
   }
-  const header = Buffer.from(JSON.stringify({ version: VERSION, options: optionsKey, files: rows, walks, count: counted }), "utf8");
+  const header = Buffer.from(JSON.stringify({ version: VERSION, options: optionsKey, files: rows, walks, count: counted, days }), "utf8");
   const pad = (8 - ((4 + header.length) % 8)) % 8;
   const len = Buffer.alloc(4);
   len.writeUInt32LE(header.length);
@@ -200,6 +201,7 @@ function merge(old, add) {
   const byKey = new Map();
   const added = [];
   const replaced = [];
+  const was = [];
   for (let k = 0; k < rows.length; k += STRIDE) if (rows[k + KEY] > 0) byKey.set(rows[k + KEY], k);
   for (let k = 0; k < add.rows.length; k += STRIDE) {
     const row = Array.from(add.rows.subarray(k, k + STRIDE));
@@ -210,11 +212,12 @@ function merge(old, add) {
       added.push(rows.length);
       rows.push(...row);
     } else if (row[OUTPUT] > rows[at + OUTPUT]) {
-      for (let i = 0; i < STRIDE; i++) rows[at + i] = row[i];
       replaced.push(at);
+      was.push(rows[at]);
+      for (let i = 0; i < STRIDE; i++) rows[at + i] = row[i];
     }
   }
-  return { added, replaced, rows: Float64Array.from(rows), models, costUsd: old.costUsd === null || add.costUsd === null ? null : old.costUsd + add.costUsd, costIncomplete: old.costIncomplete || add.costIncomplete };
+  return { added, replaced, was, rows: Float64Array.from(rows), models, costUsd: old.costUsd === null || add.costUsd === null ? null : old.costUsd + add.costUsd, costIncomplete: old.costIncomplete || add.costIncomplete };
 }
 
 /**
@@ -224,7 +227,7 @@ function merge(old, add) {
  * appended. `progress(bytes)` hears how much is to be read (and returns
  * what `tick(done)` is called on as it is).
  */
-async function readIndexed(paths, options, warn, { noIndex = false, progress = () => ({ tick() {} }) } = {}) {
+async function readIndexed(paths, options, warn, { noIndex = false, progress = () => ({ tick() {} }), dayZone = null } = {}) {
   const stats = { bytesRead: 0, bytesChecked: 0, filesRead: 0, filesAppended: 0, filesFromIndex: 0, walked: false };
   if (noIndex) {
     const files = sessionFiles(paths);
@@ -315,7 +318,7 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
       if (f.named) items.unknownFormat = f.file;
       continue;
     }
-    if (how === "append") appended.set(items.length, { added: e.added, replaced: e.replaced });
+    if (how === "append") appended.set(items.length, { added: e.added, replaced: e.replaced, was: e.was });
     items.push({ ...f, size: st.size, format: e.format, costUsd: e.costUsd, costIncomplete: e.costIncomplete, rows: e.rows, models: e.models, copies: e.copies, first: e.first, pos: e.pos, maxT: e.maxT });
   }
   // Each request once across files: the kept marks carried on, or all counted again.
@@ -323,7 +326,8 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   carried &&= kept !== null && kept.files.length === items.length && items.every((it, i) => it.file === kept.files[i]) && items.every((it) => Array.isArray(it.copies));
   let cut;
   let table;
-  if (carried && count.countAppended(items, appended, kept.cut, kept.table)) {
+  const changedCopies = [];
+  if (carried && count.countAppended(items, appended, kept.cut, kept.table, changedCopies)) {
     ({ cut, table } = kept);
     stats.counted = "carried";
   } else {
@@ -334,13 +338,23 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
     dirty = true;
   }
   for (const it of items) Object.assign(next.get(it.file), { copies: it.copies, first: it.first, pos: it.pos, maxT: it.maxT });
+  // The days of --by day kept per zone (usage-days.cjs): those an append touched added up again, this run's zone's made when absent.
+  const touched = [...changedCopies.map(([j, k]) => [j, k, undefined])];
+  for (const [i, a] of appended) {
+    for (const k of a.added) touched.push([i, k, undefined]);
+    a.replaced.forEach((k, n) => touched.push([i, k, a.was[n]]));
+  }
+  const before = JSON.stringify(index.days ?? []);
+  const { days, groups, made } = daysKept.update(index.days, { items, carried: stats.counted === "carried", touched, cut, asked: dayZone });
+  if (dayZone) stats.days = made ? "made" : "kept";
+  if (!dirty && JSON.stringify(days) !== before) dirty = true;
   // A run that changed nothing leaves the index as it is.
   if (dirty) {
     // Files of the index not asked for this time are kept (another folder's report), and the walks of other paths.
     for (const [file, e] of index.files) if (!next.has(file) && fs.existsSync(file)) next.set(file, e);
     const walks = [...(walk ? [walk] : []), ...index.walks.filter((w) => w.key !== walk?.key)].slice(0, WALKS);
     try {
-      save(optionsKey, next, walks, { files: items.map((it) => it.file), cut, table });
+      save(optionsKey, next, walks, { files: items.map((it) => it.file), cut, table }, days);
     } catch (err) {
       warn(`the usage index could not be written (${err.code ?? err.message}); the next run reads every file again`);
     }
@@ -350,6 +364,7 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   // The copies are known (statusline marks them, usage-count.cjs applyCopies, instead of counting every row again); from `cut` on, the files whose latest row is not earlier hold every row today's and the active block's figures need.
   items.copiesKnown = true;
   items.cut = cut;
+  items.days = groups;
   return items;
 }
 

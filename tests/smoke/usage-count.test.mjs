@@ -55,13 +55,14 @@ function views(home, env, project) {
   const dir = path.join(home, "claude", "projects");
   const hook = JSON.stringify({ session_id: "c", transcript_path: path.join(project, "c.jsonl"), model: { id: "claude-sonnet-4-5-20250929", display_name: "Sonnet 4.5" } });
   const status = run(["statusline"], env, hook);
+  const day = run(["usage", dir, "--by", "day", "--json"], env);
   const out = {
     statusline: status.out.replace(/\(\d+h \d+m left\)/, "(left)"),
-    dayJson: run(["usage", dir, "--by", "day", "--json"], env).out,
+    dayJson: day.out,
     dayTable: run(["usage", dir, "--by", "day", "--no-color"], env).out,
     sessionJson: run(["usage", dir, "--by", "session", "--json"], env).out,
   };
-  return { out, stats: status.stats };
+  return { out, stats: status.stats, dayStats: day.stats };
 }
 
 /** The warm run's views (the cache kept across steps) against a cold run's (an empty cache) and a read without the index. */
@@ -88,12 +89,14 @@ test("after an append, the kept copies give what a cold run gives, byte for byte
   const one = same(home, project, "copy appended to a later file");
   assert.equal(one.stats.counted, "carried", "the kept marks carried on");
   assert.equal(one.stats.filesAppended, 1);
+  assert.equal(one.dayStats.days, "kept", "the day view from the days kept (the status line brought them up to date)");
   assert.equal(day(home).outputTokens, before.outputTokens + 90, "the copy counts once");
 
   // A copy of c's request c2, with other figures, appended to the earliest file: it now counts there, and c's is the copy.
   fs.appendFileSync(path.join(project, "old.jsonl"), line(20, "c2", u3(800, 81, 2000)));
   const two = same(home, project, "copy appended to the earliest file");
   assert.equal(two.stats.counted, "carried");
+  assert.equal(two.dayStats.days, "kept");
   assert.equal(day(home).outputTokens, before.outputTokens + 90 + 1, "the earliest file's copy is the one counted");
 
   // A row older than the cut: every file counted again.
