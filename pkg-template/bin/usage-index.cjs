@@ -78,29 +78,34 @@ function load(optionsKey) {
 }
 
 function save(optionsKey, files, walks, { table, ...counted }, days) {
-  let total = 0;
-  for (const e of files.values()) total += e.rows.length;
-  const data = new Float64Array(total + 2 * table.keys.length);
-  data.set(table.keys, total);
-  data.set(table.owners, total + table.keys.length);
-  counted.tableAt = total;
-  counted.tableSize = table.keys.length;
+  // The header first (where each file's rows go), then one buffer holding
+  // it and every number, written once (a copy of 10 MB less per append).
   const rows = [];
   let at = 0;
   for (const [file, e] of files) {
-    data.set(e.rows, at);
-    const entry = { ...e, rowsAt: at, rowsLen: e.rows.length };
-    rows.push([file, ...FIELDS.map((f) => entry[f])]);
+    rows.push([file, ...FIELDS.map((f) => (f === "rowsAt" ? at : f === "rowsLen" ? e.rows.length : e[f]))]);
     at += e.rows.length;
   }
+  const total = at;
+  counted.tableAt = total;
+  counted.tableSize = table.keys.length;
   const header = Buffer.from(JSON.stringify({ version: VERSION, options: optionsKey, files: rows, walks, count: counted, days }), "utf8");
-  const pad = (8 - ((4 + header.length) % 8)) % 8;
-  const len = Buffer.alloc(4);
-  len.writeUInt32LE(header.length);
+  const start = 4 + header.length + ((8 - ((4 + header.length) % 8)) % 8);
+  const whole = Buffer.from(new ArrayBuffer(start + (total + 2 * table.keys.length) * 8));
+  whole.writeUInt32LE(header.length, 0);
+  header.copy(whole, 4);
+  const data = new Float64Array(whole.buffer, start, total + 2 * table.keys.length);
+  at = 0;
+  for (const e of files.values()) {
+    data.set(e.rows, at);
+    at += e.rows.length;
+  }
+  data.set(table.keys, total);
+  data.set(table.owners, total + table.keys.length);
   const dir = cacheDir();
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = `${indexFile()}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, Buffer.concat([len, header, Buffer.alloc(pad), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]), { mode: 0o600 });
+  fs.writeFileSync(tmp, whole, { mode: 0o600 });
   fs.renameSync(tmp, indexFile());
   // An index of an earlier version is no use to this one.
   for (let v = 1; v < VERSION; v++) fs.rmSync(path.join(dir, `usage-index-v${v}.bin`), { force: true });
