@@ -125,10 +125,11 @@ function cutOf(items, now) {
  * the row offsets added or replaced by the append (usage-index.cjs merge);
  * `table` the kept keys and the row that counts each. Every other item
  * carries its kept `copies`, `first`, `pos`, `maxT`; `changed` hears the
- * rows of other files that became copies. Returns false when the
+ * rows of other files that became copies, `slots` the table's slots
+ * written. Returns false when the
  * order may have changed or the table is full (the caller counts all).
  */
-function countAppended(items, appended, cut, table, changed = []) {
+function countAppended(items, appended, cut, table, changed = [], slots = []) {
   const { keys, owners } = table;
   let used = 0;
   for (const [i, { added, replaced }] of appended) {
@@ -151,6 +152,7 @@ function countAppended(items, appended, cut, table, changed = []) {
       const key = r[k + KEY];
       if (!(key > 0)) continue;
       const h = slotOf(keys, key);
+      slots.push(h);
       if (keys[h] === 0) {
         keys[h] = key;
         owners[h] = i * ROW + k / STRIDE;

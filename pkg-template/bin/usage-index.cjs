@@ -51,64 +51,134 @@ const FIELDS = ["format", "costUsd", "costIncomplete", "models", "offset", "appe
 
 const indexFile = () => path.join(cacheDir(), `usage-index-v${VERSION}.bin`);
 
-/** The index as it was written, or an empty one when absent, unreadable or of other options. */
+const deltaFile = () => path.join(cacheDir(), `usage-index-v${VERSION}.delta`);
+/** A delta larger than this is folded into the index (written whole). */
+const MAX_DELTA = 4 << 20;
+
+/** A file of the index's shape: a 4-byte header length, the header (JSON), padding to 8, float64s. */
+function readShaped(file) {
+  const buf = fs.readFileSync(file);
+  const len = buf.readUInt32LE(0);
+  const header = JSON.parse(buf.subarray(4, 4 + len).toString("utf8"));
+  const start = 4 + len + ((8 - ((4 + len) % 8)) % 8);
+  // A copy when the bytes are not 8-aligned in their buffer (a small file read into Node's pool).
+  const aligned = (buf.byteOffset + start) % 8 === 0 ? buf : Buffer.from(buf);
+  return { header, data: new Float64Array(aligned.buffer, aligned.byteOffset + start, (buf.length - start) / 8) };
+}
+
+/** Writes `header` and `parts` (float64 arrays, one after another) in one buffer, 0600, renamed into place. */
+function writeShaped(file, header, parts) {
+  const head = Buffer.from(JSON.stringify(header), "utf8");
+  const start = 4 + head.length + ((8 - ((4 + head.length) % 8)) % 8);
+  const n = parts.reduce((a, p) => a + p.length, 0);
+  const whole = Buffer.from(new ArrayBuffer(start + n * 8));
+  whole.writeUInt32LE(head.length, 0);
+  head.copy(whole, 4);
+  const data = new Float64Array(whole.buffer, start, n);
+  let at = 0;
+  for (const p of parts) {
+    data.set(p, at);
+    at += p.length;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, whole, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/** Entries as the header lists them (each an array of its fields; its rows' place in `parts`). */
+function entriesOf(files) {
+  const rows = [];
+  const parts = [];
+  let at = 0;
+  for (const [file, e] of files) {
+    rows.push([file, ...FIELDS.map((f) => (f === "rowsAt" ? at : f === "rowsLen" ? e.rows.length : e[f]))]);
+    parts.push(e.rows);
+    at += e.rows.length;
+  }
+  return { rows, parts, total: at };
+}
+
+function entryOf(row, data) {
+  const e = {};
+  FIELDS.forEach((f, i) => (e[f] = row[i + 1]));
+  e.rows = data.subarray(e.rowsAt, e.rowsAt + e.rowsLen);
+  return e;
+}
+
+/**
+ * The index as it was written, or an empty one when absent, unreadable or
+ * of other options; with its delta (what appends changed since it was
+ * written whole: the entries of the files appended to, the slots of the
+ * table written, the cut and the days) applied.
+ */
 function load(optionsKey) {
-  const empty = { files: new Map(), walks: [], count: null, days: null };
+  const empty = { files: new Map(), walks: [], count: null, days: null, gen: null, delta: null };
   try {
-    const buf = fs.readFileSync(indexFile());
-    const len = buf.readUInt32LE(0);
-    const header = JSON.parse(buf.subarray(4, 4 + len).toString("utf8"));
+    const { header, data } = readShaped(indexFile());
     if (header.version !== VERSION || header.options !== optionsKey) return empty;
-    const start = 4 + len + ((8 - ((4 + len) % 8)) % 8);
-    const data = new Float64Array(buf.buffer, buf.byteOffset + start, (buf.length - start) / 8);
     const files = new Map();
-    for (const row of header.files) {
-      const e = {};
-      FIELDS.forEach((f, i) => (e[f] = row[i + 1]));
-      e.rows = data.subarray(e.rowsAt, e.rowsAt + e.rowsLen);
-      files.set(row[0], e);
-    }
+    for (const row of header.files) files.set(row[0], entryOf(row, data));
     // The table of request keys (usage-count.cjs) after every file's rows: its keys, then the row that counts each.
     const count = header.count ?? null;
     if (count) count.table = { keys: data.subarray(count.tableAt, count.tableAt + count.tableSize), owners: data.subarray(count.tableAt + count.tableSize, count.tableAt + 2 * count.tableSize) };
-    return { files, walks: header.walks, count, days: header.days ?? null };
+    let days = header.days ?? null;
+    const delta = { files: new Set(), slots: new Set() };
+    let d = null;
+    try {
+      d = readShaped(deltaFile());
+    } catch {
+      d = null;
+    }
+    if (d && count && d.header.gen === header.gen) {
+      for (const row of d.header.files) {
+        files.set(row[0], entryOf(row, d.data));
+        delta.files.add(row[0]);
+      }
+      for (let p = d.header.patchAt; p < d.data.length; p += 3) {
+        count.table.keys[d.data[p]] = d.data[p + 1];
+        count.table.owners[d.data[p]] = d.data[p + 2];
+        delta.slots.add(d.data[p]);
+      }
+      count.cut = d.header.cut;
+      days = d.header.days;
+    }
+    return { files, walks: header.walks, count, days, gen: header.gen, delta };
   } catch {
     return empty;
   }
 }
 
+/** The index written whole (a new generation: a delta of the one before is of no use). */
 function save(optionsKey, files, walks, { table, ...counted }, days) {
-  // The header first (where each file's rows go), then one buffer holding
-  // it and every number, written once (a copy of 10 MB less per append).
-  const rows = [];
-  let at = 0;
-  for (const [file, e] of files) {
-    rows.push([file, ...FIELDS.map((f) => (f === "rowsAt" ? at : f === "rowsLen" ? e.rows.length : e[f]))]);
-    at += e.rows.length;
-  }
-  const total = at;
+  const { rows, parts, total } = entriesOf(files);
   counted.tableAt = total;
   counted.tableSize = table.keys.length;
-  const header = Buffer.from(JSON.stringify({ version: VERSION, options: optionsKey, files: rows, walks, count: counted, days }), "utf8");
-  const start = 4 + header.length + ((8 - ((4 + header.length) % 8)) % 8);
-  const whole = Buffer.from(new ArrayBuffer(start + (total + 2 * table.keys.length) * 8));
-  whole.writeUInt32LE(header.length, 0);
-  header.copy(whole, 4);
-  const data = new Float64Array(whole.buffer, start, total + 2 * table.keys.length);
-  at = 0;
-  for (const e of files.values()) {
-    data.set(e.rows, at);
-    at += e.rows.length;
-  }
-  data.set(table.keys, total);
-  data.set(table.owners, total + table.keys.length);
-  const dir = cacheDir();
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${indexFile()}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, whole, { mode: 0o600 });
-  fs.renameSync(tmp, indexFile());
+  writeShaped(indexFile(), { version: VERSION, options: optionsKey, gen: crypto.randomBytes(8).toString("hex"), files: rows, walks, count: counted, days }, [...parts, table.keys, table.owners]);
+  fs.rmSync(deltaFile(), { force: true });
   // An index of an earlier version is no use to this one.
-  for (let v = 1; v < VERSION; v++) fs.rmSync(path.join(dir, `usage-index-v${v}.bin`), { force: true });
+  for (let v = 1; v < VERSION; v++) fs.rmSync(path.join(cacheDir(), `usage-index-v${v}.bin`), { force: true });
+}
+
+/**
+ * What appends changed since the index was written whole (`changed`: the
+ * files, `slots`: the table's): a small file, so a status line after an
+ * append writes kilobytes, not the 10 MB of a 1 GB history's index.
+ * Returns false when it would be too large (the caller writes it whole).
+ */
+function saveDelta(gen, files, changed, slots, table, cut, days) {
+  const entries = new Map([...changed].map((f) => [f, files.get(f)]).filter(([, e]) => e));
+  const { rows, parts, total } = entriesOf(entries);
+  if ((total + slots.size * 3) * 8 > MAX_DELTA) return false;
+  const patches = new Float64Array(slots.size * 3);
+  let p = 0;
+  for (const h of slots) {
+    patches[p++] = h;
+    patches[p++] = table.keys[h];
+    patches[p++] = table.owners[h];
+  }
+  writeShaped(deltaFile(), { version: VERSION, gen, files: rows, patchAt: total, cut, days }, [...parts, patches]);
+  return true;
 }
 
 /** A short hash of some bytes (what tells an append from a rewrite, without keeping the bytes). */
@@ -332,7 +402,8 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   let cut;
   let table;
   const changedCopies = [];
-  if (carried && count.countAppended(items, appended, kept.cut, kept.table, changedCopies)) {
+  const slots = [];
+  if (carried && count.countAppended(items, appended, kept.cut, kept.table, changedCopies, slots)) {
     ({ cut, table } = kept);
     stats.counted = "carried";
   } else {
@@ -359,7 +430,10 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
     for (const [file, e] of index.files) if (!next.has(file) && fs.existsSync(file)) next.set(file, e);
     const walks = [...(walk ? [walk] : []), ...index.walks.filter((w) => w.key !== walk?.key)].slice(0, WALKS);
     try {
-      save(optionsKey, next, walks, { files: items.map((it) => it.file), cut, table }, days);
+      // Only appends carried on: a delta beside the index (the files appended to, and those whose copies changed), else the index whole.
+      const changedFiles = new Set([...(index.delta?.files ?? []), ...[...appended.keys()].map((i) => items[i].file), ...changedCopies.map(([j]) => items[j].file)]);
+      const delta = stats.counted === "carried" && index.gen && saveDelta(index.gen, next, changedFiles, new Set([...index.delta.slots, ...slots]), table, cut, days);
+      if (!delta) save(optionsKey, next, walks, { files: items.map((it) => it.file), cut, table }, days);
     } catch (err) {
       warn(`the usage index could not be written (${err.code ?? err.message}); the next run reads every file again`);
     }

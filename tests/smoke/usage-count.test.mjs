@@ -90,14 +90,22 @@ test("after an append, the kept copies give what a cold run gives, byte for byte
   assert.equal(one.stats.counted, "carried", "the kept marks carried on");
   assert.equal(one.stats.filesAppended, 1);
   assert.equal(one.dayStats.days, "kept", "the day view from the days kept (the status line brought them up to date)");
+  // What the append changed went to a delta beside the index (0600), not into the index written whole again.
+  const cache = path.join(home, "warm");
+  const delta = path.join(cache, "usage-index-v3.delta");
+  assert.ok(fs.existsSync(delta), "a delta is written");
+  assert.equal(fs.statSync(delta).mode & 0o777, 0o600);
+  assert.doesNotMatch(fs.readFileSync(delta, "latin1"), /msg_|"ok"/, "no word of the conversations");
   assert.equal(day(home).outputTokens, before.outputTokens + 90, "the copy counts once");
 
-  // A copy of c's request c2, with other figures, appended to the earliest file: it now counts there, and c's is the copy.
-  fs.appendFileSync(path.join(project, "old.jsonl"), line(20, "c2", u3(800, 81, 2000)));
+  // Copies of c's requests c2 (in the index written whole) and c3 (in its
+  // delta), with other figures, appended to the earliest file: they now
+  // count there, and c's are the copies.
+  fs.appendFileSync(path.join(project, "old.jsonl"), line(20, "c2", u3(800, 81, 2000)) + line(5, "c3", u3(900, 91)));
   const two = same(home, project, "copy appended to the earliest file");
   assert.equal(two.stats.counted, "carried");
   assert.equal(two.dayStats.days, "kept");
-  assert.equal(day(home).outputTokens, before.outputTokens + 90 + 1, "the earliest file's copy is the one counted");
+  assert.equal(day(home).outputTokens, before.outputTokens + 90 + 1 + 1, "the earliest file's copies are the ones counted");
 
   // A row older than the cut: every file counted again.
   fs.appendFileSync(path.join(project, "a.jsonl"), line(6 * 24 * 60, "late", u3(5, 5)));
