@@ -196,7 +196,8 @@ function walkOf(index, paths) {
     const st = fs.statSync(d, { throwIfNoEntry: false });
     return st ? st.mtimeMs === mtimeMs && st.ino === ino : mtimeMs === -1;
   })) {
-    const files = kept.files.map(([file, named, id, project, parent]) => ({ file, size: 0, named, id, project, ...(parent === null ? {} : { parent }) }));
+    // One shape for every file (a spread made each a slow object: a tenth of a warm run on a 1 GB history).
+    const files = kept.files.map(([file, named, id, project, parent]) => ({ file, size: 0, named, id, project, parent: parent === null ? undefined : parent, link: undefined }));
     return { files, walk: kept, changed: false };
   }
   const dirs = [];
@@ -394,7 +395,8 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
       continue;
     }
     if (how === "append") appended.set(items.length, { added: e.added, replaced: e.replaced, was: e.was });
-    items.push({ ...f, size: st.size, format: e.format, costUsd: e.costUsd, costIncomplete: e.costIncomplete, rows: e.rows, models: e.models, copies: e.copies, first: e.first, pos: e.pos, maxT: e.maxT });
+    // Each field named, one shape for all (a spread of the walk's object was 15 ms of a run on a 1 GB history).
+    items.push({ file: f.file, size: st.size, named: f.named, id: f.id, project: f.project, parent: f.parent, link: f.link, format: e.format, costUsd: e.costUsd, costIncomplete: e.costIncomplete, rows: e.rows, models: e.models, copies: e.copies, first: e.first, pos: e.pos, maxT: e.maxT });
   }
   // Each request once across files: the kept marks carried on, or all counted again.
   const kept = index.count;
