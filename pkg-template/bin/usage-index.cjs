@@ -35,7 +35,7 @@ const crypto = require("node:crypto");
 const { session } = require("./cli.cjs");
 const { STRIDE, sessionFiles } = require("./usage.cjs");
 const { readItems, replayAll } = require("./usage-read.cjs");
-const { cacheDir } = require("./usage-answers.cjs");
+const { cacheDir, statOnce } = require("./usage-answers.cjs");
 const count = require("./usage-count.cjs");
 const daysKept = require("./usage-days.cjs");
 
@@ -192,8 +192,8 @@ const hash = (buf) => crypto.createHash("sha256").update(buf).digest("base64").s
 function walkOf(index, paths) {
   const key = JSON.stringify(paths.map((p) => path.resolve(p)));
   const kept = index.walks.find((w) => w.key === key);
-  if (kept && kept.roots.every(([p, ino]) => fs.statSync(p, { throwIfNoEntry: false })?.ino === ino) && kept.dirs.every(([d, mtimeMs, ino]) => {
-    const st = fs.statSync(d, { throwIfNoEntry: false });
+  if (kept && kept.roots.every(([p, ino]) => statOnce(p)?.ino === ino) && kept.dirs.every(([d, mtimeMs, ino]) => {
+    const st = statOnce(d);
     return st ? st.mtimeMs === mtimeMs && st.ino === ino : mtimeMs === -1;
   })) {
     // One shape for every file (a spread made each a slow object: a tenth of a warm run on a 1 GB history).
@@ -327,7 +327,8 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   for (const f of files) {
     let st;
     try {
-      st = fs.statSync(f.file);
+      // (The stat of the kept answers' check when it made one; the disk's error when there is none.)
+      st = statOnce(f.file) ?? fs.statSync(f.file);
     } catch (e) {
       warn(`${f.file}: cannot read it (${e.code ?? e.message}); the report leaves it out`);
       dirty = true;
