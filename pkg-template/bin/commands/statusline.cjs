@@ -112,9 +112,9 @@ async function statusline(args) {
  * rate) and the context of the transcript's latest request.
  */
 function factsOf(items, { zone, today, own, id }) {
-  // Resolved only when the name could be the transcript's (a path.resolve per file was a tenth of the line's time).
+  // Resolved only when relative and the name could be the transcript's (a path.resolve per file was a tenth of the line's time; the walk's paths are normalized).
   const ownName = own ? path.basename(own) : null;
-  const isOwn = (it) => own && it.file.endsWith(ownName) && path.resolve(it.file) === own;
+  const isOwn = (it) => own && it.file.endsWith(ownName) && (it.file === own || (!path.isAbsolute(it.file) && path.resolve(it.file) === own));
   const mine = items.filter((it) => isOwn(it) || (id && (it.id === id || (it.parent && path.basename(it.parent).replace(/\.jsonl$/, "") === id))));
   // The session's own files, each request once among them (copies of its rows: the report marks copies in them) ...
   const sessionCost = mine.length ? usageReport.report(mine.map(fresh), { by: "session", zone }).totals.totalCost : undefined;
