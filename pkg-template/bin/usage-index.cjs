@@ -314,13 +314,13 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
     items.stats = stats;
     return items;
   }
-  // The wasm compiled on V8's threads while this one reads the index and
-  // stats the files (compiled here, when appended lines are to be parsed,
-  // it was 20 to 35 ms of a status line's 100): used only if a file needs
-  // reading.
-  const compiling = compileAhead();
   const optionsKey = crypto.createHash("sha256").update(JSON.stringify(options ?? {})).digest("hex");
   const index = load(optionsKey);
+  // The wasm compiled on V8's threads while this one stats the files
+  // (compiled here, when appended lines are to be parsed, it was 20 to 35
+  // ms of a status line's 100): used only if a file needs reading. Not
+  // for a cold index: its files are read on two threads of their own.
+  const compiling = index.files.size > 0 ? compileAhead() : null;
   const { files, walk, changed } = walkOf(index, paths);
   stats.walked = changed;
   let dirty = changed;
