@@ -60,6 +60,8 @@ function views(home, env, project) {
     statusline: status.out.replace(/\(\d+h \d+m left\)/, "(left)"),
     dayJson: day.out,
     dayTable: run(["usage", dir, "--by", "day", "--no-color"], env).out,
+    // Another zone's days are kept beside the system's (and newest first).
+    dayTokyo: run(["usage", dir, "--by", "day", "--json", "--timezone", "Asia/Tokyo", "--order", "desc"], env).out,
     sessionJson: run(["usage", dir, "--by", "session", "--json"], env).out,
   };
   return { out, stats: status.stats, dayStats: day.stats };
@@ -74,6 +76,7 @@ function same(home, project, label) {
   for (const k of Object.keys(cold.out)) assert.equal(warm.out[k], cold.out[k], `${label}: ${k} warm equals cold`);
   const dir = path.join(home, "claude", "projects");
   assert.equal(run(["usage", dir, "--by", "day", "--json", "--no-index"], warmEnv).out, cold.out.dayJson, `${label}: the index's day view is the whole read's`);
+  assert.equal(run(["usage", dir, "--by", "day", "--json", "--no-index", "--timezone", "Asia/Tokyo", "--order", "desc"], warmEnv).out, cold.out.dayTokyo, `${label}: in another zone too`);
   return warm;
 }
 

@@ -68,10 +68,11 @@ async function statusline(args) {
   // What the line says, from the answers kept when no folder or file changed since (usage-answers.cjs), else from the files.
   const kept = roots.length && o.noIndex !== true ? answers(cacheDir(), roots, options) : null;
   const question = kept && JSON.stringify({ statusline: 1, zone: time.zoneKey(zone), today, own, id });
+  // (The index keeps this zone's days too, usage-days.cjs: a `usage --by day` after the appends it saw adds up only their days.)
   let facts = kept?.get(question);
   let stats = { bytesRead: 0, answered: true };
   if (facts === undefined) {
-    const items = roots.length ? await readIndexed(roots, options, warn, { noIndex: o.noIndex === true }) : Object.assign([], { stats: null, snapshot: null });
+    const items = roots.length ? await readIndexed(roots, options, warn, { noIndex: o.noIndex === true, dayZone: zone }) : Object.assign([], { stats: null, snapshot: null });
     stats = items.stats;
     facts = factsOf(items, { zone, today, own, id });
     if (kept) {
