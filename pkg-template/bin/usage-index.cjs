@@ -18,14 +18,24 @@
 // writes nothing. (Why: a warm status line on a 1 GB history spent a third
 // of its time walking and resolving paths, and a tenth rewriting the index.)
 //
+// It keeps what the report's totals need so that an append costs only its
+// own rows: each request's copies across files and the table of request
+// keys (usage-count.cjs: an appended key is one probe), a cut from which
+// today's and the active block's rows are all in the files written to
+// since, and the days of --by day per zone (usage-days.cjs).
+//
 // One file in the user's cache folder (XDG_CACHE_HOME or ~/.cache, or
 // GARUDA_CACHE_DIR), mode 0600 in a 0700 folder, written whole and renamed
 // into place: a 4-byte header length, the header (JSON, each file an array
 // of its fields, not an object: it parses in a fraction of the time), then
-// every file's rows as float64s. It holds token counts, costs, model names,
-// file paths and hashes of 64 bytes at each file's head and read end,
-// nothing of the conversations. A header of another version, or of other
-// read options (--prices, --format), is rebuilt from scratch.
+// every file's rows and the key table as float64s. A run that only carried
+// appends on writes a delta beside it instead (same shape, same mode: the
+// entries of the files appended to, the table's slots written, the cut and
+// the days, under the index's generation), folded in when it outgrows 4 MB.
+// Both hold token counts, costs, model names, request keys as hashed
+// numbers, file paths and hashes of 64 bytes at each file's head and read
+// end, nothing of the conversations. A header of another version, or of
+// other read options (--prices, --format), is rebuilt from scratch.
 "use strict";
 
 const fs = require("node:fs");
