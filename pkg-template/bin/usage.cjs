@@ -336,4 +336,4 @@ function report(items, o) {
   return out;
 }
 
-module.exports = { STRIDE, defaultFolders, sessionFiles, usageOf, countRequestsOnce, report, figures, newAcc, PERIOD, KEY_NAME };
+module.exports = { STRIDE, defaultFolders, sessionFiles, usageOf, countRequestsOnce, report, figures, newAcc, PERIOD, KEY_NAME, addRow, addAcc, tokensOf };

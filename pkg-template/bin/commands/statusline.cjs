@@ -17,6 +17,7 @@ const { claudeRoots } = require("../roots.cjs");
 const { answers, cacheDir } = require("../usage-answers.cjs");
 // The index (and the report's modules) only when the kept answers do not answer.
 const readIndexed = (...a) => require("../usage-index.cjs").readIndexed(...a);
+const applyCopies = (items) => require("../usage-count.cjs").applyCopies(items);
 
 const HELP = `usage: garuda-session statusline [--timezone Z] [--visual-burn-rate off|emoji|text|emoji-text] [--prices p.json] [--no-index]
   Claude Code's status line hook: its status JSON on stdin, one line out:
@@ -67,10 +68,11 @@ async function statusline(args) {
   // What the line says, from the answers kept when no folder or file changed since (usage-answers.cjs), else from the files.
   const kept = roots.length && o.noIndex !== true ? answers(cacheDir(), roots, options) : null;
   const question = kept && JSON.stringify({ statusline: 1, zone: time.zoneKey(zone), today, own, id });
+  // (The index keeps this zone's days too, usage-days.cjs: a `usage --by day` after the appends it saw adds up only their days.)
   let facts = kept?.get(question);
   let stats = { bytesRead: 0, answered: true };
   if (facts === undefined) {
-    const items = roots.length ? await readIndexed(roots, options, warn, { noIndex: o.noIndex === true }) : Object.assign([], { stats: null, snapshot: null });
+    const items = roots.length ? await readIndexed(roots, options, warn, { noIndex: o.noIndex === true, dayZone: zone }) : Object.assign([], { stats: null, snapshot: null });
     stats = items.stats;
     facts = factsOf(items, { zone, today, own, id });
     if (kept) {
@@ -111,16 +113,24 @@ async function statusline(args) {
  * rate) and the context of the transcript's latest request.
  */
 function factsOf(items, { zone, today, own, id }) {
-  const mine = items.filter((it) => (own && path.resolve(it.file) === own) || (id && (it.id === id || (it.parent && path.basename(it.parent).replace(/\.jsonl$/, "") === id))));
+  // Resolved only when relative and the name could be the transcript's (a path.resolve per file was a tenth of the line's time; the walk's paths are normalized).
+  const ownName = own ? path.basename(own) : null;
+  const isOwn = (it) => own && it.file.endsWith(ownName) && (it.file === own || (!path.isAbsolute(it.file) && path.resolve(it.file) === own));
+  const mine = items.filter((it) => isOwn(it) || (id && (it.id === id || (it.parent && path.basename(it.parent).replace(/\.jsonl$/, "") === id))));
   // The session's own files, each request once among them (copies of its rows: the report marks copies in them) ...
   const sessionCost = mine.length ? usageReport.report(mine.map(fresh), { by: "session", zone }).totals.totalCost : undefined;
   // ... then today's and the block's over every file: its requests counted once for both (in place: no copy of every row).
-  usageReport.countRequestsOnce(items);
-  const day = usageReport.report(items, { by: "day", zone, since: today, until: today, counted: true });
-  const block = usageReport.report(items, { by: "block", zone, active: true, counted: true }).blocks[0] ?? null;
+  // The index knows the copies (usage-count.cjs) and from when on rows matter:
+  // today's and the active block's rows are all in the files written to
+  // since its cut (the chain of blocks starts again there), in their order.
+  if (items.copiesKnown) applyCopies(items);
+  else usageReport.countRequestsOnce(items);
+  const recent = items.cut === null || items.cut === undefined ? items : items.filter((it) => it.maxT !== null && it.maxT >= items.cut);
+  const day = usageReport.report(recent, { by: "day", zone, since: today, until: today, counted: true });
+  const block = usageReport.report(recent, { by: "block", zone, active: true, counted: true }).blocks[0] ?? null;
   // The context: the last request of the transcript (its input, cache read and cache write).
   let context = null;
-  const ownItem = own ? items.find((it) => path.resolve(it.file) === own) : undefined;
+  const ownItem = own ? items.find(isOwn) : undefined;
   if (ownItem && ownItem.rows.length >= usageReport.STRIDE) {
     // The latest request (rows come in no particular order).
     let k = 0;

@@ -181,13 +181,17 @@ async function usageCommand(argv) {
   if (r !== undefined && process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify({ bytesRead: 0, answered: true })}\n`);
   if (r === undefined && roots) {
     let bar = null;
-    items = await readIndexed(roots, options, warn, { noIndex: o.noIndex === true, progress: (bytes) => (bar = progress("usage", bytes)) });
+    // --by day over everything: its days are kept in the index (usage-days.cjs), only those an append touched added up again.
+    const plainDay = ro.by === "day" && ro.since === undefined && ro.until === undefined && ro.project === undefined && !ro.instances && ro.id === undefined;
+    items = await readIndexed(roots, options, warn, { noIndex: o.noIndex === true, progress: (bytes) => (bar = progress("usage", bytes)), dayZone: plainDay ? ro.zone : null });
     bar?.done();
     if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify(items.stats)}\n`);
     if (items.unknownFormat) known({ format: null }, items.unknownFormat);
   }
   if (r === undefined) {
-    r = usageReport.report(items, ro);
+    // The index knows each request's copies (usage-count.cjs): marked, not counted again.
+    if (items.copiesKnown) require("../usage-count.cjs").applyCopies(items);
+    r = items.days ? require("../usage-days.cjs").dayReport(items.days, items, ro.order) : usageReport.report(items, items.copiesKnown ? { ...ro, counted: true } : ro);
     if (kept) {
       kept.put(question, r);
       kept.save(items.snapshot);
