@@ -1,5 +1,5 @@
-// "Copy transcript": the whole transcript as Markdown, the document
-// `export --format md` writes, built by the worker from the core's entries
+// "Copy transcript": the whole transcript as Markdown, redacted, the
+// document `export --format md` writes, built by the worker from the core's entries
 // (render.js's transcriptDocument). The reading mode draws only the entries
 // on screen, so a select-all copy would reach only those.
 import { $, el, view, send, main, n } from "./viewer-core.js";
@@ -34,7 +34,7 @@ $("copy-transcript").addEventListener("click", async () => {
       await navigator.clipboard.write([new ClipboardItem({ "text/plain": text.then((t) => new Blob([t], { type: "text/plain" })) })]);
     } else await navigator.clipboard.writeText(await text);
     const t = await text;
-    $("status").textContent = `Copied the transcript: ${n(view.entries.length)} entries, ${n(t.length)} characters of Markdown.`;
+    $("status").textContent = `Copied the transcript: ${n(view.entries.length)} entries, ${n(t.length)} characters of Markdown, secrets redacted.`;
     document.body.dataset.copied = String(t.length);
   } catch (e) {
     const t = await text.catch(() => null);

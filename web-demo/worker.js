@@ -326,7 +326,15 @@ async function markdown() {
       if (d) details.push(d);
     }
   }
-  return transcriptDocument(info, details, (s) => s);
+  // Redacted, as `export` writes by default: a copy leaves the page for a
+  // chat or an issue. The page has no environment, so the patterns and
+  // secret-looking names are what it knows (export adds the CLI's env values).
+  const redactor = new Redactor({ env: {} });
+  try {
+    return transcriptDocument(info, details, (s) => redactor.redact(s));
+  } finally {
+    redactor.free();
+  }
 }
 
 /** Lines of the source on screen, as [line, text] pairs: one read from the first line's start to the last's end. */

@@ -360,7 +360,9 @@ test("Ctrl+F and Cmd+F open the viewer's search, which finds an entry the virtua
 test("Copy transcript copies the whole transcript as the Markdown export writes it, not only the drawn entries", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-copy-"));
   const file = path.join(dir, "many.jsonl");
-  writeFileSync(file, manyTurns(300, "copy"));
+  // A token in a prompt: the copy leaves the page, so it is redacted, as export's default is.
+  const token = `ghp_${"a1B2c3D4e5".repeat(3)}abcdef`;
+  writeFileSync(file, manyTurns(300, "copy") + JSON.stringify({ type: "user", t: "2026-11-29T11:00:00.000Z", message: { role: "user", content: `my token is ${token}` } }) + "\n");
   const origin = await serveDir(dir);
   const p = await browser.newPage({ viewport: { width: 1280, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
   pages.push(p);
@@ -371,11 +373,13 @@ test("Copy transcript copies the whole transcript as the Markdown export writes 
   await p.click("#copy-transcript");
   await p.waitForSelector("body[data-copied]");
   const copied = await p.evaluate(() => navigator.clipboard.readText());
-  const exported = spawnSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "export", file, "--format", "md", "--no-redact"], { encoding: "utf8", maxBuffer: 1 << 26 });
+  // The CLI's redactor also takes its environment's secret values; with none, both know the same.
+  const exported = spawnSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "export", file, "--format", "md"], { encoding: "utf8", maxBuffer: 1 << 26, env: { PATH: process.env.PATH } });
   assert.equal(exported.status, 0, exported.stderr);
   assert.ok(copied.includes("Answer 0.") && copied.includes("Answer 299.") && copied.includes("$ echo 293"), "every entry, the first and the last, tools included");
   assert.equal(copied, exported.stdout, "the same text export writes");
-  assert.match(await p.textContent("#status"), /Copied the transcript: [\d,]+ entries/);
+  assert.ok(!copied.includes(token) && copied.includes("my token is [REDACTED"), "the token is redacted in the copy");
+  assert.match(await p.textContent("#status"), /Copied the transcript: [\d,]+ entries.*secrets redacted/);
   assert.deepEqual(p.errors, []);
 });
 
