@@ -409,7 +409,24 @@ impl Journal {
             let (mut out, mut notices) = (Vec::new(), Vec::new());
             reader.finish(&mut out, &mut notices);
             let before = self.state.request_rows.as_ref().map_or(0, |r| r.len());
-            self.apply_translated(out, notices);
+            let responses = reader.take_responses();
+            let line = self.lines.max(1);
+            if self.translated.is_some() {
+                // Kept as records (import writes them): applied as records.
+                out.extend(responses.iter().map(|r| (line, r.record())));
+                self.apply_translated(out, notices);
+            } else {
+                self.apply_translated(out, notices);
+                for r in &responses {
+                    let usage = crate::accounting::Usage {
+                        input_tokens: r.tokens.input,
+                        output_tokens: r.tokens.output,
+                        cache_read_tokens: r.tokens.cache_read,
+                        cache_write_tokens: r.tokens.cache_write_5m + r.tokens.cache_write_1h,
+                    };
+                    self.state.add_side_usage(r.t.as_deref(), r.model.as_deref(), &usage, r.cost);
+                }
+            }
             // The reader's keys, one per response it handed back in order
             // (a Claude Code usage read books them all here, at the end);
             // should a count differ, no key is set and nothing is dropped.

@@ -137,7 +137,9 @@ mod tests {
         let row = summarise_session("s", "", &journal);
         assert_eq!(row.runs, ["a"], "a child in its own file is not a run inside this one; each run once");
         assert!(row.to_json().ends_with(r#","runs":["a"]}"#), "{}", row.to_json());
-        assert!(!summarise_session("s", "", journal.lines().take(2).collect::<Vec<_>>().join("\n").as_str()).to_json().contains("runs"));
+        assert!(!summarise_session("s", "", journal.lines().take(2).collect::<Vec<_>>().join("\n").as_str())
+            .to_json()
+            .contains("runs"));
     }
 
     #[test]

@@ -29,7 +29,13 @@ fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
             for slot in &mut to[start..end] {
                 // The left run's item first unless the right's is smaller: stable.
                 let left = l < mid && (r >= end || cmp(from[r], from[l]) != Ordering::Less);
-                *slot = if left { l += 1; from[l - 1] } else { r += 1; from[r - 1] };
+                *slot = if left {
+                    l += 1;
+                    from[l - 1]
+                } else {
+                    r += 1;
+                    from[r - 1]
+                };
             }
             start = end;
         }

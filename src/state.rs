@@ -220,6 +220,19 @@ pub struct LedgerEntry {
 }
 
 impl SessionState {
+    /// What a reported `side_usage` record does (its arm in `apply_record`),
+    /// for a usage-only read's typed responses.
+    pub(crate) fn add_side_usage(
+        &mut self,
+        t: Option<&str>,
+        model: Option<&str>,
+        usage: &crate::accounting::Usage,
+        cost: Option<f64>,
+    ) {
+        self.accounts.add_response(usage, true, cost);
+        self.book(t, model, usage, cost);
+    }
+
     /// Counts a reported response in the ledger, under its day and model.
     fn book(
         &mut self,
@@ -464,7 +477,10 @@ impl SessionState {
                     if let Some(report) = &call.report {
                         self.accounts.add_report(report);
                     }
-                    let inline = call.child_session_id.as_deref().and_then(|c| c.strip_prefix(crate::formats::INLINE_RUN));
+                    let inline = call
+                        .child_session_id
+                        .as_deref()
+                        .and_then(|c| c.strip_prefix(crate::formats::INLINE_RUN));
                     if let Some(id) = inline.filter(|id| !self.inline_runs.iter().any(|r| r == id)) {
                         self.inline_runs.push(id.to_owned());
                     }

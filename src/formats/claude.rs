@@ -210,6 +210,8 @@ pub struct Reader {
     /// After a usage-only read: each response's key and 1-hour cache write
     /// (`request_keys`).
     keys: Vec<(f64, u64)>,
+    /// After a usage-only read: each response (`take_responses`).
+    responses: Vec<super::Response>,
 }
 
 /// A response being put together: its blocks (in usage-only mode, its time),
@@ -299,20 +301,27 @@ impl Reader {
     fn usage_finish(&mut self, out: &mut Out) {
         let Some(u) = self.usage_only.take() else { return };
         out.push((1, rec::start(u.session_id.as_deref(), None, None, None, None)));
-        // In no particular order: the totals and the ledger are sums.
+        // In no particular order: the totals and the ledger are sums. Handed
+        // back typed (`take_responses`), not as side_usage records: a record
+        // per response written and parsed again was an eighth of `usage`.
         let keyed = u.responses.into_iter().map(|(k, v)| (Some(k), v));
         for (key, (t, tokens, model)) in keyed.chain(u.unkeyed.into_iter().map(|v| (None, v))) {
-            let real = model.as_deref().filter(|m| *m != "<synthetic>");
+            let real = model.filter(|m| m != "<synthetic>");
             let cost = if tokens == Tokens::default() {
                 Some(0.0)
             } else {
-                rec::priced(&self.prices, real, &tokens, None)
+                rec::priced(&self.prices, real.as_deref(), &tokens, None)
             };
-            let t = Some(t.as_str()).filter(|t| !t.is_empty());
-            out.push((self.lines.max(1), rec::side_usage("response", &tokens, cost, real, t)));
             let key = key.map_or(0.0, |(id, request)| crate::usage_rows::key_of(&id, request.as_deref()));
             self.keys.push((key, tokens.cache_write_1h));
+            let t = Some(t).filter(|t| !t.is_empty());
+            self.responses.push(super::Response { t, model: real, tokens, cost });
         }
+    }
+
+    /// A usage-only read's responses, in the order of `request_keys`.
+    pub fn take_responses(&mut self) -> Vec<super::Response> {
+        std::mem::take(&mut self.responses)
     }
 
     /// The keys of a usage-only read's responses (`Reader::request_keys`), after `finish`.
@@ -335,6 +344,7 @@ impl Reader {
             run: None,
             lines: 0,
             keys: Vec::new(),
+            responses: Vec::new(),
         }
     }
 
@@ -585,7 +595,10 @@ impl Reader {
             HashMap::new()
         } else {
             let roots = chain::run_roots(&nodes);
-            self.task_runs(&roots).into_keys().map(|id| (id.clone(), format!("{}{id}", super::INLINE_RUN))).collect()
+            self.task_runs(&roots)
+                .into_keys()
+                .map(|id| (id.clone(), format!("{}{id}", super::INLINE_RUN)))
+                .collect()
         };
         drop(nodes);
         let on_path = |i: usize| path.as_ref().is_none_or(|p| p[i]);

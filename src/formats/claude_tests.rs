@@ -99,9 +99,16 @@ fn an_inline_sidechain_is_the_child_run_of_its_task_call() {
 fn a_slash_command_that_asks_the_model_is_a_turn() {
     let line = |uuid: &str, parent: Option<&str>, rest: &str| {
         let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
-        format!(r#"{{"parentUuid":{parent},"isSidechain":false,"sessionId":"s","uuid":"{uuid}","timestamp":"2026-01-05T10:00:00.000Z",{rest}}}"#)
+        format!(
+            r#"{{"parentUuid":{parent},"isSidechain":false,"sessionId":"s","uuid":"{uuid}","timestamp":"2026-01-05T10:00:00.000Z",{rest}}}"#
+        )
     };
-    let user = |t: &str| format!(r#""type":"user","message":{{"role":"user","content":{}}}"#, serde_json::to_string(t).unwrap());
+    let user = |t: &str| {
+        format!(
+            r#""type":"user","message":{{"role":"user","content":{}}}"#,
+            serde_json::to_string(t).unwrap()
+        )
+    };
     let text = [
         line("c0", None, &user("<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>")),
         line("c1", Some("c0"), &user("<local-command-stdout></local-command-stdout>")),

@@ -108,6 +108,23 @@ fn branch<'a>(
 /// line of the file it came from.
 pub type Out = Vec<(u64, String)>;
 
+/// A response a usage-only read counts: what a `side_usage` record of it
+/// would say (`records::side_usage`), typed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    pub t: Option<String>,
+    pub model: Option<String>,
+    pub tokens: crate::prices::Tokens,
+    pub cost: Option<f64>,
+}
+
+impl Response {
+    /// The record it stands for (`import` keeps records).
+    pub fn record(&self) -> String {
+        records::side_usage("response", &self.tokens, self.cost, self.model.as_deref(), self.t.as_deref())
+    }
+}
+
 /// What a reader noticed that replay should say (with a line number).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notice {
@@ -174,6 +191,15 @@ impl Reader {
         match self {
             Reader::ClaudeCode(r) => r.request_keys(),
             _ => &[],
+        }
+    }
+
+    /// After a usage-only read of a Claude Code file: its responses, which
+    /// `finish` hands back here rather than as records.
+    pub fn take_responses(&mut self) -> Vec<Response> {
+        match self {
+            Reader::ClaudeCode(r) => r.take_responses(),
+            _ => Vec::new(),
         }
     }
 
