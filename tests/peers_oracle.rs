@@ -168,7 +168,9 @@ fn claude_code(lines: &[Value]) -> Expect {
         // is a turn when the model answered it: past its expansion (meta
         // texts), the next message on the chain is a response; `/clear` is
         // answered by `<local-command-stdout>` alone.
-        if (t.starts_with("<command-name>") || t.starts_with("<command-message>")) && t.contains("</command-name>") {
+        if (t.starts_with("<command-name>") || t.starts_with("<command-message>"))
+            && t.contains("</command-name>")
+        {
             let expansion = |n: &Value| s(n, "type") == Some("user") && flag(n, "isMeta") && !is_results(n);
             let next = chain[at + 1..]
                 .iter()
