@@ -7,18 +7,20 @@
 //! the file again with the least change that makes it resume, every other
 //! line byte for byte as it was, and says what it changed and where.
 //!
-//! Claude Code (`claude.rs`) and Codex (`codex.rs`, rules from Codex's own
-//! source) are diagnosed and repaired; Garuda journals go through resume's
-//! own repair (`garuda.rs`); pi and Gemini are diagnosed only
-//! (`replayed.rs`, on what the readers make of them).
+//! Claude Code (`claude.rs`), Codex (`codex.rs`), pi (`pi.rs`) and Gemini
+//! CLI (`gemini.rs`) are diagnosed and repaired, each by the rules of its
+//! agent's own source; Garuda journals go through resume's own repair
+//! (`garuda.rs`).
 
 #![forbid(unsafe_code)]
 
 mod claude;
 mod codex;
 mod garuda;
+mod gemini;
 mod lines;
-mod replayed;
+mod pi;
+mod raw;
 
 use crate::formats::Format;
 use crate::json_str::str_literal;
@@ -130,7 +132,8 @@ pub enum ChangeKind {
     ResultAdded,
     /// A line left out: all it held was dropped.
     LineRemoved,
-    /// A line's `parentUuid` (or `logicalParentUuid`) now names another line.
+    /// A line's `parentUuid` (or `logicalParentUuid`; pi: `parentId`, or a
+    /// compaction's first kept entry) now names another line.
     Reparented,
 }
 
@@ -252,18 +255,16 @@ pub fn diagnose(bytes: &[u8], format: Option<Format>) -> Diagnosis {
             d.feed(bytes);
             Diagnosis { format: Some(Format::Garuda), problems: d.finish() }
         }
-        Some(f @ (Format::Pi | Format::Gemini)) => {
-            let mut d = replayed::Diagnoser::new(f);
-            d.feed(bytes);
-            Diagnosis { format: Some(f), problems: d.finish() }
-        }
+        Some(Format::Pi) => Diagnosis { format: Some(Format::Pi), problems: pi::diagnose(bytes) },
+        Some(Format::Gemini) => Diagnosis { format: Some(Format::Gemini), problems: gemini::diagnose(bytes) },
         None => unsupported(None),
     }
 }
 
 /// A diagnosis of a file read in chunks, for files too large to hold: Codex
 /// rollouts and Garuda journals keep per-line summaries only; other formats
-/// are held whole until `finish` (their rules need the whole tree).
+/// are held whole until `finish` (their rules need the whole tree; pi and
+/// Gemini CLI read their files whole too).
 pub struct Streaming {
     forced: Option<Format>,
     stream: Stream,
@@ -274,7 +275,6 @@ enum Stream {
     Detect(Vec<u8>),
     Codex(codex::Diagnoser),
     Garuda(Box<garuda::Diagnoser>),
-    Replayed(Box<replayed::Diagnoser>, Format),
     Whole(Option<Format>, Vec<u8>),
 }
 
@@ -300,7 +300,6 @@ impl Streaming {
             }
             Stream::Codex(d) => d.feed(chunk),
             Stream::Garuda(d) => d.feed(chunk),
-            Stream::Replayed(d, _) => d.feed(chunk),
             Stream::Whole(_, held) => held.extend_from_slice(chunk),
         }
     }
@@ -309,9 +308,6 @@ impl Streaming {
         self.stream = match format {
             Some(Format::Codex) => Stream::Codex(codex::Diagnoser::default()),
             Some(Format::Garuda) => Stream::Garuda(Box::new(garuda::Diagnoser::new())),
-            Some(f @ (Format::Pi | Format::Gemini)) => {
-                Stream::Replayed(Box::new(replayed::Diagnoser::new(f)), f)
-            }
             other => Stream::Whole(other, Vec::new()),
         };
         self.feed(held);
@@ -322,7 +318,6 @@ impl Streaming {
             Stream::Detect(held) => diagnose(&held, self.forced),
             Stream::Codex(d) => Diagnosis { format: Some(Format::Codex), problems: d.finish().0 },
             Stream::Garuda(d) => Diagnosis { format: Some(Format::Garuda), problems: d.finish() },
-            Stream::Replayed(d, f) => Diagnosis { format: Some(f), problems: d.finish() },
             Stream::Whole(format, held) => diagnose(&held, format),
         }
     }
@@ -342,8 +337,18 @@ pub fn repair(bytes: &[u8], format: Option<Format>) -> Repaired {
             let after = diagnose(&out, Some(Format::Codex));
             Repaired { bytes: out, changes, after }
         }
-        // Garuda journals are repaired by resume as they are read; pi and
-        // Gemini have no repair written yet: the bytes come back.
+        Some(Format::Pi) => {
+            let (out, changes) = pi::repair(bytes);
+            let after = diagnose(&out, Some(Format::Pi));
+            Repaired { bytes: out, changes, after }
+        }
+        Some(Format::Gemini) => {
+            let (out, changes) = gemini::repair(bytes);
+            let after = diagnose(&out, Some(Format::Gemini));
+            Repaired { bytes: out, changes, after }
+        }
+        // Garuda journals are repaired by resume as they are read: the
+        // bytes come back.
         other => Repaired { bytes: bytes.to_vec(), changes: Vec::new(), after: diagnose(bytes, other) },
     }
 }
