@@ -289,16 +289,16 @@ fn analyse(l: &Load) -> (Vec<Problem>, Vec<Edit>) {
                     edits.push(match calls_raw {
                         Some(t) => {
                             // Before the array's closing bracket.
-                            let (_, z) = raw::span(unit.text, t.get());
+                            let at = raw::before_close(unit.text, raw::span(unit.text, t.get()));
                             let empty = raw::array(t.get()).is_none_or(|v| v.is_empty());
                             let with = if empty { rec } else { format!(",{rec}") };
-                            Edit { unit: msg.unit, span: (z - 1, z - 1), with, change }
+                            Edit { unit: msg.unit, span: (at, at), with, change }
                         }
                         None => {
-                            let (_, z) = raw::span(unit.text, msg.raw);
+                            let at = raw::before_close(unit.text, raw::span(unit.text, msg.raw));
                             Edit {
                                 unit: msg.unit,
-                                span: (z - 1, z - 1),
+                                span: (at, at),
                                 with: format!(r#","toolCalls":[{rec}]"#),
                                 change,
                             }
@@ -390,10 +390,10 @@ fn give_result(unit: &Unit, u: usize, r: &Record, id: &str, name: &str, change: 
     match r.member {
         Some(v) => Edit { unit: u, span: raw::span(unit.text, v.get()), with, change },
         None => {
-            let (_, z) = raw::span(unit.text, r.raw);
+            let at = raw::before_close(unit.text, raw::span(unit.text, r.raw));
             let empty = raw::object(r.raw).is_none_or(|o| o.is_empty());
             let with = if empty { format!(r#""result":{with}"#) } else { format!(r#","result":{with}"#) };
-            Edit { unit: u, span: (z - 1, z - 1), with, change }
+            Edit { unit: u, span: (at, at), with, change }
         }
     }
 }

@@ -80,6 +80,18 @@ pub fn member_span(text: &str, value: (usize, usize)) -> Option<(usize, usize)> 
     Some((k, value.1))
 }
 
+/// Where to insert a member or an item into the object or array at
+/// `span`: right after its last value, before the white space that leads
+/// to its closing bracket (a pretty-printed document keeps its layout).
+pub fn before_close(text: &str, span: (usize, usize)) -> usize {
+    let b = text.as_bytes();
+    let mut at = span.1.saturating_sub(1).max(span.0);
+    while at > span.0 + 1 && b[at - 1].is_ascii_whitespace() {
+        at -= 1;
+    }
+    at
+}
+
 /// `text` with each span replaced (spans do not overlap).
 pub fn splice(text: &str, mut edits: Vec<((usize, usize), String)>) -> String {
     edits.sort_by_key(|e| std::cmp::Reverse(e.0));
