@@ -695,7 +695,7 @@ pub fn diagnose(bytes: &[u8]) -> Vec<Problem> {
     let parents = chain_breaks(&rows, &mut problems);
     let t = tree(&rows, &parents);
     history(&rows, &t, &mut problems);
-    problems.sort_by_key(|p| p.line);
+    super::sort_problems(&mut problems);
     problems
 }
 
@@ -719,15 +719,6 @@ fn fresh_uuid(seed: &str, taken: &HashSet<String>) -> String {
     }
     // Not reached: a file holds fewer uuids than there are seeds.
     String::new()
-}
-
-fn splice(text: &str, mut edits: Vec<((usize, usize), String)>) -> String {
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0 .0));
-    let mut out = text.to_owned();
-    for ((a, b), with) in edits {
-        out.replace_range(a..b, &with);
-    }
-    out
 }
 
 pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
@@ -930,7 +921,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         if edits.is_empty() {
             out.extend_from_slice(&bytes[r.range.0..r.range.1]);
         } else {
-            out.extend_from_slice(splice(r.text, edits).as_bytes());
+            out.extend_from_slice(super::raw::splice(r.text, edits).as_bytes());
         }
         let added = inserts.get(&i);
         if r.newline || added.is_some() {
@@ -941,6 +932,6 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             out.push(b'\n');
         }
     }
-    changes.sort_by_key(|c| (c.line, c.block));
+    super::sort_changes(&mut changes);
     (out, changes)
 }

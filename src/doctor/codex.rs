@@ -214,7 +214,7 @@ impl Diagnoser {
                 ));
             }
         }
-        problems.sort_by_key(|p| p.line);
+        super::sort_problems(&mut problems);
         (problems, self.not_utf8)
     }
 }

@@ -101,7 +101,7 @@ impl Diagnoser {
                 message: format!("the repaired history still breaks a rule of the API: {}", p.message),
             });
         }
-        problems.sort_by_key(|p| p.line);
+        super::sort_problems(&mut problems);
         problems
     }
 }

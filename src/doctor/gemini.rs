@@ -40,7 +40,6 @@ use super::{Change, ChangeKind, Kind, Problem, Severity};
 use crate::json_str::str_literal;
 use serde_json::value::RawValue;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// The result a call that has none is given (Garuda's own words for it).
 const INTERRUPTED: &str = crate::resume::INTERRUPTED;
@@ -248,7 +247,7 @@ fn analyse(l: &Load) -> (Vec<Problem>, Vec<Edit>) {
             content.iter().map(|p| serde_json::from_str(p.get()).unwrap_or(Value::Null)).collect();
         let modern = parts.iter().any(|p| {
             p.get("functionCall").is_some()
-                || p.get("thought").is_some_and(|t| t != &Value::Bool(false) && !t.is_null())
+                || p.get("thought").is_some_and(|t| t.as_bool() != Some(false) && !t.is_null())
         });
         let calls_raw = m.get("toolCalls").filter(|t| t.get().starts_with('['));
         let records: Vec<Record> = calls_raw
@@ -402,7 +401,7 @@ pub fn diagnose(bytes: &[u8]) -> Vec<Problem> {
     let l = load(bytes);
     let (mut problems, _) = analyse(&l);
     problems.extend(l.problems);
-    problems.sort_by_key(|p| p.line);
+    super::sort_problems(&mut problems);
     problems
 }
 
@@ -412,15 +411,17 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     if edits.is_empty() {
         return (bytes.to_vec(), Vec::new());
     }
-    let mut by_unit: HashMap<usize, Vec<((usize, usize), String)>> = HashMap::new();
+    let mut by_unit: Vec<Vec<((usize, usize), String)>> = vec![Vec::new(); l.units.len()];
     let mut changes = Vec::new();
     for e in edits {
-        by_unit.entry(e.unit).or_default().push((e.span, e.with));
+        if let Some(u) = by_unit.get_mut(e.unit) {
+            u.push((e.span, e.with));
+        }
         changes.push(e.change);
     }
     let mut out = Vec::with_capacity(bytes.len() + 256);
     for (u, unit) in l.units.iter().enumerate() {
-        match by_unit.remove(&u) {
+        match Some(std::mem::take(&mut by_unit[u])).filter(|ed| !ed.is_empty()) {
             Some(ed) => out.extend_from_slice(raw::splice(unit.text, ed).as_bytes()),
             None => out.extend_from_slice(unit.bytes),
         }
@@ -428,6 +429,6 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             out.push(b'\n');
         }
     }
-    changes.sort_by_key(|c| (c.line, c.block));
+    super::sort_changes(&mut changes);
     (out, changes)
 }

@@ -221,6 +221,29 @@ impl Repaired {
     }
 }
 
+/// Problems in line order: one sort for every format's doctor, so the wasm
+/// holds one copy of it.
+fn sort_problems(problems: &mut [Problem]) {
+    problems.sort_by_key(Problem::place);
+}
+
+/// Changes in the order of the lines (and blocks) they touch.
+fn sort_changes(changes: &mut [Change]) {
+    changes.sort_by_key(Change::place);
+}
+
+impl Problem {
+    fn place(&self) -> u64 {
+        self.line
+    }
+}
+
+impl Change {
+    fn place(&self) -> (u64, Option<usize>) {
+        (self.line, self.block)
+    }
+}
+
 /// The format of `bytes`: `format` when given, else what the first line
 /// that is not blank says.
 pub fn detect(bytes: &[u8], format: Option<Format>) -> Option<Format> {

@@ -43,7 +43,7 @@ use super::raw;
 use super::{Change, ChangeKind, Kind, Problem, Severity};
 use crate::json_str::str_literal;
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 struct Piece<'a> {
     line: u64,
@@ -272,13 +272,14 @@ fn analyse<'a>(pieces: &[Piece<'a>], entries: &mut Vec<Entry>, a: &mut Analysis)
         None => path.iter().for_each(|&i| add(&mut sent, i)),
     }
     // Where each call of the file is, and which are in messages pi leaves out.
-    let mut call_line: HashMap<String, (u64, bool)> = HashMap::new();
+    // (line times 2, plus 1 when left out: a map shape the crate has.)
+    let mut call_line: BTreeMap<String, u64> = BTreeMap::new();
     for e in entries.iter() {
         let m = &v(e)["message"];
         let out = matches!(s(m, "stopReason"), Some("error" | "aborted"));
         for b in m["content"].as_array().into_iter().flatten() {
             if let (Some("toolCall"), Some(id)) = (s(b, "type"), s(b, "id")) {
-                call_line.insert(id.to_owned(), (pieces[e.piece].line, out));
+                call_line.insert(id.to_owned(), pieces[e.piece].line * 2 + u64::from(out));
             }
         }
     }
@@ -328,7 +329,9 @@ fn analyse<'a>(pieces: &[Piece<'a>], entries: &mut Vec<Entry>, a: &mut Analysis)
                             s(block, "name").unwrap_or("?").to_owned(),
                             line,
                         )),
-                        Some("thinking") if same && block.get("redacted") != Some(&Value::Bool(true)) => {
+                        Some("thinking")
+                            if same && block.get("redacted").and_then(Value::as_bool) != Some(true) =>
+                        {
                             let sig = s(block, "thinkingSignature").unwrap_or("").trim();
                             let text = s(block, "thinking").unwrap_or("");
                             if sig.is_empty() || text.trim().is_empty() {
@@ -357,15 +360,15 @@ fn analyse<'a>(pieces: &[Piece<'a>], entries: &mut Vec<Entry>, a: &mut Analysis)
                 if calls.iter().any(|c| c.0 == id) && answered.insert(id.clone()) {
                     continue;
                 }
-                let why = match (call_line.get(&id), compaction_line) {
+                let why = match (call_line.get(&id).map(|&c| (c / 2, c % 2 == 1)), compaction_line) {
                     _ if answered.contains(&id) => "a second result for its call".to_owned(),
-                    (Some(&(at, true)), _) => format!(
+                    (Some((at, true)), _) => format!(
                         "its call (line {at}) is in a message that stopped with an error or was aborted, which pi leaves out"
                     ),
-                    (Some(&(at, _)), Some(c)) if at < c => format!(
+                    (Some((at, _)), Some(c)) if at < c => format!(
                         "its call (line {at}) is before the compaction at line {c}, which keeps from the result on"
                     ),
-                    (Some(&(at, _)), _) => format!("its call (line {at}) is not in the assistant message before it"),
+                    (Some((at, _)), _) => format!("its call (line {at}) is not in the assistant message before it"),
                     (None, _) => "its call is nowhere in the file".to_owned(),
                 };
                 a.problems.push(Problem {
@@ -388,7 +391,7 @@ fn load(bytes: &[u8]) -> (Vec<Piece<'_>>, Vec<Entry>, Analysis) {
     let pieces = pieces(bytes, &mut a.problems);
     let mut entries = Vec::new();
     analyse(&pieces, &mut entries, &mut a);
-    a.problems.sort_by_key(|p| p.line);
+    super::sort_problems(&mut a.problems);
     (pieces, entries, a)
 }
 
@@ -456,7 +459,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             message: "the line is left out: all it held was dropped".into(),
         });
     }
-    let mut edits: HashMap<usize, Vec<((usize, usize), String)>> = HashMap::new();
+    let mut edits: Vec<Vec<((usize, usize), String)>> = vec![Vec::new(); entries.len()];
     for (&i, bs) in &drop {
         let text = pieces[entries[i].piece].text;
         let Some(content) =
@@ -467,7 +470,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         let Some(items) = raw::array(content) else { continue };
         let kept: Vec<&str> =
             items.iter().enumerate().filter(|(b, _)| !bs.contains(b)).map(|(_, r)| r.get()).collect();
-        edits.entry(i).or_default().push((raw::span(text, content), format!("[{}]", kept.join(","))));
+        edits[i].push((raw::span(text, content), format!("[{}]", kept.join(","))));
     }
     // Parents: the chain repair's, then past the entries left out (v2, v3;
     // in a v1 file the parent is the line before, whatever it is).
@@ -504,9 +507,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             block: None,
             message: format!("its parent is now {target} (was {})", e.parent.as_deref().unwrap_or("none")),
         });
-        edits
-            .entry(i)
-            .or_default()
+        edits[i]
             .push((raw::span(text, raw_parent), parent.as_deref().map_or("null".to_owned(), str_literal)));
     }
     // A compaction's first kept entry, when it named an entry left out (v2,
@@ -552,16 +553,19 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
                 "its {key} is now {now} (was {was}): the entry it kept from, or one before it, is left out"
             ),
         });
-        edits.entry(i).or_default().push((raw::span(text, r.get()), now));
+        edits[i].push((raw::span(text, r.get()), now));
     }
-    let entry_of: HashMap<usize, usize> = entries.iter().enumerate().map(|(i, e)| (e.piece, i)).collect();
+    let mut entry_of: Vec<Option<usize>> = vec![None; pieces.len()];
+    for (i, e) in entries.iter().enumerate() {
+        entry_of[e.piece] = Some(i);
+    }
     let mut out = Vec::with_capacity(bytes.len());
     for (p, piece) in pieces.iter().enumerate() {
-        let e = entry_of.get(&p).copied();
+        let e = entry_of[p];
         if e.is_some_and(|e| gone.contains(&e)) {
             continue;
         }
-        match e.and_then(|e| edits.remove(&e)) {
+        match e.map(|e| std::mem::take(&mut edits[e])).filter(|ed| !ed.is_empty()) {
             Some(ed) => out.extend_from_slice(raw::splice(piece.text, ed).as_bytes()),
             None => out.extend_from_slice(piece.bytes),
         }
@@ -569,6 +573,6 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             out.push(b'\n');
         }
     }
-    changes.sort_by_key(|c| (c.line, c.block));
+    super::sort_changes(&mut changes);
     (out, changes)
 }

@@ -93,10 +93,13 @@ pub fn before_close(text: &str, span: (usize, usize)) -> usize {
 }
 
 /// `text` with each span replaced (spans do not overlap).
-pub fn splice(text: &str, mut edits: Vec<((usize, usize), String)>) -> String {
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+pub fn splice(text: &str, edits: Vec<((usize, usize), String)>) -> String {
+    // From the last span back, so earlier offsets hold; a line has few
+    // edits, and no sort is one more sort in the wasm.
+    let mut left = edits;
     let mut out = text.to_owned();
-    for ((a, z), with) in edits {
+    while let Some(k) = (0..left.len()).max_by_key(|&k| left[k].0) {
+        let ((a, z), with) = left.swap_remove(k);
         if a <= z && z <= out.len() && out.is_char_boundary(a) && out.is_char_boundary(z) {
             out.replace_range(a..z, &with);
         }
