@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 mod claude;
+mod claude_stream;
 mod codex;
 mod garuda;
 mod gemini;
@@ -284,8 +285,9 @@ pub fn diagnose(bytes: &[u8], format: Option<Format>) -> Diagnosis {
     }
 }
 
-/// A diagnosis of a file read in chunks, for files too large to hold: Codex
-/// rollouts and Garuda journals keep per-line summaries only; other formats
+/// A diagnosis of a file read in chunks, for files too large to hold: Claude
+/// Code sessions, Codex rollouts and Garuda journals keep per-line summaries
+/// only (never a line's text); other formats
 /// are held whole until `finish` (their rules need the whole tree; pi and
 /// Gemini CLI read their files whole too).
 pub struct Streaming {
@@ -296,6 +298,7 @@ pub struct Streaming {
 enum Stream {
     /// Before the first line that is not blank: the format is not known.
     Detect(Vec<u8>),
+    Claude(Box<claude_stream::Diagnoser>),
     Codex(codex::Diagnoser),
     Garuda(Box<garuda::Diagnoser>),
     Whole(Option<Format>, Vec<u8>),
@@ -321,6 +324,7 @@ impl Streaming {
                     self.start(detect(&held, self.forced), &held);
                 }
             }
+            Stream::Claude(d) => d.feed(chunk),
             Stream::Codex(d) => d.feed(chunk),
             Stream::Garuda(d) => d.feed(chunk),
             Stream::Whole(_, held) => held.extend_from_slice(chunk),
@@ -329,6 +333,7 @@ impl Streaming {
 
     fn start(&mut self, format: Option<Format>, held: &[u8]) {
         self.stream = match format {
+            Some(Format::ClaudeCode) => Stream::Claude(Box::default()),
             Some(Format::Codex) => Stream::Codex(codex::Diagnoser::default()),
             Some(Format::Garuda) => Stream::Garuda(Box::new(garuda::Diagnoser::new())),
             other => Stream::Whole(other, Vec::new()),
@@ -339,6 +344,7 @@ impl Streaming {
     pub fn finish(self) -> Diagnosis {
         match self.stream {
             Stream::Detect(held) => diagnose(&held, self.forced),
+            Stream::Claude(d) => Diagnosis { format: Some(Format::ClaudeCode), problems: d.finish() },
             Stream::Codex(d) => Diagnosis { format: Some(Format::Codex), problems: d.finish().0 },
             Stream::Garuda(d) => Diagnosis { format: Some(Format::Garuda), problems: d.finish() },
             Stream::Whole(format, held) => diagnose(&held, format),
