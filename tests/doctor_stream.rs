@@ -40,7 +40,8 @@ fn every_fixture_streamed_in_any_chunks_gets_the_whole_file_s_report() {
 
 #[test]
 fn every_peer_file_streamed_gets_the_whole_file_s_report() {
-    let Some(peers) = shared::shared_file("every_peer_file_streamed_gets_the_whole_file_s_report", "peers") else {
+    let Some(peers) = shared::shared_file("every_peer_file_streamed_gets_the_whole_file_s_report", "peers")
+    else {
         return;
     };
     let mut n = 0;

@@ -129,8 +129,6 @@ enum Role {
 struct Parsed {
     uuid: Option<String>,
     parent: Option<String>,
-    /// The byte range of the raw value that names the parent.
-    parent_span: Option<(usize, usize)>,
     sidechain: bool,
     progress: bool,
     compact_boundary: bool,
@@ -139,13 +137,10 @@ struct Parsed {
     role: Option<Role>,
     response: Option<String>,
     model: Option<String>,
-    /// The byte range of `message.content` when it is an array.
-    content_span: Option<(usize, usize)>,
     blocks: Vec<Block>,
-    /// Each block's byte range in the line.
-    block_spans: Vec<(usize, usize)>,
-    /// Raw fields a synthetic line copies.
-    copy: Vec<(&'static str, String)>,
+    /// What only the repair needs (None in a streamed diagnosis: a line of
+    /// a file too large to hold keeps no more than the rules read).
+    edit: Option<Box<Edits>>,
     /// The content's blocks as `checkMessages` judges them (a string
     /// content: its text block), without their text.
     checks: Vec<Block2>,
@@ -154,13 +149,34 @@ struct Parsed {
 /// A block as `checkMessages` sees it (`resume::block_summary`).
 type Block2 = crate::resume::message::Block;
 
+/// Where a repair edits a line, and what it copies from it.
+#[derive(Debug, Default)]
+struct Edits {
+    /// The byte range of the raw value that names the parent.
+    parent_span: Option<(usize, usize)>,
+    /// The byte range of `message.content` when it is an array.
+    content_span: Option<(usize, usize)>,
+    /// Each block's byte range in the line.
+    block_spans: Vec<(usize, usize)>,
+    /// Raw fields a synthetic line copies.
+    copy: Vec<(&'static str, String)>,
+}
+
+static NO_EDITS: Edits =
+    Edits { parent_span: None, content_span: None, block_spans: Vec::new(), copy: Vec::new() };
+
+impl Parsed {
+    fn edits(&self) -> &Edits {
+        self.edit.as_deref().unwrap_or(&NO_EDITS)
+    }
+}
+
 /// What `parsed` gives for a row that did not parse: the walks below index
 /// rows they filtered as parsed, and an empty parse is what a row that
 /// somehow was not would mean to them (never a panic, in wasm).
 static UNPARSED: Parsed = Parsed {
     uuid: None,
     parent: None,
-    parent_span: None,
     sidechain: false,
     progress: false,
     compact_boundary: false,
@@ -168,10 +184,8 @@ static UNPARSED: Parsed = Parsed {
     role: None,
     response: None,
     model: None,
-    content_span: None,
     blocks: Vec::new(),
-    block_spans: Vec::new(),
-    copy: Vec::new(),
+    edit: None,
     checks: Vec::new(),
 };
 
@@ -272,7 +286,6 @@ fn parse_line(text: &str) -> Result<Parsed, String> {
     }
     Ok(Parsed {
         parent: raw_string(named_parent),
-        parent_span: named_parent.filter(|r| r.get().starts_with('"')).map(|r| span(text, r)),
         uuid: l.uuid,
         sidechain: l.is_sidechain,
         progress: kind == "progress",
@@ -281,7 +294,6 @@ fn parse_line(text: &str) -> Result<Parsed, String> {
         role,
         response: l.message.as_ref().filter(|_| role == Some(Role::Assistant)).and_then(|m| m.id.clone()),
         model: l.message.as_ref().and_then(|m| m.model.clone()),
-        content_span,
         blocks,
         checks: match (string_span, content_span) {
             (Some((a, b)), _) => {
@@ -289,8 +301,12 @@ fn parse_line(text: &str) -> Result<Parsed, String> {
             }
             _ => block_spans.iter().map(|&(a, b)| crate::resume::block_summary(&text[a..b])).collect(),
         },
-        block_spans,
-        copy,
+        edit: Some(Box::new(Edits {
+            parent_span: named_parent.filter(|r| r.get().starts_with('"')).map(|r| span(text, r)),
+            content_span,
+            block_spans,
+            copy,
+        })),
     })
 }
 
@@ -342,13 +358,7 @@ impl Row<'_> {
     /// The row without its text or what only a repair needs: what a
     /// diagnosis of a file too large to hold keeps of each line.
     pub(super) fn summary(self) -> Row<'static> {
-        let parsed = self.parsed.map(|p| Parsed {
-            copy: Vec::new(),
-            block_spans: Vec::new(),
-            content_span: None,
-            parent_span: None,
-            ..p
-        });
+        let parsed = self.parsed.map(|p| Parsed { edit: None, ..p });
         Row { line: self.line, range: (0, 0), text: "", newline: self.newline, parsed }
     }
 }

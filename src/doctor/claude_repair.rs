@@ -100,6 +100,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     for (&i, bs) in &drop {
         let Some(p) = parsed(i) else { continue };
         let kept: Vec<&str> = p
+            .edits()
             .block_spans
             .iter()
             .enumerate()
@@ -148,7 +149,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         });
         fields.push(format!(r#""isSidechain":{}"#, p.sidechain));
         fields.push(r#""userType":"external""#.to_owned());
-        for (key, raw) in p.copy.iter().filter(|(k, _)| *k != "timestamp") {
+        for (key, raw) in p.edits().copy.iter().filter(|(k, _)| *k != "timestamp") {
             fields.push(format!(r#""{key}":{raw}"#));
         }
         fields
@@ -156,7 +157,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         if let Some(u) = &uuid {
             fields.push(format!(r#""uuid":{}"#, str_literal(u)));
         }
-        if let Some((_, raw)) = p.copy.iter().find(|(k, _)| *k == "timestamp") {
+        if let Some((_, raw)) = p.edits().copy.iter().find(|(k, _)| *k == "timestamp") {
             fields.push(format!(r#""timestamp":{raw}"#));
         }
         inserts.entry(*after).or_default().push(format!("{{{}}}", fields.join(",")));
@@ -186,10 +187,10 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         }
         let mut edits = Vec::new();
         // Edited content is an array: its span is there.
-        if let (Some(c), Some(span)) = (content.get(&i), parsed(i).and_then(|p| p.content_span)) {
+        if let (Some(c), Some(span)) = (content.get(&i), parsed(i).and_then(|p| p.edits().content_span)) {
             edits.push((span, c.clone()));
         }
-        if let Some((p, parent_span)) = parsed(i).and_then(|p| Some((p, p.parent_span?))) {
+        if let Some((p, parent_span)) = parsed(i).and_then(|p| Some((p, p.edits().parent_span?))) {
             let mut parent = parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone());
             let mut steps = 0;
             while let Some(next) = parent.as_ref().and_then(|u| removed.get(u)) {
