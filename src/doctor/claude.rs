@@ -191,7 +191,7 @@ static UNPARSED: Parsed = Parsed {
 
 impl Row<'_> {
     fn parsed(&self) -> &Parsed {
-        self.parsed.as_ref().unwrap_or(&UNPARSED)
+        self.parsed.as_deref().unwrap_or(&UNPARSED)
     }
 }
 
@@ -202,7 +202,8 @@ pub(super) struct Row<'a> {
     text: &'a str,
     /// Whether the line ended with a newline.
     newline: bool,
-    parsed: Option<Parsed>,
+    /// Boxed: a file's rows stay small in one Vec however much each holds.
+    parsed: Option<Box<Parsed>>,
 }
 
 fn span(text: &str, raw: &RawValue) -> (usize, usize) {
@@ -344,7 +345,7 @@ pub(super) fn row<'a>(
         }
         Ok(t) if t.trim().is_empty() => (t, None),
         Ok(t) => match parse_line(t) {
-            Ok(p) => (t, Some(p)),
+            Ok(p) => (t, Some(Box::new(p))),
             Err(e) => {
                 problems.push(bad(format!("the line is not a JSON object ({e}): Claude Code skips it")));
                 (t, None)
@@ -358,7 +359,7 @@ impl Row<'_> {
     /// The row without its text or what only a repair needs: what a
     /// diagnosis of a file too large to hold keeps of each line.
     pub(super) fn summary(self) -> Row<'static> {
-        let parsed = self.parsed.map(|p| Parsed { edit: None, ..p });
+        let parsed = self.parsed.map(|p| Box::new(Parsed { edit: None, ..*p }));
         Row { line: self.line, range: (0, 0), text: "", newline: self.newline, parsed }
     }
 }
