@@ -1089,3 +1089,11 @@ export interface Repaired {
 export function diagnose(bytes: Uint8Array | string, options?: { format?: SessionFormat }): Diagnosis;
 /** The session repaired in its own format, the least changed (the same bytes when it resumes), with a report of each change. */
 export function repair(bytes: Uint8Array | string, options?: { format?: SessionFormat }): Repaired;
+/** `diagnose` on a file fed in chunks (a file too large to hold: a Claude Code session, a Codex rollout or a Garuda journal keeps a summary per line, never its text). `finish()` gives what `diagnose` gives on the whole file, and readies the diagnoser for another. */
+export class Diagnoser {
+  constructor(options?: { format?: SessionFormat });
+  /** The next bytes of the file; a chunk may end anywhere. */
+  feed(chunk: Uint8Array): void;
+  finish(): Diagnosis;
+  free(): void;
+}

@@ -617,7 +617,9 @@ fn pi_and_gemini_peers_are_diagnosed_and_left_as_they_are() {
             s.feed(c);
         }
         assert_eq!(s.finish(), d, "{name}: in chunks");
-        assert_eq!(doctor::repair(&input, None).bytes, input, "{name}: no repair for pi or Gemini yet");
+        if d.resumes() {
+            assert_eq!(doctor::repair(&input, None).bytes, input, "{name}: it resumes: byte-identical");
+        }
         println!("{name}: {} problems, resumes: {}: {}", d.problems.len(), d.resumes(), d.to_json());
     }
     assert!(n > 0, "no pi or Gemini session under {}", peers.display());

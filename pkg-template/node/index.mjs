@@ -4,6 +4,7 @@ import pkg from "./garuda_session.js";
 export const {
   Redactor,
   Journal,
+  Diagnoser,
   rebuildState,
   importSession,
   formatCost,

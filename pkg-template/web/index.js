@@ -11,6 +11,7 @@ await init({ module_or_path: wasmUrl }).catch((e) => {
 export {
   Redactor,
   Journal,
+  Diagnoser,
   rebuildState,
   importSession,
   formatCost,

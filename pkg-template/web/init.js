@@ -19,6 +19,7 @@ export default function init(wasm) {
 export {
   Redactor,
   Journal,
+  Diagnoser,
   rebuildState,
   importSession,
   formatCost,

@@ -129,8 +129,6 @@ enum Role {
 struct Parsed {
     uuid: Option<String>,
     parent: Option<String>,
-    /// The byte range of the raw value that names the parent.
-    parent_span: Option<(usize, usize)>,
     sidechain: bool,
     progress: bool,
     compact_boundary: bool,
@@ -139,15 +137,38 @@ struct Parsed {
     role: Option<Role>,
     response: Option<String>,
     model: Option<String>,
+    blocks: Vec<Block>,
+    /// What only the repair needs (None in a streamed diagnosis: a line of
+    /// a file too large to hold keeps no more than the rules read).
+    edit: Option<Box<Edits>>,
+    /// The content's blocks as `checkMessages` judges them (a string
+    /// content: its text block), without their text.
+    checks: Vec<Block2>,
+}
+
+/// A block as `checkMessages` sees it (`resume::block_summary`).
+type Block2 = crate::resume::message::Block;
+
+/// Where a repair edits a line, and what it copies from it.
+#[derive(Debug, Default)]
+struct Edits {
+    /// The byte range of the raw value that names the parent.
+    parent_span: Option<(usize, usize)>,
     /// The byte range of `message.content` when it is an array.
     content_span: Option<(usize, usize)>,
-    blocks: Vec<Block>,
-    /// The byte range of `message.content` when it is a string.
-    string_span: Option<(usize, usize)>,
     /// Each block's byte range in the line.
     block_spans: Vec<(usize, usize)>,
     /// Raw fields a synthetic line copies.
     copy: Vec<(&'static str, String)>,
+}
+
+static NO_EDITS: Edits =
+    Edits { parent_span: None, content_span: None, block_spans: Vec::new(), copy: Vec::new() };
+
+impl Parsed {
+    fn edits(&self) -> &Edits {
+        self.edit.as_deref().unwrap_or(&NO_EDITS)
+    }
 }
 
 /// What `parsed` gives for a row that did not parse: the walks below index
@@ -156,7 +177,6 @@ struct Parsed {
 static UNPARSED: Parsed = Parsed {
     uuid: None,
     parent: None,
-    parent_span: None,
     sidechain: false,
     progress: false,
     compact_boundary: false,
@@ -164,27 +184,26 @@ static UNPARSED: Parsed = Parsed {
     role: None,
     response: None,
     model: None,
-    content_span: None,
     blocks: Vec::new(),
-    string_span: None,
-    block_spans: Vec::new(),
-    copy: Vec::new(),
+    edit: None,
+    checks: Vec::new(),
 };
 
 impl Row<'_> {
     fn parsed(&self) -> &Parsed {
-        self.parsed.as_ref().unwrap_or(&UNPARSED)
+        self.parsed.as_deref().unwrap_or(&UNPARSED)
     }
 }
 
-struct Row<'a> {
+pub(super) struct Row<'a> {
     line: u64,
     /// The line's bytes in the input (without its newline).
     range: (usize, usize),
     text: &'a str,
     /// Whether the line ended with a newline.
     newline: bool,
-    parsed: Option<Parsed>,
+    /// Boxed: a file's rows stay small in one Vec however much each holds.
+    parsed: Option<Box<Parsed>>,
 }
 
 fn span(text: &str, raw: &RawValue) -> (usize, usize) {
@@ -268,7 +287,6 @@ fn parse_line(text: &str) -> Result<Parsed, String> {
     }
     Ok(Parsed {
         parent: raw_string(named_parent),
-        parent_span: named_parent.filter(|r| r.get().starts_with('"')).map(|r| span(text, r)),
         uuid: l.uuid,
         sidechain: l.is_sidechain,
         progress: kind == "progress",
@@ -277,11 +295,19 @@ fn parse_line(text: &str) -> Result<Parsed, String> {
         role,
         response: l.message.as_ref().filter(|_| role == Some(Role::Assistant)).and_then(|m| m.id.clone()),
         model: l.message.as_ref().and_then(|m| m.model.clone()),
-        content_span,
-        string_span,
         blocks,
-        block_spans,
-        copy,
+        checks: match (string_span, content_span) {
+            (Some((a, b)), _) => {
+                vec![crate::resume::block_summary(&format!(r#"{{"type":"text","text":{}}}"#, &text[a..b]))]
+            }
+            _ => block_spans.iter().map(|&(a, b)| crate::resume::block_summary(&text[a..b])).collect(),
+        },
+        edit: Some(Box::new(Edits {
+            parent_span: named_parent.filter(|r| r.get().starts_with('"')).map(|r| span(text, r)),
+            content_span,
+            block_spans,
+            copy,
+        })),
     })
 }
 
@@ -298,25 +324,44 @@ fn rows<'a>(bytes: &'a [u8], problems: &mut Vec<Problem>) -> Vec<Row<'a>> {
             break;
         }
         line += 1;
-        let bad =
-            |why: String| Problem { line, kind: Kind::BadLine, severity: Severity::Warning, message: why };
-        let (text, parsed) = match std::str::from_utf8(piece) {
-            Err(_) => {
-                problems.push(bad("the line is not UTF-8: Claude Code skips it".into()));
-                ("", None)
-            }
-            Ok(t) if t.trim().is_empty() => (t, None),
-            Ok(t) => match parse_line(t) {
-                Ok(p) => (t, Some(p)),
-                Err(e) => {
-                    problems.push(bad(format!("the line is not a JSON object ({e}): Claude Code skips it")));
-                    (t, None)
-                }
-            },
-        };
-        out.push(Row { line, range, text, newline: !last, parsed });
+        out.push(row(line, piece, range, !last, problems));
     }
     out
+}
+
+/// One line as a row (what the whole-file and the streamed diagnosis share).
+pub(super) fn row<'a>(
+    line: u64,
+    piece: &'a [u8],
+    range: (usize, usize),
+    newline: bool,
+    problems: &mut Vec<Problem>,
+) -> Row<'a> {
+    let bad = |why: String| Problem { line, kind: Kind::BadLine, severity: Severity::Warning, message: why };
+    let (text, parsed) = match std::str::from_utf8(piece) {
+        Err(_) => {
+            problems.push(bad("the line is not UTF-8: Claude Code skips it".into()));
+            ("", None)
+        }
+        Ok(t) if t.trim().is_empty() => (t, None),
+        Ok(t) => match parse_line(t) {
+            Ok(p) => (t, Some(Box::new(p))),
+            Err(e) => {
+                problems.push(bad(format!("the line is not a JSON object ({e}): Claude Code skips it")));
+                (t, None)
+            }
+        },
+    };
+    Row { line, range, text, newline, parsed }
+}
+
+impl Row<'_> {
+    /// The row without its text or what only a repair needs: what a
+    /// diagnosis of a file too large to hold keeps of each line.
+    pub(super) fn summary(self) -> Row<'static> {
+        let parsed = self.parsed.map(|p| Box::new(Parsed { edit: None, ..*p }));
+        Row { line: self.line, range: (0, 0), text: "", newline: self.newline, parsed }
+    }
 }
 
 /// The tree of the rows, with parents overridden by the chain repair.
@@ -639,26 +684,18 @@ fn refused(
     problems: &mut Vec<Problem>,
 ) {
     use crate::resume::ProblemKind as P;
-    let messages: Vec<String> = turns
+    // Each turn's blocks as summarised when the line was read (the text
+    // may be gone: a file read in chunks keeps no line whole).
+    let messages: Vec<(bool, Vec<Block2>)> = turns
         .iter()
         .map(|(role, rs)| {
-            let mut blocks: Vec<String> = Vec::new();
-            for &i in rs {
-                let r = &rows[i];
-                let p = r.parsed();
-                if let Some((a, b)) = p.string_span {
-                    blocks.push(format!(r#"{{"type":"text","text":{}}}"#, &r.text[a..b]));
-                }
-                blocks.extend(p.block_spans.iter().map(|&(a, b)| r.text[a..b].to_owned()));
-            }
-            let role = if *role == Role::User { "user" } else { "assistant" };
-            format!(r#"{{"role":"{role}","content":[{}]}}"#, blocks.join(","))
+            (*role == Role::User, rs.iter().flat_map(|&i| rows[i].parsed().checks.iter().cloned()).collect())
         })
         .collect();
     if messages.is_empty() {
         return;
     }
-    for p in crate::resume::check_messages(&messages, false) {
+    for p in crate::resume::check_summaries(&messages) {
         if matches!(p.kind, P::ToolUseUnanswered | P::ToolResultOrphan | P::ThinkingUnsigned | P::NotAMessage)
             || (p.kind == P::ToolResultNotFirst && explained.contains(&p.index))
         {
@@ -690,257 +727,23 @@ pub(super) fn size(len: usize, problems: &mut Vec<Problem>) {
 
 pub fn diagnose(bytes: &[u8]) -> Vec<Problem> {
     let mut problems = Vec::new();
-    size(bytes.len(), &mut problems);
     let rows = rows(bytes, &mut problems);
-    let parents = chain_breaks(&rows, &mut problems);
-    let t = tree(&rows, &parents);
-    history(&rows, &t, &mut problems);
-    Problem::sort_by_line(&mut problems);
+    diagnose_rows(bytes.len(), &rows, problems)
+}
+
+/// The diagnosis of the rows of a file of `len` bytes (read whole, or in
+/// chunks by `claude_stream.rs`), after the problems its lines had.
+pub(super) fn diagnose_rows(len: usize, rows: &[Row], mut problems: Vec<Problem>) -> Vec<Problem> {
+    size(len, &mut problems);
+    let parents = chain_breaks(rows, &mut problems);
+    let t = tree(rows, &parents);
+    history(rows, &t, &mut problems);
+    super::sort_problems(&mut problems);
     problems
 }
 
-/// A fresh uuid (v4 shape), the same for the same input so a repair is
-/// reproducible, and unlike any uuid of the file.
-fn fresh_uuid(seed: &str, taken: &HashSet<String>) -> String {
-    for n in 0u64.. {
-        let a = hash(&format!("{seed}\u{0}{n}"));
-        let b = hash(&format!("{n}\u{0}{seed}"));
-        let u = format!(
-            "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
-            a >> 32,
-            (a >> 16) & 0xffff,
-            a & 0xfff,
-            0x8000 | ((b >> 48) & 0x3fff),
-            b & 0xffff_ffff_ffff
-        );
-        if !taken.contains(&u) {
-            return u;
-        }
-    }
-    // Not reached: a file holds fewer uuids than there are seeds.
-    String::new()
-}
-
-fn splice(text: &str, mut edits: Vec<((usize, usize), String)>) -> String {
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0 .0));
-    let mut out = text.to_owned();
-    for ((a, b), with) in edits {
-        out.replace_range(a..b, &with);
-    }
-    out
-}
-
-pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
-    let mut changes = Vec::new();
-    let mut ignored = Vec::new();
-    let rows = rows(bytes, &mut ignored);
-    let parents = chain_breaks(&rows, &mut ignored);
-    let t = tree(&rows, &parents);
-    let plan = history(&rows, &t, &mut ignored);
-    let parsed = |i: usize| rows[i].parsed.as_ref();
-    let line = |i: usize| rows[i].line;
-    if parents
-        .values()
-        .zip(parents.keys())
-        .all(|(p, &i)| parsed(i).and_then(|x| x.parent.as_ref()) == p.as_ref())
-        && plan.bad_thinking.is_empty()
-        && plan.orphans.is_empty()
-        && plan.unanswered.is_empty()
-    {
-        return (bytes.to_vec(), changes);
-    }
-    // The prefix rule: from the first bad thinking, or the first change the
-    // repair makes to the history, every later thinking block goes.
-    let first_change = plan
-        .orphans
-        .iter()
-        .copied()
-        .chain(plan.unanswered.iter().map(|&(_, after, _)| (after, usize::MAX)))
-        .min();
-    let first_bad = plan.bad_thinking.first().map(|b| b.0);
-    let cut = [first_change, first_bad].into_iter().flatten().min();
-    let mut drop: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &(i, b) in &plan.thinking {
-        if cut.is_some_and(|c| (i, b) >= c) {
-            let why = match plan.bad_thinking.iter().find(|(p, _)| *p == (i, b)) {
-                Some((_, why)) => why.clone(),
-                None if first_bad.is_some_and(|f| f <= (i, b))
-                    && first_change.is_none_or(|c| first_bad <= Some(c)) =>
-                {
-                    format!(
-                        "after the refused thinking on line {}: its signature covers what came before it",
-                        first_bad.map_or(0, |f| line(f.0))
-                    )
-                }
-                None => format!(
-                    "after the change on line {}: its signature covers what came before it",
-                    first_change.map_or(0, |c| line(c.0))
-                ),
-            };
-            changes.push(Change {
-                line: line(i),
-                kind: ChangeKind::ThinkingDropped,
-                block: Some(b),
-                message: format!("thinking block {b} dropped: {why}"),
-            });
-            drop.entry(i).or_default().push(b);
-        }
-    }
-    for &(i, b) in &plan.orphans {
-        let id = parsed(i).and_then(|p| p.blocks[b].id.clone()).unwrap_or_default();
-        changes.push(Change {
-            line: line(i),
-            kind: ChangeKind::ResultDropped,
-            block: Some(b),
-            message: format!("tool_result block {b} for {id} dropped: it answers no call"),
-        });
-        drop.entry(i).or_default().push(b);
-    }
-    // Lines emptied go; their children take their parent.
-    let mut removed: HashMap<String, Option<String>> = HashMap::new();
-    let mut gone: HashSet<usize> = HashSet::new();
-    let mut content: HashMap<usize, String> = HashMap::new();
-    for (&i, bs) in &drop {
-        let Some(p) = parsed(i) else { continue };
-        let kept: Vec<&str> = p
-            .block_spans
-            .iter()
-            .enumerate()
-            .filter(|(b, _)| !bs.contains(b))
-            .map(|(_, &(a, z))| &rows[i].text[a..z])
-            .collect();
-        if kept.is_empty() {
-            gone.insert(i);
-            if let Some(u) = &p.uuid {
-                removed.insert(u.clone(), parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone()));
-            }
-            changes.push(Change {
-                line: line(i),
-                kind: ChangeKind::LineRemoved,
-                block: None,
-                message: "the line is left out: all it held was dropped".into(),
-            });
-        } else {
-            content.insert(i, format!("[{}]", kept.join(",")));
-        }
-    }
-    // Synthetic results: one line per call line, a child of it.
-    let taken: HashSet<String> = rows.iter().filter_map(|r| r.parsed.as_ref()?.uuid.clone()).collect();
-    let mut taken_now = taken.clone();
-    let mut synthetic_of: HashMap<String, (String, Option<String>)> = HashMap::new();
-    let mut inserts: HashMap<usize, Vec<String>> = HashMap::new();
-    for (call, after, ids) in &plan.unanswered {
-        let Some(p) = parsed(*call) else { continue };
-        let results: Vec<String> = ids
-            .iter()
-            .map(|id| {
-                format!(
-                    r#"{{"type":"tool_result","tool_use_id":{},"content":{},"is_error":true}}"#,
-                    str_literal(id),
-                    str_literal(INTERRUPTED)
-                )
-            })
-            .collect();
-        let mut fields = Vec::new();
-        let uuid = p.uuid.as_ref().map(|u| {
-            let fresh = fresh_uuid(&format!("{u}\u{0}{}", ids.join(",")), &taken_now);
-            taken_now.insert(fresh.clone());
-            fields.push(format!(r#""parentUuid":{}"#, str_literal(u)));
-            synthetic_of.insert(u.to_string(), (fresh.clone(), p.response.clone()));
-            fresh
-        });
-        fields.push(format!(r#""isSidechain":{}"#, p.sidechain));
-        fields.push(r#""userType":"external""#.to_owned());
-        for (key, raw) in p.copy.iter().filter(|(k, _)| *k != "timestamp") {
-            fields.push(format!(r#""{key}":{raw}"#));
-        }
-        fields
-            .push(format!(r#""type":"user","message":{{"role":"user","content":[{}]}}"#, results.join(",")));
-        if let Some(u) = &uuid {
-            fields.push(format!(r#""uuid":{}"#, str_literal(u)));
-        }
-        if let Some((_, raw)) = p.copy.iter().find(|(k, _)| *k == "timestamp") {
-            fields.push(format!(r#""timestamp":{raw}"#));
-        }
-        inserts.entry(*after).or_default().push(format!("{{{}}}", fields.join(",")));
-        changes.push(Change {
-            line: line(*after),
-            kind: ChangeKind::ResultAdded,
-            block: None,
-            message: format!(
-                "a line added after this one: an error tool_result for {} (the call on line {}), {}",
-                ids.join(", "),
-                line(*call),
-                uuid.map_or("without a uuid, as the file has none".to_owned(), |u| format!("uuid {u}"))
-            ),
-        });
-    }
-    // Parents: the chain repair's, then past removed lines, then to the
-    // synthetic result that now follows a call.
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + 256);
-    for (i, r) in rows.iter().enumerate() {
-        if gone.contains(&i) {
-            // A result added after a line that went still goes here.
-            for l in inserts.get(&i).into_iter().flatten() {
-                out.extend_from_slice(l.as_bytes());
-                out.push(b'\n');
-            }
-            continue;
-        }
-        let mut edits = Vec::new();
-        // Edited content is an array: its span is there.
-        if let (Some(c), Some(span)) = (content.get(&i), parsed(i).and_then(|p| p.content_span)) {
-            edits.push((span, c.clone()));
-        }
-        if let Some((p, parent_span)) = parsed(i).and_then(|p| Some((p, p.parent_span?))) {
-            let mut parent = parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone());
-            let mut steps = 0;
-            while let Some(next) = parent.as_ref().and_then(|u| removed.get(u)) {
-                parent = next.clone();
-                steps += 1;
-                if steps > removed.len() {
-                    break;
-                }
-            }
-            if let Some((fresh, response)) = parent.as_ref().and_then(|u| synthetic_of.get(u)) {
-                if response.is_none() || *response != p.response {
-                    parent = Some(fresh.clone());
-                }
-            }
-            if parent != p.parent {
-                let target = match &parent {
-                    Some(u) => rows
-                        .iter()
-                        .find(|r| r.parsed.as_ref().and_then(|p| p.uuid.as_ref()) == Some(u))
-                        .map_or_else(|| format!("the added result {u}"), |r| format!("line {}", r.line)),
-                    None => "no line (it starts the conversation)".into(),
-                };
-                changes.push(Change {
-                    line: r.line,
-                    kind: ChangeKind::Reparented,
-                    block: None,
-                    message: format!(
-                        "its parent is now {target} (was {})",
-                        p.parent.as_deref().unwrap_or("none")
-                    ),
-                });
-                edits.push((parent_span, parent.as_deref().map_or("null".to_owned(), str_literal)));
-            }
-        }
-        if edits.is_empty() {
-            out.extend_from_slice(&bytes[r.range.0..r.range.1]);
-        } else {
-            out.extend_from_slice(splice(r.text, edits).as_bytes());
-        }
-        let added = inserts.get(&i);
-        if r.newline || added.is_some() {
-            out.push(b'\n');
-        }
-        for l in added.into_iter().flatten() {
-            out.extend_from_slice(l.as_bytes());
-            out.push(b'\n');
-        }
-    }
-    crate::order::sort_by_key(&mut changes, |c| (c.line, c.block));
-    (out, changes)
-}
+// The repair (the least edit that makes the file resume): a child module,
+// so it reads this file's rows and plan as they are.
+#[path = "claude_repair.rs"]
+mod repair;
+pub use repair::repair;

@@ -214,7 +214,7 @@ impl Diagnoser {
                 ));
             }
         }
-        Problem::sort_by_line(&mut problems);
+        super::sort_problems(&mut problems);
         (problems, self.not_utf8)
     }
 }

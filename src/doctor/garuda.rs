@@ -101,7 +101,7 @@ impl Diagnoser {
                 message: format!("the repaired history still breaks a rule of the API: {}", p.message),
             });
         }
-        Problem::sort_by_line(&mut problems);
+        super::sort_problems(&mut problems);
         problems
     }
 }

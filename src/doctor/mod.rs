@@ -7,18 +7,21 @@
 //! the file again with the least change that makes it resume, every other
 //! line byte for byte as it was, and says what it changed and where.
 //!
-//! Claude Code (`claude.rs`) and Codex (`codex.rs`, rules from Codex's own
-//! source) are diagnosed and repaired; Garuda journals go through resume's
-//! own repair (`garuda.rs`); pi and Gemini are diagnosed only
-//! (`replayed.rs`, on what the readers make of them).
+//! Claude Code (`claude.rs`), Codex (`codex.rs`), pi (`pi.rs`) and Gemini
+//! CLI (`gemini.rs`) are diagnosed and repaired, each by the rules of its
+//! agent's own source; Garuda journals go through resume's own repair
+//! (`garuda.rs`).
 
 #![forbid(unsafe_code)]
 
 mod claude;
+mod claude_stream;
 mod codex;
 mod garuda;
+mod gemini;
 mod lines;
-mod replayed;
+mod pi;
+mod raw;
 
 use crate::formats::Format;
 use crate::json_str::str_literal;
@@ -117,15 +120,6 @@ impl Problem {
             str_literal(&self.message)
         )
     }
-
-    /// `problems` in line order, stable. The diagnosers share this one sort:
-    /// a `sort_by_key` with its own closure in each was its own copy of the
-    /// sort in the wasm (issue 24, the size budget); `order` is the one sort
-    /// the cold code shares.
-    #[inline(never)]
-    pub(crate) fn sort_by_line(problems: &mut Vec<Problem>) {
-        crate::order::sort_by_key(problems, |p| p.line);
-    }
 }
 
 /// What a repair did.
@@ -139,7 +133,8 @@ pub enum ChangeKind {
     ResultAdded,
     /// A line left out: all it held was dropped.
     LineRemoved,
-    /// A line's `parentUuid` (or `logicalParentUuid`) now names another line.
+    /// A line's `parentUuid` (or `logicalParentUuid`; pi: `parentId`, or a
+    /// compaction's first kept entry) now names another line.
     Reparented,
 }
 
@@ -227,6 +222,30 @@ impl Repaired {
     }
 }
 
+/// Problems in line order: one sort for every format's doctor, so the wasm
+/// holds one copy of it; and that the cold code's shared sort (`order`),
+/// not a copy of core's (issue 24, the size budget).
+fn sort_problems(problems: &mut Vec<Problem>) {
+    crate::order::sort_by_key(problems, Problem::place);
+}
+
+/// Changes in the order of the lines (and blocks) they touch.
+fn sort_changes(changes: &mut Vec<Change>) {
+    crate::order::sort_by_key(changes, Change::place);
+}
+
+impl Problem {
+    fn place(&self) -> u64 {
+        self.line
+    }
+}
+
+impl Change {
+    fn place(&self) -> (u64, Option<usize>) {
+        (self.line, self.block)
+    }
+}
+
 /// The format of `bytes`: `format` when given, else what the first line
 /// that is not blank says.
 pub fn detect(bytes: &[u8], format: Option<Format>) -> Option<Format> {
@@ -261,18 +280,17 @@ pub fn diagnose(bytes: &[u8], format: Option<Format>) -> Diagnosis {
             d.feed(bytes);
             Diagnosis { format: Some(Format::Garuda), problems: d.finish() }
         }
-        Some(f @ (Format::Pi | Format::Gemini)) => {
-            let mut d = replayed::Diagnoser::new(f);
-            d.feed(bytes);
-            Diagnosis { format: Some(f), problems: d.finish() }
-        }
+        Some(Format::Pi) => Diagnosis { format: Some(Format::Pi), problems: pi::diagnose(bytes) },
+        Some(Format::Gemini) => Diagnosis { format: Some(Format::Gemini), problems: gemini::diagnose(bytes) },
         None => unsupported(None),
     }
 }
 
-/// A diagnosis of a file read in chunks, for files too large to hold: Codex
-/// rollouts and Garuda journals keep per-line summaries only; other formats
-/// are held whole until `finish` (their rules need the whole tree).
+/// A diagnosis of a file read in chunks, for files too large to hold: Claude
+/// Code sessions, Codex rollouts and Garuda journals keep per-line summaries
+/// only (never a line's text); other formats
+/// are held whole until `finish` (their rules need the whole tree; pi and
+/// Gemini CLI read their files whole too).
 pub struct Streaming {
     forced: Option<Format>,
     stream: Stream,
@@ -281,9 +299,9 @@ pub struct Streaming {
 enum Stream {
     /// Before the first line that is not blank: the format is not known.
     Detect(Vec<u8>),
+    Claude(Box<claude_stream::Diagnoser>),
     Codex(codex::Diagnoser),
     Garuda(Box<garuda::Diagnoser>),
-    Replayed(Box<replayed::Diagnoser>, Format),
     Whole(Option<Format>, Vec<u8>),
 }
 
@@ -307,20 +325,18 @@ impl Streaming {
                     self.start(detect(&held, self.forced), &held);
                 }
             }
+            Stream::Claude(d) => d.feed(chunk),
             Stream::Codex(d) => d.feed(chunk),
             Stream::Garuda(d) => d.feed(chunk),
-            Stream::Replayed(d, _) => d.feed(chunk),
             Stream::Whole(_, held) => held.extend_from_slice(chunk),
         }
     }
 
     fn start(&mut self, format: Option<Format>, held: &[u8]) {
         self.stream = match format {
+            Some(Format::ClaudeCode) => Stream::Claude(Box::default()),
             Some(Format::Codex) => Stream::Codex(codex::Diagnoser::default()),
             Some(Format::Garuda) => Stream::Garuda(Box::new(garuda::Diagnoser::new())),
-            Some(f @ (Format::Pi | Format::Gemini)) => {
-                Stream::Replayed(Box::new(replayed::Diagnoser::new(f)), f)
-            }
             other => Stream::Whole(other, Vec::new()),
         };
         self.feed(held);
@@ -329,9 +345,9 @@ impl Streaming {
     pub fn finish(self) -> Diagnosis {
         match self.stream {
             Stream::Detect(held) => diagnose(&held, self.forced),
+            Stream::Claude(d) => Diagnosis { format: Some(Format::ClaudeCode), problems: d.finish() },
             Stream::Codex(d) => Diagnosis { format: Some(Format::Codex), problems: d.finish().0 },
             Stream::Garuda(d) => Diagnosis { format: Some(Format::Garuda), problems: d.finish() },
-            Stream::Replayed(d, f) => Diagnosis { format: Some(f), problems: d.finish() },
             Stream::Whole(format, held) => diagnose(&held, format),
         }
     }
@@ -351,8 +367,18 @@ pub fn repair(bytes: &[u8], format: Option<Format>) -> Repaired {
             let after = diagnose(&out, Some(Format::Codex));
             Repaired { bytes: out, changes, after }
         }
-        // Garuda journals are repaired by resume as they are read; pi and
-        // Gemini have no repair written yet: the bytes come back.
+        Some(Format::Pi) => {
+            let (out, changes) = pi::repair(bytes);
+            let after = diagnose(&out, Some(Format::Pi));
+            Repaired { bytes: out, changes, after }
+        }
+        Some(Format::Gemini) => {
+            let (out, changes) = gemini::repair(bytes);
+            let after = diagnose(&out, Some(Format::Gemini));
+            Repaired { bytes: out, changes, after }
+        }
+        // Garuda journals are repaired by resume as they are read: the
+        // bytes come back.
         other => Repaired { bytes: bytes.to_vec(), changes: Vec::new(), after: diagnose(bytes, other) },
     }
 }

@@ -226,7 +226,23 @@ fn pi_a_result_cut_from_its_call_by_a_compaction_is_an_error_an_open_call_a_warn
     let d = diagnose(&cut, None);
     assert!(!d.resumes(), "{}", d.to_json());
     assert!(d.problems.iter().any(|p| p.kind == Kind::ToolResultOrphan && p.severity == Severity::Error));
-    assert_eq!(repair(&cut, None).bytes, cut, "pi has no repair yet: the bytes come back");
+    // The result's entry goes; the compaction takes its parent, and keeps
+    // from the next entry of the path (itself: nothing is kept).
+    let r = repair(&cut, None);
+    assert!(r.after.resumes(), "{}", r.after.to_json());
+    let changes: Vec<(u64, ChangeKind)> = r.changes.iter().map(|c| (c.line, c.kind)).collect();
+    assert_eq!(
+        changes,
+        vec![
+            (4, ChangeKind::ResultDropped),
+            (4, ChangeKind::LineRemoved),
+            (5, ChangeKind::Reparented),
+            (5, ChangeKind::Reparented)
+        ]
+    );
+    let text = String::from_utf8(r.bytes).unwrap();
+    assert!(text.contains(r#""parentId":"a1""#) && text.contains(r#""firstKeptEntryId":"c1""#), "{text}");
+    assert_eq!(text.lines().count(), 5);
     // An aborted message is left out by pi: its result answers nothing.
     let aborted = pi_session(&[
         pi("u1", "", PI_USER),

@@ -677,6 +677,31 @@ pub fn check_messages(messages: &[String], thinking: bool) -> Vec<Problem> {
     check::check(&msgs, thinking)
 }
 
+/// A block as `checkMessages` judges it, its JSON text dropped: what the
+/// doctor keeps of each block of a file too large to hold (issue 28).
+pub(crate) fn block_summary(json: &str) -> Block {
+    Block { json: String::new(), ..Block::parse(json) }
+}
+
+/// `checkMessages` on messages given as block summaries (`user`: the
+/// message's role is user), the same judgement as on their JSON.
+pub(crate) fn check_summaries(messages: &[(bool, Vec<Block>)]) -> Vec<Problem> {
+    let msgs: Vec<Msg> = messages
+        .iter()
+        .map(|(user, blocks)| Msg {
+            role: if *user { Role::User } else { Role::Assistant },
+            blocks: blocks.clone(),
+            string_content: None,
+            extra: Vec::new(),
+            origin: Default::default(),
+            source: None,
+            changed: false,
+            repaired: false,
+        })
+        .collect();
+    check::check(&msgs, false)
+}
+
 /// `closeOpenToolCalls`: the synthetic `tool_results` record for the tool
 /// calls of the last assistant message that no later message answers, or
 /// None. `now` is the record's time (the host's clock).

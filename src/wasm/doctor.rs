@@ -19,7 +19,7 @@ fn input(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
 }
 
 /// `{ format }`: one of the format names, or absent (detected).
-fn format_option(options: &JsValue, what: &str) -> Result<Option<Format>, JsValue> {
+pub(super) fn format_option(options: &JsValue, what: &str) -> Result<Option<Format>, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(None);
     }

@@ -23,6 +23,7 @@ use wasm_bindgen::JsCast;
 
 mod context;
 mod doctor;
+mod doctor_stream;
 mod functions;
 mod journal;
 mod redactor;

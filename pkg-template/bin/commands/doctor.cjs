@@ -35,6 +35,21 @@ function freeBackup(file) {
   }
 }
 
+/** The diagnosis of a file read in chunks: a file of any size, never held
+ * whole (the core keeps a summary per line). */
+function diagnoseInChunks(session, file, options) {
+  const d = new session.Diagnoser(options);
+  const fd = fs.openSync(file, "r");
+  try {
+    const buf = Buffer.allocUnsafe(8 << 20);
+    for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) d.feed(buf.subarray(0, n));
+    return d.finish();
+  } finally {
+    fs.closeSync(fd);
+    d.free();
+  }
+}
+
 function describe(file, d) {
   const errors = d.problems.filter((p) => p.severity === "error").length;
   const warnings = d.problems.length - errors;
@@ -81,12 +96,13 @@ module.exports = function doctor(args, { session, parseArgs, UsageError, redacto
   let refused = false;
   for (const file of files) {
     const before = fs.statSync(file);
-    const bytes = fs.readFileSync(file);
+    // A repair needs the bytes; a diagnosis alone reads the file in chunks.
+    const bytes = fix ? fs.readFileSync(file) : null;
     let d;
     try {
-      d = session.diagnose(bytes, options);
+      d = fix ? session.diagnose(bytes, options) : diagnoseInChunks(session, file, options);
     } catch (e) {
-      throw new UsageError(e.message.replace(/^diagnose\(bytes, options\): /, ""));
+      throw new UsageError(e.message.replace(/^(diagnose\(bytes, options\)|new Diagnoser\(options\)): /, ""));
     }
     allResume &&= d.resumes;
     const report = { file, ...d };
