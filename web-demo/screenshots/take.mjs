@@ -4,15 +4,28 @@
 // Light and dark, at 1280 px (desktop) and 390 px (a phone):
 //   web-demo/screenshots/reader-{1280,390}-{light,dark}.png
 // Run after .ci/build:  node web-demo/screenshots/take.mjs [out folder]
+// Or shoot given journals (a peer's, a user's) instead of ours:
+//   node web-demo/screenshots/take.mjs --out tests/artifacts/screenshots a.jsonl ...
+// gives <stem>-{1280,390}-{light,dark}[-tools].png per file: from its first
+// prompt, and from its first tool call. Point --out at tests/artifacts/ (git-
+// ignored): a peer's content must never be committed.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, writeFileSync, mkdirSync, copyFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const out = path.resolve(process.argv[2] ?? path.join(root, "web-demo/screenshots"));
+
+/** `[out]` (our session) or `--out dir file...` (given journals); the latter needs both. */
+export function parseArgs(argv) {
+  const i = argv.indexOf("--out");
+  if (i < 0) return { out: path.resolve(argv[0] ?? path.join(root, "web-demo/screenshots")), files: [] };
+  const files = argv.filter((_, j) => j !== i && j !== i + 1);
+  if (!argv[i + 1] || files.length === 0) throw new Error("usage: take.mjs --out <dir> <file.jsonl> ...");
+  return { out: path.resolve(argv[i + 1]), files: files.map((f) => path.resolve(f)) };
+}
 
 /** A short session of our own that shows what a reader sees most: prose, a command, a read, an edit, a checklist, a subagent. */
 export function screenshotSession() {
@@ -46,13 +59,32 @@ export function screenshotSession() {
 }
 
 async function main() {
+  const { out, files } = parseArgs(process.argv.slice(2));
   const ciRequire = createRequire(path.join(root, ".ci/package.json"));
   const { chromium } = ciRequire("playwright-core");
-  const dir = mkdtempSync(path.join(tmpdir(), "garuda-screenshots-"));
-  writeFileSync(path.join(dir, "fix-time-zone.jsonl"), screenshotSession());
   mkdirSync(out, { recursive: true });
-  const server = spawn(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none"] });
+  try {
+    if (files.length === 0) {
+      const dir = mkdtempSync(path.join(tmpdir(), "garuda-screenshots-"));
+      writeFileSync(path.join(dir, "fix-time-zone.jsonl"), screenshotSession());
+      await shoot(browser, dir, "fix-time-zone", out, "reader", false);
+    }
+    for (const file of files) {
+      // One file per served folder (a copy in the temp dir: serve does not follow links), so the viewer opens it and nothing else.
+      const stem = path.basename(file).replace(/\.jsonl$/, "");
+      const dir = mkdtempSync(path.join(tmpdir(), "garuda-screenshots-"));
+      copyFileSync(file, path.join(dir, `${stem}.jsonl`));
+      await shoot(browser, dir, stem, out, stem, true);
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Serve `dir`, open session `id`, and write `<prefix>-<width>-<scheme>.png` (and `-tools` from its first tool call when asked). */
+async function shoot(browser, dir, id, out, prefix, tools) {
+  const server = spawn(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
   try {
     const printed = String(await new Promise((resolve) => server.stdout.once("data", resolve)));
     const url = /http:\/\/127\.0\.0\.1:\d+\/\S*#token=[\w-]+/.exec(printed)[0];
@@ -60,22 +92,35 @@ async function main() {
       for (const colorScheme of ["light", "dark"]) {
         const page = await browser.newPage({ viewport: { width, height }, colorScheme });
         await page.goto(url);
-        await page.waitForSelector("body[data-loaded='fix-time-zone']");
-        await page.waitForSelector("#reading .vitem:not(.placeholder) details.tool.view-shell");
+        await page.waitForSelector(`body[data-loaded='${id}']`);
+        if (!tools) await page.waitForSelector("#reading .vitem:not(.placeholder) details.tool.view-shell");
         // From the prompt on: the question, then the tools as drawn.
         await page.evaluate(() => {
           const e = window.viewer.entries.find((x) => x.type === "user");
-          window.viewer.reading.scrollToEntry(e.index, false);
+          if (e) window.viewer.reading.scrollToEntry(e.index, false);
         });
         await page.waitForTimeout(600);
-        const file = path.join(out, `reader-${width}-${colorScheme}.png`);
+        const file = path.join(out, `${prefix}-${width}-${colorScheme}.png`);
         await page.screenshot({ path: file });
         console.log(`wrote ${path.relative(process.cwd(), file)}`);
+        if (tools) {
+          const found = await page.evaluate(() => {
+            const e = window.viewer.entries.find((x) => x.type === "assistant" && JSON.stringify(x).includes('"tool_use"'));
+            if (!e) return false;
+            window.viewer.reading.scrollToEntry(e.index, false);
+            return true;
+          });
+          if (found) {
+            await page.waitForTimeout(600);
+            const more = path.join(out, `${prefix}-${width}-${colorScheme}-tools.png`);
+            await page.screenshot({ path: more });
+            console.log(`wrote ${path.relative(process.cwd(), more)}`);
+          }
+        }
         await page.close();
       }
     }
   } finally {
-    await browser.close();
     server.kill();
   }
 }
