@@ -225,6 +225,9 @@ function partHtml(p, d, r, opts = {}) {
       // What the agent put in the conversation: folded under its label.
       const text = r(p.text);
       const command = p.label.startsWith("/");
+      // A slash command that is the person's turn (isContext): drawn as
+      // what they typed, the command as code, not as the agent's context.
+      if (command && !isContext(d)) return `<p class="prompt-command"><code>${escapeHtml(r(p.label))}</code>${text.trim() ? ` ${escapeHtml(text.trim())}` : ""}</p>`;
       const summary = `<span class="context-label">context</span> ${command ? `<code>${escapeHtml(r(p.label))}</code>${text ? ` <small>${escapeHtml(text.slice(0, 120))}</small>` : ""}` : `${escapeHtml(r(p.label))}${text ? ` <small>${n(text.split("\n").length)} ${text.includes("\n") ? "lines" : "line"}</small>` : ""}`}`;
       if (command && text.length <= 120) return `<div class="context">${summary}</div>`;
       return folded("context", summary, `<pre class="output">${escapeHtml(text)}</pre>`);

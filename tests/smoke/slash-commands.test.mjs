@@ -51,6 +51,10 @@ test("a session opening with a slash command the model answered counts it as its
   const md = cli("export", path.join(dir, "slash.jsonl"), "--format", "md").stdout;
   assert.match(md, /## User \(#\d+, [^\n]*\n\n`\/orchestrator` create a TODO app\n/);
   assert.match(md, /## Context \(#\d+[^\n]*\n\n<details><summary>context: \/clear<\/summary>/);
+  // The HTML (the viewer's renderer) draws the command as the person's words, not as a context chip.
+  const html = cli("export", path.join(dir, "slash.jsonl"), "--format", "html").stdout;
+  assert.match(html, /<p class="prompt-command"><code>\/orchestrator<\/code> create a TODO app<\/p>/);
+  assert.doesNotMatch(html, /context-label">context<\/span> <code>\/orchestrator/);
 });
 
 test("the peers' sessions that open with /init and /orchestrator count it as a turn and show it as the first prompt", { skip: PEERS_SKIP }, () => {
