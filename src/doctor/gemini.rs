@@ -74,18 +74,15 @@ struct Load<'a> {
 }
 
 fn units_of(bytes: &[u8]) -> Vec<Unit<'_>> {
-    let mut out = Vec::new();
-    let mut split = bytes.split(|&b| b == b'\n').peekable();
-    let mut line = 0;
-    while let Some(piece) = split.next() {
-        let last = split.peek().is_none();
-        if last && piece.is_empty() {
-            break;
-        }
-        line += 1;
-        out.push(Unit { bytes: piece, text: std::str::from_utf8(piece).unwrap_or(""), line, newline: !last });
-    }
-    out
+    raw::lines(bytes)
+        .into_iter()
+        .map(|(line, piece, newline)| Unit {
+            bytes: piece,
+            text: std::str::from_utf8(piece).unwrap_or(""),
+            line,
+            newline,
+        })
+        .collect()
 }
 
 fn messages_of<'a>(unit: usize, list: Option<&'a RawValue>) -> Vec<Msg<'a>> {

@@ -99,14 +99,7 @@ fn s<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 
 fn pieces<'a>(bytes: &'a [u8], problems: &mut Vec<Problem>) -> Vec<Piece<'a>> {
     let mut out = Vec::new();
-    let mut split = bytes.split(|&b| b == b'\n').peekable();
-    let mut line = 0;
-    while let Some(piece) = split.next() {
-        let last = split.peek().is_none();
-        if last && piece.is_empty() {
-            break;
-        }
-        line += 1;
+    for (line, piece, newline) in raw::lines(bytes) {
         let text = std::str::from_utf8(piece).ok();
         let v = match text {
             Some(t) if t.trim().is_empty() => None,
@@ -132,7 +125,7 @@ fn pieces<'a>(bytes: &'a [u8], problems: &mut Vec<Problem>) -> Vec<Piece<'a>> {
                 None
             }
         };
-        out.push(Piece { line, bytes: piece, text: text.unwrap_or(""), newline: !last, v });
+        out.push(Piece { line, bytes: piece, text: text.unwrap_or(""), newline, v });
     }
     out
 }

@@ -7,6 +7,23 @@
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 
+/// A file's lines as the repairs edit them: (1-based number, the bytes
+/// without their newline, whether a newline ended them). A file that ends
+/// in a newline has no empty last line.
+pub fn lines(bytes: &[u8]) -> Vec<(u64, &[u8], bool)> {
+    // A list, not an iterator: one copy of the loop in the wasm for both callers.
+    let mut out = Vec::new();
+    let mut split = bytes.split(|&b| b == b'\n').peekable();
+    while let Some(piece) = split.next() {
+        let last = split.peek().is_none();
+        if last && piece.is_empty() {
+            break;
+        }
+        out.push((out.len() as u64 + 1, piece, !last));
+    }
+    out
+}
+
 /// The members of a JSON object (None: not an object).
 pub fn object(raw: &str) -> Option<HashMap<String, &RawValue>> {
     serde_json::from_str(raw).ok()
