@@ -9,8 +9,8 @@
 // it reads the appended rows, looks their keys up, and adds up only the
 // files written to since the cut.)
 //
-// The marks are the ones `countRequestsOnce` makes, made the same way (the
-// same order, the same table); an append is folded in only while that
+// The marks are the ones `countRequestsOnce` makes (it calls `markAll`
+// here); an append is folded in only while that
 // order cannot have changed (no file added, removed or read whole, no
 // appended file whose first request moved, no appended row before the
 // cut); anything else counts every file again.
@@ -48,7 +48,7 @@ function maxOf(r) {
 /** A row's place in the table of keys: its item's index and its row number, in one float64 (both below 2^26). */
 const ROW = 2 ** 26;
 
-/** The slot of `key` in an open-addressing table of float64 keys (0: empty), as `countRequestsOnce` probes it. */
+/** The slot of `key` in an open-addressing table of float64 keys (0: empty; keys are non-zero integers below 2^53, their low bits index it). */
 function slotOf(keys, key) {
   const mask = keys.length - 1;
   let h = (key % keys.length) & mask;
@@ -57,12 +57,24 @@ function slotOf(keys, key) {
 }
 
 /**
- * Marks every item's copies from scratch (`it.copies`: row offsets), as
- * `countRequestsOnce` would, with `it.first`, `it.pos` and `it.maxT`;
- * returns the cut (null: none, every file is needed) and the table of keys
- * (`keys`, and `owners`: the row that counts each), which the index keeps.
+ * Marks every item's copies from scratch (`it.copies`: row offsets), with
+ * `it.first`, `it.pos` and `it.maxT`; returns the cut (null: none, every
+ * file is needed) and the table of keys (`keys`, and `owners`: the row that
+ * counts each), which the index keeps.
  */
 function countAll(items, now = Date.now()) {
+  // Room for appends to come (a full table counts all again): three slots a row.
+  const table = markAll(items, 3);
+  return { cut: cutOf(items, now), ...table };
+}
+
+/**
+ * The marking itself, the one `countRequestsOnce` (usage.cjs) uses too: the
+ * files in the order of their first keyed request, each key counted by the
+ * first row that has it, the later ones its copies; `slots` table slots a
+ * row.
+ */
+function markAll(items, slots) {
   const firsts = [];
   items.forEach((it, i) => {
     it.copies = [];
@@ -74,9 +86,8 @@ function countAll(items, now = Date.now()) {
   firsts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let count = 0;
   for (const [, i] of firsts) count += items[i].rows.length / STRIDE;
-  // Room for appends to come (a full table counts all again): three slots a row.
   let size = 16;
-  while (size < count * 3) size *= 2;
+  while (size < count * slots) size *= 2;
   const keys = new Float64Array(size);
   const owners = new Float64Array(size);
   firsts.forEach(([, i], pos) => {
@@ -94,7 +105,7 @@ function countAll(items, now = Date.now()) {
       }
     }
   });
-  return { cut: cutOf(items, now), keys, owners };
+  return { keys, owners };
 }
 
 /**
@@ -176,4 +187,4 @@ function applyCopies(items) {
   for (const it of items) if (it.rows && it.copies) for (const k of it.copies) it.rows[k + KEY] = -1;
 }
 
-module.exports = { countAll, countAppended, applyCopies, cutOf };
+module.exports = { countAll, markAll, countAppended, applyCopies, cutOf };

@@ -90,42 +90,11 @@ function usageOf(session, file, options, buf) {
  * numbers over all files; no strings are made.
  */
 function countRequestsOnce(items) {
-  const firsts = [];
-  items.forEach((it, i) => {
-    const r = it.rows;
-    if (!r) return;
-    let first = Infinity;
-    let keyed = false;
-    for (let k = 0; k < r.length; k += STRIDE) {
-      if (r[k + KEY] > 0) {
-        keyed = true;
-        if (r[k + T] < first) first = r[k + T];
-      }
-    }
-    if (keyed) firsts.push([first, i]);
-  });
-  firsts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  // The keys seen, in an open-addressing table of float64s (keys are
-  // non-zero integers below 2^53, hashed: their low bits index it). A Set
-  // boxed each of 65,000 numbers, the largest part of a statusline's time
-  // after an append on a 1 GB history.
-  let count = 0;
-  for (const [, i] of firsts) count += items[i].rows.length / STRIDE;
-  let size = 16;
-  while (size < count * 2) size *= 2;
-  const table = new Float64Array(size);
-  const mask = size - 1;
-  for (const [, i] of firsts) {
-    const r = items[i].rows;
-    for (let k = 0; k < r.length; k += STRIDE) {
-      const key = r[k + KEY];
-      if (!(key > 0)) continue;
-      let h = (key % size) & mask;
-      while (table[h] !== 0 && table[h] !== key) h = (h + 1) & mask;
-      if (table[h] === key) r[k + KEY] = -1;
-      else table[h] = key;
-    }
-  }
+  // The marking the index keeps (usage-count.cjs), without the index: one
+  // table of float64 keys, no Set (it boxed each of 65,000 numbers).
+  const { markAll, applyCopies } = require("./usage-count.cjs");
+  markAll(items, 2);
+  applyCopies(items);
 }
 
 const newAcc = () => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cache1h: 0, cost: 0, known: false, unknown: false, incomplete: false, entries: 0, first: Infinity, last: -Infinity, models: new Map() });
