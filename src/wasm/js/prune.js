@@ -29,15 +29,19 @@ const HAS_ID = 8;
 const HAS_NAME = 16;
 const PLACEHOLDER = 32;
 
-/** One message's codes (role, block count, then kind|flags, size, images per block), or [0]: not a message. */
-function facts(m, prefix, mark, strings) {
+/** Appends one message's codes to `codes` (role, block count, then kind|flags, size, images per block; [0]: not a message). */
+function facts(m, prefix, mark, codes, strings) {
   const role = m?.role;
   const r = role === "user" ? 1 : role === "assistant" ? 2 : 0;
-  if (r === 0) return [0];
+  if (r === 0) return void codes.push(0);
   const content = m.content;
-  if (typeof content === "string") return content.trim().length === 0 ? [r, 0] : [r, 1, KIND.text, 0, 0];
-  if (!Array.isArray(content)) return [0];
-  const out = [r, content.length];
+  if (typeof content === "string") {
+    if (content.trim().length === 0) codes.push(r, 0);
+    else codes.push(r, 1, KIND.text, 0, 0);
+    return;
+  }
+  if (!Array.isArray(content)) return void codes.push(0);
+  codes.push(r, content.length);
   for (let k = 0; k < content.length; k++) {
     const b = content[k];
     const kind = kindOf(b?.type);
@@ -64,9 +68,8 @@ function facts(m, prefix, mark, strings) {
         }
       }
     }
-    out.push(code, Math.min(size, 0xffffffff), images);
+    codes.push(code, Math.min(size, 0xffffffff), images);
   }
-  return out;
 }
 
 /**
@@ -78,15 +81,15 @@ export function pruneFacts(messages, prefix, mark) {
   const codes = [];
   const strings = [];
   for (let i = 0; i < messages.length; i++) {
-    const mark0 = strings.length;
-    let one;
+    // Written straight into the lists; a throw takes back what the message wrote.
+    const [c0, s0] = [codes.length, strings.length];
     try {
-      one = facts(messages[i], prefix, mark, strings);
+      facts(messages[i], prefix, mark, codes, strings);
     } catch {
-      strings.length = mark0;
-      one = [0];
+      codes.length = c0;
+      strings.length = s0;
+      codes.push(0);
     }
-    for (const c of one) codes.push(c);
   }
   return [new Uint32Array(codes), strings.join(""), new Uint32Array(strings.map((s) => s.length))];
 }
