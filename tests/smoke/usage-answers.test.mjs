@@ -108,23 +108,24 @@ test("statusline: an unchanged history is answered from the kept answers, the sa
   const { home, project, iso, env } = setup();
   const transcript = path.join(project, "a.jsonl");
   const hook = JSON.stringify({ session_id: "a", transcript_path: transcript, model: { id: "claude-sonnet-4-5-20250929", display_name: "Sonnet 4.5" } });
-  const first = run(["statusline"], env, hook);
+  // --no-cache: the line kept for a second (statusline-cache.test.mjs) would answer first.
+  const first = run(["statusline", "--no-cache"], env, hook);
   assert.notEqual(first.stats.answered, true);
   assert.match(first.out, /block \(\d+h \d+m left\) \| 🔥 /);
-  const second = run(["statusline"], env, hook);
+  const second = run(["statusline", "--no-cache"], env, hook);
   assert.equal(second.stats.answered, true);
   // The time left may tick over a minute between the two runs.
   const still = (s) => s.replace(/\(\d+h \d+m left\)/, "(left)");
   assert.equal(still(second.out), still(first.out));
-  assert.equal(still(second.out), still(run(["statusline", "--no-index"], env, hook).out));
+  assert.equal(still(second.out), still(run(["statusline", "--no-cache", "--no-index"], env, hook).out));
   fs.appendFileSync(transcript, line("a", 3, iso(1), 2_000_000));
-  const after = run(["statusline"], env, hook);
+  const after = run(["statusline", "--no-cache"], env, hook);
   assert.notEqual(after.stats.answered, true);
   assert.notEqual(still(after.out), still(first.out));
   assert.match(after.out, /🧠 2,000,000 \(1000%\)|🧠 2,000,000 \(\d+%\)/);
-  assert.equal(still(after.out), still(run(["statusline", "--no-index"], env, hook).out));
+  assert.equal(still(after.out), still(run(["statusline", "--no-cache", "--no-index"], env, hook).out));
   // Another session asked about: its own question.
-  const other = run(["statusline"], env, JSON.stringify({ session_id: "b", transcript_path: path.join(project, "b.jsonl"), model: { id: "claude-sonnet-4-5-20250929" } }));
+  const other = run(["statusline", "--no-cache"], env, JSON.stringify({ session_id: "b", transcript_path: path.join(project, "b.jsonl"), model: { id: "claude-sonnet-4-5-20250929" } }));
   assert.notEqual(other.stats.answered, true);
   assert.notEqual(still(other.out).split(" | ")[1], still(after.out).split(" | ")[1]);
   fs.rmSync(home, { recursive: true, force: true });

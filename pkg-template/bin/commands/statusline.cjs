@@ -10,21 +10,25 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { UsageError, parseArgs, readOptions } = require("../cli.cjs");
-const usageReport = require("../usage.cjs");
-const time = require("../usage-time.cjs");
-const { claudeRoots } = require("../roots.cjs");
-const { answers, cacheDir } = require("../usage-answers.cjs");
-// The index (and the report's modules) only when the kept answers do not answer.
+const { UsageError, parseArgs } = require("../cli.cjs");
+const { cacheDir } = require("../usage-answers.cjs");
+const lineCache = require("../statusline-cache.cjs");
+// The rest only when the line kept (statusline-cache.cjs) does not answer:
+// a run that prints the kept line loads nothing else.
+const usageReport = () => require("../usage.cjs");
+const time = () => require("../usage-time.cjs");
 const readIndexed = (...a) => require("../usage-index.cjs").readIndexed(...a);
 const applyCopies = (items) => require("../usage-count.cjs").applyCopies(items);
 
 const HELP = `usage: garuda-session statusline [--timezone Z] [--visual-burn-rate off|emoji|text|emoji-text] [--prices p.json] [--no-index]
+                                [--no-cache | --refresh-interval S]
   Claude Code's status line hook: its status JSON on stdin, one line out:
   model | session / today / block cost (time left in the block) | burn rate | context tokens
   In ~/.claude/settings.json: { "statusLine": { "type": "command", "command": "npx garuda-session statusline" } }
   Reads CLAUDE_CONFIG_DIR (comma list) or ~/.config/claude and ~/.claude, through an index in the
   user's cache folder (only appended bytes are read again); --no-index reads every file.
+  As ccusage's statusline, the line is kept for --refresh-interval seconds (default 1) while the
+  transcript is unchanged, for the same status JSON and options; --no-cache computes every line.
   --offline is accepted (and changes nothing: prices are built in).`;
 
 const money = (c) => (c === null ? "unknown" : `$${c.toFixed(2)}`);
@@ -41,7 +45,7 @@ function hookInput() {
   }
   try {
     const v = JSON.parse(text);
-    if (v && typeof v === "object" && !Array.isArray(v)) return v;
+    if (v && typeof v === "object" && !Array.isArray(v)) return { text, input: v };
   } catch {
     // below
   }
@@ -49,13 +53,28 @@ function hookInput() {
 }
 
 async function statusline(args) {
-  const o = parseArgs(args, { "--timezone": "timezone", "--visual-burn-rate": "burn", "--offline": "offline!", "--prices": "prices", "--no-index": "noIndex!", "--cost-source": "costSource" });
+  const o = parseArgs(args, { "--timezone": "timezone", "--visual-burn-rate": "burn", "--offline": "offline!", "--prices": "prices", "--no-index": "noIndex!", "--cost-source": "costSource", "--cache": "cache!", "--no-cache": "noCache!", "--refresh-interval": "refresh" });
+  const refresh = o.refresh === undefined ? 1 : /^\d+(\.\d+)?$/.test(o.refresh) ? Number(o.refresh) : NaN;
+  if (!(refresh >= 0 && refresh <= 3600)) throw new UsageError(`--refresh-interval ${o.refresh}: give seconds, 0 to 3600`);
+  const { text, input } = hookInput();
+  // The line kept from a run less than --refresh-interval ago, for the same
+  // status JSON, options and transcript (its size and mtime unchanged).
+  const keep = o.noCache !== true && refresh > 0 ? lineCache.open(cacheDir(), { text, args }, input.transcript_path) : null;
+  const line = keep?.get(refresh * 1000);
+  if (line !== undefined) {
+    process.stdout.write(line);
+    if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session statusline: read ${JSON.stringify({ bytesRead: 0, answered: true, kept: "line" })}\n`);
+    return 0;
+  }
+  const computed = Date.now();
   const burnStyle = o.burn ?? "off";
   if (!["off", "emoji", "text", "emoji-text"].includes(burnStyle)) throw new UsageError(`--visual-burn-rate ${o.burn}: give off, emoji, text or emoji-text`);
   // No --timezone: the system's zone (time.zone reads it without Intl).
-  if (o.timezone !== undefined && !time.checkZone(o.timezone)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
-  const zone = time.zone(o.timezone);
-  const input = hookInput();
+  if (o.timezone !== undefined && !time().checkZone(o.timezone)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
+  const zone = time().zone(o.timezone);
+  const { readOptions } = require("../cli.cjs");
+  const { claudeRoots } = require("../roots.cjs");
+  const { answers } = require("../usage-answers.cjs");
   const options = readOptions(o);
   const roots = claudeRoots();
   const transcript = typeof input.transcript_path === "string" ? input.transcript_path : null;
@@ -67,7 +86,7 @@ async function statusline(args) {
   const own = transcript && path.resolve(transcript);
   // What the line says, from the answers kept when no folder or file changed since (usage-answers.cjs), else from the files.
   const kept = roots.length && o.noIndex !== true ? answers(cacheDir(), roots, options) : null;
-  const question = kept && JSON.stringify({ statusline: 1, zone: time.zoneKey(zone), today, own, id });
+  const question = kept && JSON.stringify({ statusline: 1, zone: time().zoneKey(zone), today, own, id });
   // (The index keeps this zone's days too, usage-days.cjs: a `usage --by day` after the appends it saw adds up only their days.)
   let facts = kept?.get(question);
   let stats = { bytesRead: 0, answered: true };
@@ -102,7 +121,9 @@ async function statusline(args) {
     const window = /\[1m\]|-1m\b/.test(String(input.model?.id ?? "")) ? 1_000_000 : 200_000;
     parts.push(`🧠 ${n(context)} (${Math.round((context / window) * 100)}%)`);
   } else parts.push("🧠 N/A");
-  process.stdout.write(parts.join(" | ") + "\n");
+  const out = parts.join(" | ") + "\n";
+  process.stdout.write(out);
+  keep?.put(out, computed);
   if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session statusline: read ${JSON.stringify(stats)}\n`);
   return 0;
 }
@@ -118,24 +139,25 @@ function factsOf(items, { zone, today, own, id }) {
   const isOwn = (it) => own && it.file.endsWith(ownName) && (it.file === own || (!path.isAbsolute(it.file) && path.resolve(it.file) === own));
   const mine = items.filter((it) => isOwn(it) || (id && (it.id === id || (it.parent && path.basename(it.parent).replace(/\.jsonl$/, "") === id))));
   // The session's own files, each request once among them (copies of its rows: the report marks copies in them) ...
-  const sessionCost = mine.length ? usageReport.report(mine.map(fresh), { by: "session", zone }).totals.totalCost : undefined;
+  const usage = usageReport();
+  const sessionCost = mine.length ? usage.report(mine.map(fresh), { by: "session", zone }).totals.totalCost : undefined;
   // ... then today's and the block's over every file: its requests counted once for both (in place: no copy of every row).
   // The index knows the copies (usage-count.cjs) and from when on rows matter:
   // today's and the active block's rows are all in the files written to
   // since its cut (the chain of blocks starts again there), in their order.
   if (items.copiesKnown) applyCopies(items);
-  else usageReport.countRequestsOnce(items);
+  else usage.countRequestsOnce(items);
   const recent = items.cut === null || items.cut === undefined ? items : items.filter((it) => it.maxT !== null && it.maxT >= items.cut);
-  const day = usageReport.report(recent, { by: "day", zone, since: today, until: today, counted: true });
-  const block = usageReport.report(recent, { by: "block", zone, active: true, counted: true }).blocks[0] ?? null;
+  const day = usage.report(recent, { by: "day", zone, since: today, until: today, counted: true });
+  const block = usage.report(recent, { by: "block", zone, active: true, counted: true }).blocks[0] ?? null;
   // The context: the last request of the transcript (its input, cache read and cache write).
   let context = null;
   const ownItem = own ? items.find(isOwn) : undefined;
-  if (ownItem && ownItem.rows.length >= usageReport.STRIDE) {
+  if (ownItem && ownItem.rows.length >= usage.STRIDE) {
     // The latest request (rows come in no particular order).
     let k = 0;
     const r = ownItem.rows;
-    for (let j = 0; j < r.length; j += usageReport.STRIDE) if (r[j] > r[k] || Number.isNaN(r[k])) k = j;
+    for (let j = 0; j < r.length; j += usage.STRIDE) if (r[j] > r[k] || Number.isNaN(r[k])) k = j;
     context = r[k + 2] + r[k + 4] + r[k + 5];
   }
   return { sessionCost, dayCost: day.totals.totalCost, block, context };
