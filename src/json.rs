@@ -69,6 +69,16 @@ impl SessionState {
         state_json(self)
     }
 
+    /// `to_json` into `out` (which a caller may have reserved, fallibly, at `json_size_hint`).
+    pub fn write_json(&self, out: &mut String) {
+        write_state(out, self)
+    }
+
+    /// About the length of `to_json`'s text (its messages' JSON and a little more).
+    pub fn json_size_hint(&self) -> usize {
+        size_hint(self)
+    }
+
     /// Just the messages, as a JSON array.
     pub fn messages_json(&self) -> String {
         let mut out = String::new();
@@ -200,39 +210,48 @@ pub fn messages_from_json(s: &SessionState, from: usize) -> String {
 }
 
 fn state_json(s: &SessionState) -> String {
-    let size: usize = s.messages.iter().map(|m| m.json.len() + 1).sum();
-    let mut out = String::with_capacity(size + 1024);
+    let mut out = String::with_capacity(s.json_size_hint());
+    write_state(&mut out, s);
+    out
+}
+
+/// About the length of the state's JSON: its messages' and a little more.
+fn size_hint(s: &SessionState) -> usize {
+    s.messages.iter().map(|m| m.json.len() + 1).sum::<usize>() + 1024
+}
+
+fn write_state(out: &mut String, s: &SessionState) {
     out.push_str(r#"{"messages":"#);
-    push_messages(&mut out, &s.messages);
+    push_messages(out, &s.messages);
     out.push_str(r#","messageOrigins":"#);
-    push_origins(&mut out, &s.messages);
-    push_opt_raw(&mut out, "sessionId", &s.session_id);
-    push_opt_raw(&mut out, "root", &s.root);
-    push_opt_raw(&mut out, "version", &s.version);
+    push_origins(out, &s.messages);
+    push_opt_raw(out, "sessionId", &s.session_id);
+    push_opt_raw(out, "root", &s.root);
+    push_opt_raw(out, "version", &s.version);
     if let Some(model) = &s.model {
         out.push_str(r#","model":"#);
-        push_str_literal(&mut out, model);
+        push_str_literal(out, model);
     }
-    push_opt_raw(&mut out, "executor", &s.executor);
-    push_opt_raw(&mut out, "isolation", &s.isolation);
-    push_opt_raw(&mut out, "limits", &s.limits);
-    push_figures(&mut out, s);
+    push_opt_raw(out, "executor", &s.executor);
+    push_opt_raw(out, "isolation", &s.isolation);
+    push_opt_raw(out, "limits", &s.limits);
+    push_figures(out, s);
     if let Some(title) = &s.title {
         out.push_str(r#","title":"#);
-        push_str_literal(&mut out, title);
+        push_str_literal(out, title);
     }
     if let Some(prompt) = &s.first_prompt {
         out.push_str(r#","firstPrompt":"#);
-        push_str_literal(&mut out, prompt);
+        push_str_literal(out, prompt);
     }
-    push_opt_raw(&mut out, "thinking", &s.thinking);
-    push_opt_raw(&mut out, "ended", &s.ended);
+    push_opt_raw(out, "thinking", &s.thinking);
+    push_opt_raw(out, "ended", &s.ended);
     out.push_str(r#","undo":["#);
     for (i, snap) in s.undo.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        push_snapshot(&mut out, snap);
+        push_snapshot(out, snap);
     }
     out.push_str(r#"],"redo":["#);
     for (i, undone) in s.redo.iter().enumerate() {
@@ -240,12 +259,12 @@ fn state_json(s: &SessionState) -> String {
             out.push(',');
         }
         out.push_str(r#"{"snapshot":"#);
-        push_snapshot(&mut out, &undone.snapshot);
-        push_opt_raw(&mut out, "after", &undone.after);
+        push_snapshot(out, &undone.snapshot);
+        push_opt_raw(out, "after", &undone.after);
         out.push_str(r#","messages":"#);
-        push_messages(&mut out, &undone.messages);
+        push_messages(out, &undone.messages);
         out.push_str(r#","messageOrigins":"#);
-        push_origins(&mut out, &undone.messages);
+        push_origins(out, &undone.messages);
         out.push('}');
     }
     let _ = write!(out, r#"],"epoch":{},"warnings":["#, s.epoch);
@@ -254,7 +273,7 @@ fn state_json(s: &SessionState) -> String {
             out.push(',');
         }
         let _ = write!(out, r#"{{"line":{},"kind":"{}","message":"#, w.line, w.kind.as_str());
-        push_str_literal(&mut out, &w.message);
+        push_str_literal(out, &w.message);
         out.push('}');
     }
     // Every warning by kind (the list keeps the first WARNINGS_KEPT of each).
@@ -274,12 +293,11 @@ fn state_json(s: &SessionState) -> String {
         }
         None => out.push_str("null"),
     }
-    push_ledger(&mut out, s);
+    push_ledger(out, s);
     if let Some(history) = &s.history {
-        push_history(&mut out, s, history);
+        push_history(out, s, history);
     }
     out.push('}');
-    out
 }
 
 /// `,"history":[…]`: each message with its fate (`live`, `compacted` away by

@@ -2,15 +2,25 @@
 //! `repair(bytes, { format })`, so a viewer can say why a session will not
 //! resume and offer the repaired file.
 
-use super::{error, parse_json, text_arg, type_name};
+use super::{error, parse_json, text_arg, too_large, type_name};
+use wasm_bindgen::JsCast;
 use crate::doctor;
 use crate::formats::Format;
 use wasm_bindgen::prelude::*;
 
+/// The most a whole-input doctor call takes (1 GiB): it holds the bytes, a
+/// row per line and (repair) the repaired copy at once; `Diagnoser` streams
+/// a file of any size.
+const WHOLE_MAX: u32 = 1 << 30;
+
 /// The file's bytes: a Uint8Array as read, or a string.
 fn input(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
     if v.is_instance_of::<js_sys::Uint8Array>() {
-        Ok(js_sys::Uint8Array::from(v.clone()).to_vec())
+        let bytes: &js_sys::Uint8Array = v.unchecked_ref();
+        if bytes.length() > WHOLE_MAX {
+            return Err(too_large(what, "diagnose it with a Diagnoser (feed, then finish), which streams it"));
+        }
+        Ok(bytes.to_vec())
     } else if v.is_string() {
         Ok(text_arg(v, what)?.into_bytes())
     } else {

@@ -121,10 +121,9 @@ impl Journal {
     /// the file): any chunking, no redaction.
     pub fn feed(&mut self, chunk: JsValue) -> Result<(), JsValue> {
         if let Some(text) = chunk.dyn_ref::<js_sys::JsString>() {
-            feed_js_string(&mut self.inner, text, None);
+            feed_js_string(&mut self.inner, text, None, "feed(chunk)")?;
         } else if chunk.is_instance_of::<js_sys::Uint8Array>() {
-            let bytes = js_sys::Uint8Array::from(chunk).to_vec();
-            self.inner.feed_bytes(&bytes);
+            feed_js_bytes(&mut self.inner, chunk.unchecked_ref(), "feed(chunk)")?;
         } else {
             return Err(error(format!(
                 "feed(chunk): chunk must be a string or a Uint8Array, got {}",
@@ -183,7 +182,7 @@ impl Journal {
             }
         };
         self.inner.feed_bytes(&self.input[..n]);
-        Ok(())
+        room("feedInput(n)")
     }
 
     /// Ends fed text: a last line without a newline is applied, or is a torn
@@ -661,16 +660,16 @@ fn replay_counting(
     };
     if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
         let mut replay = options.journal();
-        feed_js_string(&mut replay, text, None);
+        feed_js_string(&mut replay, text, None, what)?;
         replay.finish();
+        room(what)?;
         return Ok(done(replay));
     }
     if journal.is_instance_of::<js_sys::Uint8Array>() {
-        let bytes = js_sys::Uint8Array::from(journal.clone()).to_vec();
         let mut replay = options.journal();
-        replay.feed_bytes(&bytes);
-        drop(bytes);
+        feed_js_bytes(&mut replay, journal.unchecked_ref(), what)?;
         replay.finish();
+        room(what)?;
         return Ok(done(replay));
     }
     if !js_sys::Array::is_array(journal) {
@@ -722,7 +721,21 @@ pub fn rebuild_state(
             return Err(corrupt("rebuildState(journal, { strict: true })", &c));
         }
     }
-    parse_json(&state.to_json())
+    state_json(&state, "rebuildState(journal, options)")
+}
+
+/// The state as one JSON text for JS, or ERR_INPUT_TOO_LARGE when it would
+/// not fit in wasm memory or in one JS string: checked before it is written,
+/// since a failed allocation aborts the module.
+fn state_json(state: &SessionState, what: &str) -> Result<JsValue, JsValue> {
+    let size = state.json_size_hint();
+    if size > MAX_JS_STRING {
+        return Err(too_large(what, IN_PARTS));
+    }
+    let mut out = String::new();
+    out.try_reserve(size).map_err(|_| too_large(what, IN_PARTS))?;
+    state.write_json(&mut out);
+    parse_json(&out)
 }
 
 /// `importSession(journal, options)`: another agent's session as a Garuda
@@ -741,9 +754,9 @@ pub fn import_session(
     };
     let mut j = read.journal().keeping_translation();
     if let Some(text) = journal.dyn_ref::<js_sys::JsString>() {
-        feed_js_string(&mut j, text, None);
+        feed_js_string(&mut j, text, None, what)?;
     } else if journal.is_instance_of::<js_sys::Uint8Array>() {
-        j.feed_bytes(&js_sys::Uint8Array::from(journal).to_vec());
+        feed_js_bytes(&mut j, journal.unchecked_ref(), what)?;
     } else {
         return Err(error(format!(
             "{what}: journal must be a string or a Uint8Array, got {}",
@@ -751,6 +764,7 @@ pub fn import_session(
         )));
     }
     j.finish();
+    room(what)?;
     match j.state().format {
         None => {
             let names: Vec<&str> = crate::formats::Format::ALL.iter().map(|f| f.as_str()).collect();

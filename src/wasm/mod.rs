@@ -25,6 +25,7 @@ mod context;
 mod doctor;
 mod doctor_stream;
 mod functions;
+mod grow;
 mod journal;
 mod redactor;
 
@@ -128,7 +129,8 @@ fn feed_js_string(
     journal: &mut CoreJournal,
     text: &js_sys::JsString,
     mut starts: Option<&mut crate::lines::LineStarts>,
-) {
+    what: &str,
+) -> Result<(), JsValue> {
     let len = text.length();
     // A UTF-16 unit becomes at most 3 UTF-8 bytes.
     let mut buf = vec![0u8; 3 * CHUNK_UNITS.min(len) as usize];
@@ -149,8 +151,54 @@ fn feed_js_string(
             starts.add(bytes);
         }
         journal.feed(unsafe { std::str::from_utf8_unchecked(bytes) });
+        room(what)?;
         start = end;
     }
+    Ok(())
+}
+
+/// Bytes per chunk when a Uint8Array is fed: the input is never copied into
+/// wasm memory whole (a 1 GB file would be a quarter of the address space).
+const CHUNK_BYTES: u32 = 8 << 20;
+
+/// Feeds a JS Uint8Array to a journal a chunk at a time.
+fn feed_js_bytes(journal: &mut CoreJournal, bytes: &js_sys::Uint8Array, what: &str) -> Result<(), JsValue> {
+    let len = bytes.length();
+    let mut buf = vec![0u8; CHUNK_BYTES.min(len) as usize];
+    let mut start = 0;
+    while start < len {
+        let end = start.saturating_add(CHUNK_BYTES).min(len);
+        let chunk = &mut buf[..(end - start) as usize];
+        bytes.subarray(start, end).copy_to(chunk);
+        journal.feed_bytes(chunk);
+        room(what)?;
+        start = end;
+    }
+    Ok(())
+}
+
+/// ERR_INPUT_TOO_LARGE once the module's memory is near wasm32's 4 GiB: a
+/// failed allocation would abort the module, so whole-input calls stop
+/// first and say what to do instead.
+fn room(what: &str) -> Result<(), JsValue> {
+    if grow::near_limit() {
+        return Err(too_large(what, IN_PARTS));
+    }
+    Ok(())
+}
+
+/// What a journal too large for one call is read with.
+const IN_PARTS: &str = "read it in parts: Journal.feed, then figures or messagesFrom";
+
+/// V8's longest string, 2^29 - 24 UTF-16 units: a UTF-8 text over this many
+/// bytes may not fit in one (a byte is at most one unit).
+const MAX_JS_STRING: usize = (1 << 29) - 24;
+
+fn too_large(what: &str, instead: &str) -> JsValue {
+    coded(
+        "ERR_INPUT_TOO_LARGE",
+        format!("{what}: too large for one call (the module's memory is wasm32's 4 GiB, a JS string holds 512 MiB); {instead}"),
+    )
 }
 
 /// A JS string as Rust text. Long strings go through `encodeInto` (one

@@ -105,6 +105,11 @@ impl Redactor {
         unchecked_return_type = "{ text: string; lines: number; changed: number; notRecords: number; rules: Record<string, number> }"
     )]
     pub fn redact_journal(&self, journal: JsValue) -> Result<JsValue, JsValue> {
+        let what = "redactJournal(journal)";
+        // The redacted text comes back as one JS string (a string given fits one already).
+        if journal.dyn_ref::<js_sys::Uint8Array>().is_some_and(|b| b.length() as usize > MAX_JS_STRING) {
+            return Err(too_large(what, "redact it a line at a time with redactLine"));
+        }
         let text = if journal.is_instance_of::<js_sys::Uint8Array>() {
             String::from_utf8(js_sys::Uint8Array::from(journal).to_vec())
                 .map_err(|_| error("redactJournal(journal): the bytes are not UTF-8"))?
