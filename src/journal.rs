@@ -270,8 +270,27 @@ impl Journal {
     /// even UTF-8 characters anywhere. A line that is not UTF-8 is skipped
     /// with a warning, like any line that is not JSON.
     pub fn feed_bytes(&mut self, chunk: &[u8]) {
-        let rest = self.complete_partial(chunk);
-        let at = chunk.len() - rest.len();
+        let mut rest = self.complete_partial(chunk);
+        let mut at = chunk.len() - rest.len();
+        // For a usage read, the lines before the format is known are read
+        // alone: the first picks the reader, and the rest of the chunk (most
+        // files are one chunk) can then go the reader's way.
+        while self.usage_only && self.state.format.is_none() {
+            let Some(i) = find_newline(rest) else { break };
+            self.newline(at + i);
+            if i > self.max_line {
+                self.too_long();
+            } else {
+                self.read_line_bytes(&rest[..i]);
+            }
+            rest = &rest[i + 1..];
+            at += i + 1;
+        }
+        if self.reader.as_ref().is_some_and(|r| r.may_pass_over()) {
+            self.feed_passing_over(rest, at);
+            self.end_chunk(chunk.len());
+            return;
+        }
         match std::str::from_utf8(rest) {
             Ok(text) => self.feed_text(text, at),
             Err(e) => {
@@ -363,6 +382,30 @@ impl Journal {
             at += i + 1;
         }
         self.keep_partial(rest.as_bytes());
+    }
+
+    /// Lines for a reader that passes some over unread (Claude Code's
+    /// usage-only read: user lines, most of a file's bytes), from byte `at`
+    /// of the chunk: only the lines it reads are checked for UTF-8 (the
+    /// check of every byte was a fifth of a `usage` read) and parsed. A line
+    /// passed over is counted, and no warning is given for it, valid or not:
+    /// nothing in it is read.
+    fn feed_passing_over(&mut self, bytes: &[u8], mut at: usize) {
+        let mut rest = bytes;
+        while let Some(i) = find_newline(rest) {
+            self.newline(at + i);
+            let line = &rest[..i];
+            if i > self.max_line {
+                self.too_long();
+            } else if self.reader.as_ref().is_some_and(|r| r.passes_over(line)) {
+                self.lines += 1;
+            } else {
+                self.read_line_bytes(line);
+            }
+            rest = &rest[i + 1..];
+            at += i + 1;
+        }
+        self.keep_partial(rest);
     }
 
     /// Lines that may hold invalid UTF-8, from byte `at` of the chunk.

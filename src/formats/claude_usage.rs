@@ -38,6 +38,17 @@ impl Reader {
         Reader { usage_only: Some(UsageOnly::default()), ..Reader::new(prices) }
     }
 
+    /// Whether lines may be passed over unread: in the usage-only mode.
+    pub fn may_pass_over(&self) -> bool {
+        self.usage_only.is_some()
+    }
+
+    /// Whether the usage-only mode reads nothing of `line` (it cannot be a
+    /// model response): `usage_line` would return at once.
+    pub fn passes_over(&self, line: &[u8]) -> bool {
+        self.usage_only.is_some() && !may_be_response(line)
+    }
+
     pub(super) fn usage_line(&mut self, number: u64, text: &str, notices: &mut Vec<Notice>) {
         let Some(u) = &mut self.usage_only else { return };
         if !may_be_response(text.as_bytes()) {

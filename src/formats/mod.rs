@@ -183,6 +183,23 @@ impl Reader {
         }
     }
 
+    /// Whether this reader passes some lines over unread (`passes_over`).
+    pub fn may_pass_over(&self) -> bool {
+        match self {
+            Reader::ClaudeCode(r) => r.may_pass_over(),
+            _ => false,
+        }
+    }
+
+    /// Whether this reader would pass `line` over without reading anything
+    /// in it, so the journal need not check or decode it.
+    pub fn passes_over(&self, line: &[u8]) -> bool {
+        match self {
+            Reader::ClaudeCode(r) => r.passes_over(line),
+            _ => false,
+        }
+    }
+
     /// After a usage-only read of a Claude Code file: each response's key
     /// (`usage_rows::key_of`; 0 for none) and 1-hour cache write, in the
     /// order `finish` handed the responses back. Empty for other formats

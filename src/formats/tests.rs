@@ -194,6 +194,59 @@ fn usage_only_replay_counts_the_same() {
     assert!(quick.messages.is_empty());
 }
 
+fn usage_bytes(chunks: &[&[u8]]) -> SessionState {
+    let mut j = Journal::default().for_usage();
+    for c in chunks {
+        j.feed_bytes(c);
+    }
+    j.finish();
+    j.into_state()
+}
+
+/// The usage-only read of bytes passes user lines over unread (no UTF-8
+/// check): split at every byte it counts what the whole text does, a user
+/// line that is not UTF-8 changes nothing and is not warned about (nothing
+/// in it is read), and an assistant line that is not UTF-8 still is.
+#[test]
+fn usage_only_bytes_pass_user_lines_over() {
+    let text = fixture("claude-code.jsonl");
+    let whole = usage_bytes(&[text.as_bytes()]);
+    let full = read(&text);
+    assert_eq!(whole.accounts.usage, full.accounts.usage);
+    assert!(whole.accounts.usage.output_tokens > 0);
+    let b = text.as_bytes();
+    for cut in 0..=b.len() {
+        let split = usage_bytes(&[&b[..cut], &b[cut..]]);
+        assert_eq!(split.accounts.usage, whole.accounts.usage, "cut at {cut}");
+        assert_eq!(split.warnings.len(), whole.warnings.len(), "cut at {cut}");
+    }
+    // A user line with a byte that is not UTF-8, after the first line.
+    let first_end = text.find('\n').unwrap() + 1;
+    let bad_user = [&br#"{"type":"user","message":{"role":"user","content":"caf"#[..], &[0xff], br#""},"uuid":"x-1"}"#].concat();
+    let mut with_user = b[..first_end].to_vec();
+    with_user.extend_from_slice(&bad_user);
+    with_user.push(b'\n');
+    with_user.extend_from_slice(&b[first_end..]);
+    let s = usage_bytes(&[&with_user]);
+    assert_eq!(s.accounts.usage, whole.accounts.usage);
+    assert_eq!(s.warnings.len(), whole.warnings.len());
+    // An assistant line that is not UTF-8 is read, so it is warned about.
+    let bad_reply = [
+        &br#"{"type":"assistant","message":{"role":"assistant","id":"m-bad","model":"claude-sonnet-4-5","content":[{"type":"text","text":""#[..],
+        &[0xff],
+        br#""}],"usage":{"input_tokens":5,"output_tokens":5}},"uuid":"x-2"}"#,
+    ]
+    .concat();
+    let mut with_reply = b[..first_end].to_vec();
+    with_reply.extend_from_slice(&bad_reply);
+    with_reply.push(b'\n');
+    with_reply.extend_from_slice(&b[first_end..]);
+    let s = usage_bytes(&[&with_reply]);
+    assert_eq!(s.accounts.usage, whole.accounts.usage);
+    assert_eq!(s.warnings.len(), whole.warnings.len() + 1);
+    assert!(s.warnings.iter().any(|w| w.line == 2 && w.message.contains("UTF-8")), "{:?}", s.warnings);
+}
+
 /// Times that are not ISO dates (or cut a character at byte 10) give no day, and no panic.
 #[test]
 fn odd_times_never_panic() {
