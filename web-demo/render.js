@@ -213,6 +213,8 @@ function partHtml(p, d, r, opts = {}) {
         // An export links the run's own page (opts.childHref); the viewer opens it from data-child.
         const href = opts.childHref?.(p.child) ?? "#";
         body += `<div class="subagent">Subagent run <a class="child-link" href="${escapeHtml(href)}" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>`;
+        // An export draws the run itself here, folded (opts.childRun: export.js, from the run's own journal).
+        body += opts.childRun?.(p.child) ?? "";
       }
       return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}${v ? ` view-${escapeHtml(v.kind)}` : ""}`, head, body, edit || (v && OPEN_VIEWS.has(v.kind)));
     }
@@ -277,7 +279,8 @@ export function entryHtml(d, opts = {}) {
   const parts = (d.parts ?? []).filter((p) => !(opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null));
   const body = parts.map((p) => partHtml(p, d, r, opts)).join("");
   const subs = (d.subagents ?? []).map((s) => `<div class="subagent">Subagent ${escapeHtml(r(s.child ?? "-"))}: ${n(s.tokens)} tokens · ${cost(s.costUsd)}</div>`).join("");
-  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}${isContext(d) ? " context-entry" : ""}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
+  // `opts.idPrefix`: a run nested in an export has its own ids (`<run>-e-N`), not its parent's.
+  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}${isContext(d) ? " context-entry" : ""}" id="${escapeHtml(opts.idPrefix ?? "e-")}${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
 }
 
 // ---- Markdown ---------------------------------------------------------------
@@ -302,7 +305,8 @@ export function entryMarkdown(d, opts = {}) {
   if (d.kind === "warning") return `> Line ${d.line} was not read (${d.type}): ${esc(d.preview)}\n`;
   const who = isContext(d) ? "Context" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
   const fig = d.usage ? ` · ${n(d.usage.inputTokens + d.usage.outputTokens + d.usage.cacheReadTokens + d.usage.cacheWriteTokens)} tokens · ${cost(d.costUsd)}` : "";
-  const out = [`## ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
+  // `opts.level`: an entry's heading level (a nested subagent run's entries sit a level or two down).
+  const out = [`${"#".repeat(opts.level ?? 2)} ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
   for (const p of d.parts ?? []) {
     if (opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null) continue;
     if (p.type === "prompt" || p.type === "text") out.push(demoteMarkdown(r(p.text)), "");
@@ -319,6 +323,8 @@ export function entryMarkdown(d, opts = {}) {
         if (p.result) out.push(`**Result**${p.result.error ? " — error" : ""}`, "", fence(r(p.view?.kind === "patch" ? p.view.output ?? p.result.text : p.result.text)), "");
       }
       for (const i of p.result?.images ?? []) out.push(imageMarkdown(i, opts), "");
+      // An export writes the subagent's run here, as a sub-section (opts.childRun: export.js).
+      if (p.child && opts.childRun) out.push(...opts.childRun(p.child));
     } else if (p.type === "toolResult") {
       out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
       for (const i of p.images ?? []) out.push(imageMarkdown(i, opts), "");
@@ -344,14 +350,14 @@ export function shortTitle(text) {
  * writes and what the viewer's "Copy transcript" copies, from the core's
  * entries (`details`: transcriptEntry of each entry shown, in order).
  * `info`: { title, sessionId, model, cost, budgetNote }; `redact`: applied to
- * every journal string; `opts.image` as entryMarkdown takes it.
+ * every journal string; `opts.image` and `opts.childRun` as entryMarkdown takes them.
  */
-export function transcriptDocument(info, details, redact, { image } = {}) {
+export function transcriptDocument(info, details, redact, { image, childRun } = {}) {
   const r = (s) => redact(String(s ?? ""));
   const out = [`# ${shortTitle(r(info.title ?? info.sessionId)).replace(/[*_`[\]<>]/g, "\\$&")}`, ""];
   out.push(`- session: ${r(info.sessionId ?? "-")}`, `- model: ${r(info.model ?? "-")}`, `- cost: ${info.cost}`);
   if (info.budgetNote) out.push(`- ${info.budgetNote}`);
   out.push("");
-  for (const d of details) out.push(entryMarkdown(d, { redact: r, hidePaired: true, image }));
+  for (const d of details) out.push(entryMarkdown(d, { redact: r, hidePaired: true, image, childRun }));
   return out.join("\n");
 }
