@@ -27,7 +27,8 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
-import { viewGist, viewStatus, viewBody, viewMarkdown, OPEN_VIEWS } from "./tools-render.js";
+import { viewGist, viewStatus, viewBody, OPEN_VIEWS } from "./tools-render.js";
+import { toolMarkdown } from "./tools-markdown.js";
 import { dropWhy } from "./viewer-words.js";
 
 for (const [name, lang] of Object.entries({ bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml })) {
@@ -314,14 +315,8 @@ export function entryMarkdown(d, opts = {}) {
     else if (p.type === "attachment") out.push("**Attachment**", "", fence(r(p.text)), "");
     else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
     else if (p.type === "toolUse") {
-      out.push(`**Tool call** \`${r(p.name).replace(/`/g, "")}\` (${esc(p.id)})`, "");
-      const viewed = p.view ? viewMarkdown(p.view, p, r, fence) : null;
-      if (viewed) out.push(...viewed);
-      else {
-        if (p.diff.length) for (const f of p.diff) out.push(`\`${r(f.path).replace(/`/g, "")}\``, "", fence(f.lines.map(([op, t]) => (op === "@" ? "@@" : op) + r(t)).join("\n"), "diff"), "");
-        else out.push(fence(r(p.input), "json"), "");
-        if (p.result) out.push(`**Result**${p.result.error ? " — error" : ""}`, "", fence(r(p.view?.kind === "patch" ? p.view.output ?? p.result.text : p.result.text)), "");
-      }
+      // Drawn by its tool's view, as the HTML is (tools-markdown.js).
+      out.push(...toolMarkdown(p, r, { fence, demote: demoteMarkdown, langOf }));
       for (const i of p.result?.images ?? []) out.push(imageMarkdown(i, opts), "");
       // An export writes the subagent's run here, as a sub-section (opts.childRun: export.js).
       if (p.child && opts.childRun) out.push(...opts.childRun(p.child));

@@ -145,32 +145,3 @@ export function viewBody(v, p, r, diffHtml) {
 
 /** Views drawn open: what a reader reads in passing (a command and its first lines, a list, a prompt). */
 export const OPEN_VIEWS = new Set(["shell", "todos", "task", "patch"]);
-
-/** A call with a view, as Markdown. Null: render.js writes its JSON. */
-export function viewMarkdown(v, p, r, fence) {
-  const res = p.result;
-  const out = [];
-  switch (v.kind) {
-    case "shell":
-      if (v.description) out.push(`*${r(v.description).replace(/[*_`[\]<>]/g, "\\$&")}*`, "");
-      out.push(fence(`$ ${r(v.command)}`, "bash"), "");
-      if (res) out.push(fence(r(v.output ?? res.text)), "");
-      if (typeof v.exit === "number") out.push(`exit ${v.exit}`, "");
-      return out;
-    case "read":
-      out.push(`\`${r(v.path).replace(/`/g, "")}\`${v.lines.length ? ` (lines ${v.first}–${v.first + v.lines.length - 1})` : ""}`, "");
-      if (res?.error) out.push(fence(r(res.text)), "");
-      else if (res) out.push(fence(v.lines.map((l) => r(l)).join("\n"), langOf(v.path) ?? ""), "");
-      return out;
-    case "todos":
-      for (const i of v.items) out.push(`- [${i.status === "completed" ? "x" : " "}] ${r(i.text).replace(/[*_`[\]<>]/g, "\\$&")}${i.status === "in_progress" ? " *(in progress)*" : ""}`);
-      out.push("");
-      return out;
-    case "task":
-      if (v.prompt) out.push("**Prompt**", "", r(v.prompt), "");
-      if (res) out.push(`**Report**${res.error ? " — error" : ""}`, "", r(res.text), "");
-      return out;
-    default:
-      return null;
-  }
-}
