@@ -129,7 +129,10 @@ function writtenByGaruda(file) {
     const buf = Buffer.alloc(64 << 10);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     const first = buf.subarray(0, n).toString("utf8").split("\n").find((l) => l.trim() !== "");
-    return first !== undefined && GARUDA_TYPES.has(JSON.parse(first)?.type);
+    // Every Garuda record has its time as `t` (spec §1): a Claude Code
+    // line of type "user" (`timestamp`, no `t`) is not one.
+    const record = first === undefined ? null : JSON.parse(first);
+    return GARUDA_TYPES.has(record?.type) && typeof record.t === "string";
   } catch {
     return false;
   } finally {
