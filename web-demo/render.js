@@ -68,8 +68,8 @@ md.renderer.rules.heading_close = (tokens, i, options, env, self) => {
   return self.renderToken(tokens, i, options);
 };
 
-/** A message's Markdown with its headings two levels down (fenced code left alone), for the Markdown export. */
-export function demoteMarkdown(text) {
+/** A message's Markdown with its headings `by` levels down (fenced code left alone), for the Markdown export: under its entry's heading. */
+export function demoteMarkdown(text, by = 2) {
   let fence = null;
   return String(text)
     .split("\n")
@@ -82,7 +82,7 @@ export function demoteMarkdown(text) {
       }
       if (fence !== null) return line;
       const h = /^(\s{0,3})(#{1,6})(\s)/.exec(line);
-      return h ? `${h[1]}${"#".repeat(Math.min(6, h[2].length + 2))}${line.slice(h[1].length + h[2].length)}` : line;
+      return h ? `${h[1]}${"#".repeat(Math.min(6, h[2].length + by))}${line.slice(h[1].length + h[2].length)}` : line;
     })
     .join("\n");
 }
@@ -308,15 +308,17 @@ export function entryMarkdown(d, opts = {}) {
   const fig = d.usage ? ` · ${n(d.usage.inputTokens + d.usage.outputTokens + d.usage.cacheReadTokens + d.usage.cacheWriteTokens)} tokens · ${cost(d.costUsd)}` : "";
   // `opts.level`: an entry's heading level (a nested subagent run's entries sit a level or two down).
   const out = [`${"#".repeat(opts.level ?? 2)} ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
+  // A message's headings sit under its entry's.
+  const demote = (t) => demoteMarkdown(t, opts.level ?? 2);
   for (const p of d.parts ?? []) {
     if (opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null) continue;
-    if (p.type === "prompt" || p.type === "text") out.push(demoteMarkdown(r(p.text)), "");
+    if (p.type === "prompt" || p.type === "text") out.push(demote(r(p.text)), "");
     else if (p.type === "note") out.push(`> **Note:** ${esc(p.text).replace(/\n/g, "\n> ")}`, "");
     else if (p.type === "attachment") out.push("**Attachment**", "", fence(r(p.text)), "");
     else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
     else if (p.type === "toolUse") {
       // Drawn by its tool's view, as the HTML is (tools-markdown.js).
-      out.push(...toolMarkdown(p, r, { fence, demote: demoteMarkdown, langOf }));
+      out.push(...toolMarkdown(p, r, { fence, demote, langOf }));
       for (const i of p.result?.images ?? []) out.push(imageMarkdown(i, opts), "");
       // An export writes the subagent's run here, as a sub-section (opts.childRun: export.js).
       if (p.child && opts.childRun) out.push(...opts.childRun(p.child));
