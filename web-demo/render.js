@@ -199,10 +199,14 @@ function partHtml(p, d, r, opts = {}) {
       const exit = v ? viewStatus(v, res) : null;
       const head = `<span class="tool-name">${escapeHtml(r(p.name))}</span> <span class="tool-gist">${escapeHtml(v ? viewGist(v, p, r) : r(gist(p.input)))}</span> ${exit ? `<span class="status ${exit === "exit 0" ? "ok" : "error"}">${escapeHtml(exit)}</span>` : `<span class="status ${status.replace(" ", "-")}">${status}</span>`}`;
       const edit = p.diff.length > 0;
+      // An export draws the run itself, folded (opts.childRun: export.js, from the run's own journal):
+      // a subagent's between its prompt and its report, as it happened; any other under the call.
+      let run = p.child ? opts.childRun?.(p.child) ?? "" : "";
       let body;
       if (v) {
         // The core's view of the call (tools-render.js draws it, result included).
-        body = viewBody(v, p, r, diffHtml);
+        body = viewBody(v, p, r, diffHtml, run);
+        if (v.kind === "task") run = "";
         if (res?.images?.length) body += imagesHtml(res.images);
       } else {
         body = edit ? diffHtml(p.diff, r) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
@@ -213,9 +217,7 @@ function partHtml(p, d, r, opts = {}) {
         const show = opts.nest ? ` · <a class="child-show" href="#" data-child="${escapeHtml(p.child)}">show it here</a>` : "";
         // An export links the run's own page (opts.childHref); the viewer opens it from data-child.
         const href = opts.childHref?.(p.child) ?? "#";
-        body += `<div class="subagent">Subagent run <a class="child-link" href="${escapeHtml(href)}" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>`;
-        // An export draws the run itself here, folded (opts.childRun: export.js, from the run's own journal).
-        body += opts.childRun?.(p.child) ?? "";
+        body += `<div class="subagent">Subagent run <a class="child-link" href="${escapeHtml(href)}" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>${run}`;
       }
       return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}${v ? ` view-${escapeHtml(v.kind)}` : ""}`, head, body, edit || (v && OPEN_VIEWS.has(v.kind)));
     }
@@ -318,10 +320,10 @@ export function entryMarkdown(d, opts = {}) {
     else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
     else if (p.type === "toolUse") {
       // Drawn by its tool's view, as the HTML is (tools-markdown.js).
-      out.push(...toolMarkdown(p, r, { fence, demote, langOf }));
+      // An export writes a subagent's run in it (opts.childRun: export.js).
+      const run = p.child && opts.childRun ? opts.childRun(p.child) : [];
+      out.push(...toolMarkdown(p, r, { fence, demote, langOf, run }));
       for (const i of p.result?.images ?? []) out.push(imageMarkdown(i, opts), "");
-      // An export writes the subagent's run here, as a sub-section (opts.childRun: export.js).
-      if (p.child && opts.childRun) out.push(...opts.childRun(p.child));
     } else if (p.type === "toolResult") {
       out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
       for (const i of p.images ?? []) out.push(imageMarkdown(i, opts), "");

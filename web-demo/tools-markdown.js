@@ -24,9 +24,10 @@ const code = (s) => `\`${String(s).replace(/`/g, "")}\``;
 /**
  * `fence(text, lang)` fences text; `demote(md)` moves a message's headings
  * under the entry's; `langOf(path)` names a file's language (render.js
- * gives them).
+ * gives them). `run`: a subagent's run as an export writes it (lines), put
+ * between a Task's prompt and its report, else after the call.
  */
-export function toolMarkdown(p, r, { fence, demote, langOf }) {
+export function toolMarkdown(p, r, { fence, demote, langOf, run = [] }) {
   const esc = (s) => r(s).replace(/[*_`[\]<>]/g, "\\$&");
   const v = p.view;
   const res = p.result;
@@ -85,6 +86,7 @@ export function toolMarkdown(p, r, { fence, demote, langOf }) {
       break;
     case "task":
       if (v.prompt) out.push("**Prompt**", "", demote(r(v.prompt)), "");
+      out.push(...run.splice(0));
       if (res) out.push(`**Report**${res.error ? " — error" : ""}`, "", demote(r(res.text)), "");
       break;
     case "search":
@@ -122,5 +124,6 @@ export function toolMarkdown(p, r, { fence, demote, langOf }) {
         if (res) result(res.error ? "Result — error" : "Result", res.text);
       }
   }
+  out.push(...run);
   return out;
 }

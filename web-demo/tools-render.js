@@ -71,9 +71,11 @@ export function viewStatus(v, res) {
 
 /**
  * The body of a call with a view, its result included (the view says how
- * to show it). `diffHtml` draws the call's diff (an edit, a patch).
+ * to show it). `diffHtml` draws the call's diff (an edit, a patch); `run`
+ * is a subagent's run as an export draws it, put between its prompt and
+ * its report.
  */
-export function viewBody(v, p, r, diffHtml) {
+export function viewBody(v, p, r, diffHtml, run = "") {
   const res = p.result;
   const error = res?.error ? `<div class="io-label">error</div><pre class="output">${escapeHtml(r(res.text))}</pre>` : "";
   switch (v.kind) {
@@ -108,6 +110,7 @@ export function viewBody(v, p, r, diffHtml) {
     }
     case "task": {
       let html = v.prompt ? `<div class="io-label">prompt</div><div class="md">${markdownHtml(r(v.prompt))}</div>` : "";
+      html += run;
       if (res) html += `<div class="io-label">${res.error ? "error" : "report"}</div><div class="md">${markdownHtml(r(res.text))}</div>`;
       return html;
     }

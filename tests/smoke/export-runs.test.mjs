@@ -95,6 +95,13 @@ test("export draws every tool call of the session and of its subagents' runs, as
   const run = page.slice(page.indexOf('<details class="subrun">'));
   assert.match(run, /<details class="tool view-shell"[^>]*><summary><span class="tool-name">Bash<\/span> <span class="tool-gist">List the sources/);
   assert.match(run, /<details class="tool view-search"/);
+  // A Task's run reads in its order: the prompt, what the subagent did, its report.
+  const chain = path.join(root, "tests/formats/claude-code-chain.jsonl");
+  const html = cli("export", chain, "--format", "html").stdout;
+  const at = (text, s) => text.indexOf(s);
+  assert.ok(at(html, '<div class="io-label">prompt</div>') < at(html, '<details class="subrun">') && at(html, '<details class="subrun">') < at(html, '<div class="io-label">report</div>'), "HTML: prompt, run, report");
+  const mdText = cli("export", chain, "--format", "md").stdout;
+  assert.ok(at(mdText, "**Prompt**") < at(mdText, "The subagent's run") && at(mdText, "The subagent's run") < at(mdText, "**Report**") && at(mdText, "**Prompt**") >= 0, "Markdown: prompt, run, report");
   assert.ok(nested >= 2, `the fixtures' runs at least (${nested})`);
   console.log(`export runs: ${files.length} files, ${nested} subagent runs nested`);
 });
