@@ -10,7 +10,7 @@
 //
 // Every journal string passes `r` (redaction); text that is not fenced or
 // Markdown by intent is escaped.
-import { viewGist, viewStatus } from "./tools-render.js";
+import { viewGist, viewStatus, terminalText } from "./tools-render.js";
 
 // As tools-render.js: lines of a command's output shown before the fold,
 // lines of a read shown before the fold.
@@ -65,7 +65,7 @@ export function toolMarkdown(p, r, { fence, demote, langOf, run = [] }) {
       out.push(fence(`$ ${r(v.command)}`, "bash"), "");
       if (v.cwd) out.push(`in ${code(r(v.cwd))}`, "");
       if (res) {
-        const text = r(v.output ?? res.text);
+        const text = terminalText(r(v.output ?? res.text));
         if (text.trim()) preview(text, PREVIEW_LINES);
         else out.push("*(no output)*", "");
       }
@@ -111,7 +111,7 @@ export function toolMarkdown(p, r, { fence, demote, langOf, run = [] }) {
       break;
     case "patch":
       diffs(p.diff);
-      if (res) preview(r(v.output ?? res.text), PREVIEW_LINES);
+      if (res) preview(terminalText(r(v.output ?? res.text)), PREVIEW_LINES);
       break;
     default:
       if (p.diff.length) {

@@ -15,6 +15,27 @@ const PREVIEW_LINES = 6;
 const READ_LINES = 60;
 
 const n = (x) => Number(x ?? 0).toLocaleString("en-US");
+
+// A terminal's control sequences: CSI (colours, cursor moves: `ESC [ … m`),
+// OSC (titles, links: `ESC ] … BEL`) and the two-byte escapes.
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/**
+ * A command's output as its terminal showed it: the control sequences
+ * taken out (they drew as boxes), and a line rewritten with `\r` (a
+ * spinner, a progress bar) as what was left on it. The result's own text
+ * keeps them.
+ */
+export function terminalText(text) {
+  return String(text)
+    .replace(ESCAPES, "")
+    .split("\n")
+    .map((line) => {
+      const parts = line.replace(/\r$/, "").split("\r");
+      return parts.findLast((p) => p !== "") ?? "";
+    })
+    .join("\n");
+}
 const lines = (s) => (s === "" ? [] : String(s).replace(/\n$/, "").split("\n"));
 
 /** Text with its first `keep` lines shown and the rest folded under "N more lines". */
@@ -84,7 +105,7 @@ export function viewBody(v, p, r, diffHtml, run = "") {
       if (v.command) bits.push(`<div class="shell-cmd"><span class="shell-prompt">$</span>${codeHtml(r(v.command), "bash")}</div>`);
       if (v.cwd) bits.push(`<div class="tool-desc">in <code>${escapeHtml(r(v.cwd))}</code></div>`);
       if (res) {
-        const out = r(v.output ?? res.text);
+        const out = terminalText(r(v.output ?? res.text));
         bits.push(out.trim() ? previewPre(out, PREVIEW_LINES) : `<div class="tool-desc">(no output)</div>`);
       }
       return bits.join("");
@@ -138,7 +159,7 @@ export function viewBody(v, p, r, diffHtml, run = "") {
     }
     case "patch": {
       let html = diffHtml(p.diff, r);
-      if (res) html += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${previewPre(r(v.output ?? res.text), PREVIEW_LINES)}`;
+      if (res) html += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${previewPre(terminalText(r(v.output ?? res.text)), PREVIEW_LINES)}`;
       return html;
     }
     default:

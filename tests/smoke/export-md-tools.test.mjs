@@ -30,6 +30,8 @@ const OUTPUT = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n");
 // [tool name, input, result text, what its Markdown holds, what it must not hold]
 const CASES = [
   ["Bash", { command: "ls -la src", description: "List the sources" }, OUTPUT, [/^\*\*Tool call\*\* `Bash` — List the sources · ok/m, /^```bash\n\$ ls -la src\n```$/m, /^```\nline 1\n(line \d\n){4}line 6\n```$/m, /<summary>4 more lines<\/summary>\n\n```\nline 7\nline 8\nline 9\nline 10\n```/], [/"command"/]],
+  // A terminal's colours and a progress line rewritten with \r: shown as the terminal left them.
+  ["Bash", { command: "npm test", description: "Run the tests" }, "\x1b[32mPASS\x1b[0m src/a.test.ts\nbuilding 10%\rbuilding 100%\n\x1b]0;title\x07done", [/^```\nPASS src\/a\.test\.ts\nbuilding 100%\ndone\n```$/m], [/\x1b/, /building 10%/]],
   ["Read", { file_path: "src/parse.ts" }, "     1→export function parse() {\n     2→  return 1;\n     3→}", [/^\*\*Tool call\*\* `Read` — `src\/parse.ts`/m, /^lines 1–3$/m, /^```typescript\nexport function parse\(\) \{\n  return 1;\n\}\n```$/m], [/"file_path"/, /1→/]],
   ["Edit", { file_path: "src/parse.ts", old_string: "return 1;", new_string: "return 2;" }, "The file src/parse.ts has been updated.", [/^```diff\n-return 1;\n\+return 2;\n```$/m, /^`src\/parse.ts` \+1 −1$/m], [/"old_string"/]],
   ["TodoWrite", { todos: [{ content: "Write the parser", status: "completed", activeForm: "Writing" }, { content: "Test it", status: "in_progress", activeForm: "Testing" }, { content: "Ship *it*", status: "pending", activeForm: "Shipping" }] }, "Todos have been modified successfully.", [/^- \[x\] Write the parser$/m, /^- \[ \] Test it \*\(in progress\)\*$/m, /^- \[ \] Ship \\\*it\\\*$/m, /1 of 3 done/], [/"todos"/]],
@@ -60,8 +62,13 @@ function fixture() {
 }
 
 test("each tool call is drawn by its gist in Markdown; a tool it does not know keeps its JSON", () => {
-  const text = md(fixture());
+  const file = fixture();
+  const text = md(file);
   const calls = text.split(/^(?=\*\*Tool call\*\* )/m).slice(1);
+  // The HTML draws the same output without the terminal's control sequences.
+  const html = spawnSync(process.execPath, [bin, "export", file, "--format", "html", "--no-redact"], { encoding: "utf8" }).stdout;
+  assert.match(html, /PASS src\/a\.test\.ts\nbuilding 100%\ndone/);
+  assert.ok(!html.includes("\x1b"), "no escape character in the HTML");
   assert.equal(calls.length, CASES.length, "one heading line per call");
   CASES.forEach(([name, , , want, never], i) => {
     const call = calls[i];
@@ -101,6 +108,7 @@ test("on every Claude Code peer file, each call's Markdown holds its command, pa
     if (!blocks.length) continue;
     const text = md(file);
     const words = plain(text);
+    assert.ok(!text.includes("\x1b"), `${path.basename(file)}: no terminal escape drawn`);
     for (const b of blocks) {
       for (const want of expected(b) ?? []) {
         assert.ok(words.includes(want) || text.includes(want), `${path.basename(file)}: ${b.name} ${b.id} shows ${JSON.stringify(want.slice(0, 80))}`);
