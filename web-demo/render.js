@@ -27,7 +27,7 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
-import { viewGist, viewStatus, viewBody, OPEN_VIEWS } from "./tools-render.js";
+import { viewGist, viewStatus, viewBody, fileLinesHtml, OPEN_VIEWS } from "./tools-render.js";
 import { toolMarkdown } from "./tools-markdown.js";
 import { dropWhy } from "./viewer-words.js";
 
@@ -148,6 +148,8 @@ export function langOf(path) {
 function diffHtml(files, r) {
   return files
     .map((f) => {
+      // A file written whole reads as a file: numbered and highlighted, not 40 lines of "+".
+      if (f.whole) return `<div class="diff written"><div class="diff-head">${escapeHtml(r(f.path || "(file)"))} <span class="add">written, ${n(f.lines.length)} ${f.lines.length === 1 ? "line" : "lines"}</span></div>${fileLinesHtml(1, f.lines.map(([, t]) => r(t)), langOf(f.path))}</div>`;
       const rows = f.lines.map(([op, text]) => {
         const cls = op === "+" ? "add" : op === "-" ? "del" : op === "@" ? "hunk" : "ctx";
         return `<div class="${cls}"><span class="op">${op === "@" ? "@@" : escapeHtml(op)}</span>${escapeHtml(r(text))}</div>`;

@@ -47,6 +47,12 @@ export function toolMarkdown(p, r, { fence, demote, langOf, run = [] }) {
   };
   const diffs = (files) => {
     for (const f of files) {
+      // A file written whole: its lines in its language, not a diff of "+" lines.
+      if (f.whole) {
+        out.push(`${code(r(f.path || "(file)"))} written, ${n(f.lines.length)} ${f.lines.length === 1 ? "line" : "lines"}`, "");
+        preview(f.lines.map(([, t]) => r(t)).join("\n"), READ_LINES, langOf(f.path) ?? "");
+        continue;
+      }
       const added = f.lines.filter(([op]) => op === "+").length;
       const removed = f.lines.filter(([op]) => op === "-").length;
       out.push(`${code(r(f.path || "(file)"))} +${added} −${removed}`, "", fence(f.lines.map(([op, t]) => (op === "@" ? "@@" : op) + r(t)).join("\n"), "diff"), "");

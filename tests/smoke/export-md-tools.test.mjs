@@ -34,6 +34,8 @@ const CASES = [
   ["Bash", { command: "npm test", description: "Run the tests" }, "\x1b[32mPASS\x1b[0m src/a.test.ts\nbuilding 10%\rbuilding 100%\n\x1b]0;title\x07done", [/^```\nPASS src\/a\.test\.ts\nbuilding 100%\ndone\n```$/m], [/\x1b/, /building 10%/]],
   ["Read", { file_path: "src/parse.ts" }, "     1→export function parse() {\n     2→  return 1;\n     3→}", [/^\*\*Tool call\*\* `Read` — `src\/parse.ts`/m, /^lines 1–3$/m, /^```typescript\nexport function parse\(\) \{\n  return 1;\n\}\n```$/m], [/"file_path"/, /1→/]],
   ["Edit", { file_path: "src/parse.ts", old_string: "return 1;", new_string: "return 2;" }, "The file src/parse.ts has been updated.", [/^```diff\n-return 1;\n\+return 2;\n```$/m, /^`src\/parse.ts` \+1 −1$/m], [/"old_string"/]],
+  // A file written whole reads as the file, in its language, not as "+" lines.
+  ["Write", { file_path: "src/new.py", content: "def f():\n    return 1\n" }, "File created successfully at: src/new.py", [/^`src\/new\.py` written, 2 lines$/m, /^```python\ndef f\(\):\n    return 1\n```$/m], [/^```diff/m, /^\+def/m]],
   ["TodoWrite", { todos: [{ content: "Write the parser", status: "completed", activeForm: "Writing" }, { content: "Test it", status: "in_progress", activeForm: "Testing" }, { content: "Ship *it*", status: "pending", activeForm: "Shipping" }] }, "Todos have been modified successfully.", [/^- \[x\] Write the parser$/m, /^- \[ \] Test it \*\(in progress\)\*$/m, /^- \[ \] Ship \\\*it\\\*$/m, /1 of 3 done/], [/"todos"/]],
   ["Glob", { pattern: "**/*.ts", path: "src" }, "src/a.ts\nsrc/b.ts", [/^\*\*Tool call\*\* `Glob` — `\*\*\/\*\.ts` in `src`/m, /^- `src\/a\.ts`\n- `src\/b\.ts`$/m], [/"pattern"/]],
   ["Grep", { pattern: "fn main", path: "src", output_mode: "content", "-n": true }, "src/main.rs:1:fn main() {", [/^\*\*Tool call\*\* `Grep` — `fn main` in `src`/m], [/"pattern"/]],
@@ -69,6 +71,8 @@ test("each tool call is drawn by its gist in Markdown; a tool it does not know k
   const html = spawnSync(process.execPath, [bin, "export", file, "--format", "html", "--no-redact"], { encoding: "utf8" }).stdout;
   assert.match(html, /PASS src\/a\.test\.ts\nbuilding 100%\ndone/);
   assert.ok(!html.includes("\x1b"), "no escape character in the HTML");
+  // The HTML draws a file written whole as the file: numbered lines, highlighted.
+  assert.match(html, /<div class="diff written"><div class="diff-head">src\/new\.py <span class="add">written, 2 lines<\/span><\/div><div class="numbered"><pre class="gutter">1\n2<\/pre><pre class="code"><code class="hljs language-python">/);
   assert.equal(calls.length, CASES.length, "one heading line per call");
   CASES.forEach(([name, , , want, never], i) => {
     const call = calls[i];
@@ -115,8 +119,15 @@ test("on every Claude Code peer file, each call's Markdown holds its command, pa
         checked++;
       }
     }
-    const edits = blocks.filter((b) => ["Edit", "MultiEdit", "Write"].includes(b.name)).length;
+    const edits = blocks.filter((b) => ["Edit", "MultiEdit"].includes(b.name)).length;
     assert.ok((text.match(/^`{3,}diff$/gm) ?? []).length >= edits, `${path.basename(file)}: ${edits} edits, each a diff`);
+    // A Write: its path and "written", then its first line as written.
+    for (const b of blocks.filter((b) => b.name === "Write" && typeof b.input?.content === "string" && typeof b.input?.file_path === "string")) {
+      assert.ok(text.includes(`\`${b.input.file_path}\` written, `), `${path.basename(file)}: Write ${b.id} says what it wrote`);
+      const first = b.input.content.split("\n")[0];
+      assert.ok(text.includes(`\n${first}\n`), `${path.basename(file)}: Write ${b.id} shows its first line`);
+      checked++;
+    }
     // A known tool's input is never its JSON.
     for (const call of text.split(/^(?=\*\*Tool call\*\* )/m).slice(1)) {
       const name = /^\*\*Tool call\*\* `([^`]*)`/.exec(call)[1];
