@@ -22,14 +22,20 @@ const plural = (k, one, many) => `${n(k)} ${k === 1 ? one : many}`;
  */
 export function runNester(render, runOf, entries) {
   const seen = new Set();
-  /** The run's entries, or null when there is no run (or it was drawn already). */
+  /**
+   * The run's entries to draw, with `total` its entries in the core (results
+   * drawn under their calls too: what the viewer counts), or null when there
+   * is no run (or it was drawn already).
+   */
   const take = (child, depth) => {
     if (!runOf || depth > MAX_DEPTH || seen.has(child)) return null;
     const journal = runOf(child);
     if (!journal) return null;
     seen.add(child);
     try {
-      return [...entries(journal)];
+      const rows = [...entries(journal)];
+      rows.total = journal.transcriptLength;
+      return rows;
     } finally {
       journal.free();
     }
@@ -43,7 +49,7 @@ export function runNester(render, runOf, entries) {
     const calls = rows.reduce((k, d) => k + toolCalls(d), 0);
     const inner = { ...opts, idPrefix: `${slug(child)}-e-`, anchor: (i) => `#${slug(child)}-e-${i}`, childRun: html(opts, depth + 1) };
     const body = rows.map((d) => render.entryHtml(d, inner)).join("\n");
-    return `<details class="subrun"><summary>The subagent's run <small>${plural(rows.length, "entry", "entries")} · ${plural(calls, "tool call", "tool calls")}</small></summary><div class="subrun-body">${body}</div></details>`;
+    return `<details class="subrun"><summary>The subagent's run <small>${plural(rows.total, "entry", "entries")} · ${plural(calls, "tool call", "tool calls")}</small></summary><div class="subrun-body">${body}</div></details>`;
   };
 
   /** Markdown: the run as a sub-section under its call (its entries a heading level down). */
@@ -55,7 +61,7 @@ export function runNester(render, runOf, entries) {
     const inner = { ...opts, level: Math.min(6, level + 1), childRun: markdown(opts, depth + 1) };
     const name = String(opts.redact(child)).replace(/`/g, "");
     return [
-      `${"#".repeat(level)} The subagent's run \`${name}\` (${plural(rows.length, "entry", "entries")}, ${plural(calls, "tool call", "tool calls")})`,
+      `${"#".repeat(level)} The subagent's run \`${name}\` (${plural(rows.total, "entry", "entries")}, ${plural(calls, "tool call", "tool calls")})`,
       "",
       ...rows.map((d) => render.entryMarkdown(d, inner)),
       `*End of the subagent's run \`${name}\`.*`,
