@@ -52,6 +52,16 @@ const STATUS = { completed: ["done", "☑"], in_progress: ["doing", "◐"], pend
 
 const cut = (s) => (s.length > 120 ? `${s.slice(0, 120)}…` : s);
 
+/** Lines of code numbered from `from`, highlighted by the file's language. */
+const numberedHtml = (from, ls, lang) => `<div class="numbered"><pre class="gutter">${ls.map((_, i) => n(from + i)).join("\n")}</pre>${codeHtml(ls.join("\n"), lang)}</div>`;
+
+/** A file's lines as a read shows them: numbered, highlighted, past READ_LINES folded. */
+export function fileLinesHtml(from, all, lang) {
+  let html = all.length ? numberedHtml(from, all.slice(0, READ_LINES), lang) : "";
+  if (all.length > READ_LINES) html += `<details class="more"><summary>${n(all.length - READ_LINES)} more lines</summary>${numberedHtml(from + READ_LINES, all.slice(READ_LINES), lang)}</details>`;
+  return html;
+}
+
 /** A short line for the fold's summary: what the call is about. */
 export function viewGist(v, p, r) {
   return cut(gistOf(v, p, r));
@@ -114,11 +124,8 @@ export function viewBody(v, p, r, diffHtml, run = "") {
       if (!res) return `<div class="tool-desc">${escapeHtml(r(v.path))}</div>`;
       if (res.error) return error;
       const all = v.lines.map((l) => r(l));
-      const shown = all.slice(0, READ_LINES);
-      const numbered = (from, ls) => `<div class="numbered"><pre class="gutter">${ls.map((_, i) => n(from + i)).join("\n")}</pre>${codeHtml(ls.join("\n"), langOf(v.path))}</div>`;
       let html = `<div class="file-path">${escapeHtml(r(v.path))} <small>${all.length ? `lines ${n(v.first)}–${n(v.first + all.length - 1)}` : "empty"}</small></div>`;
-      if (shown.length) html += numbered(v.first, shown);
-      if (all.length > READ_LINES) html += `<details class="more"><summary>${n(all.length - READ_LINES)} more lines</summary>${numbered(v.first + READ_LINES, all.slice(READ_LINES))}</details>`;
+      html += fileLinesHtml(v.first, all, langOf(v.path));
       if (v.after) html += `<div class="io-label">also in the result</div><pre class="output">${escapeHtml(r(v.after))}</pre>`;
       return html;
     }

@@ -58,7 +58,11 @@ pub fn of_call(name: &str, input: &Value) -> Vec<FileDiff> {
     let writes = matches!(name, "Write" | "write" | "write_file" | "create_file");
     match str_at(input, &["content", "contents"]) {
         Some(content) if writes => {
-            vec![FileDiff { path, lines: content.lines().map(|l| ('+', l.to_owned())).collect(), whole: true }]
+            vec![FileDiff {
+                path,
+                lines: content.lines().map(|l| ('+', l.to_owned())).collect(),
+                whole: true,
+            }]
         }
         _ => Vec::new(),
     }
@@ -146,7 +150,9 @@ mod tests {
         // A file written whole is said so (a reader shows it as the file); an edit is not.
         assert_eq!(d.iter().map(|f| f.whole).collect::<Vec<_>>(), [false, true]);
         assert!(of_call("Write", &json!({"file_path": "n.md", "content": "a"}))[0].whole);
-        assert!(!of_call("Edit", &json!({"file_path": "n.md", "old_string": "", "new_string": "a"}))[0].whole);
+        assert!(
+            !of_call("Edit", &json!({"file_path": "n.md", "old_string": "", "new_string": "a"}))[0].whole
+        );
     }
 
     #[test]
