@@ -119,3 +119,24 @@ test("a folder export nests the runs in the session's page and keeps their own p
     assert.ok(fs.readdirSync(path.join(out, "chain")).some((f) => f.startsWith("sidechain-") && f.endsWith(`.${format}`)), `${format}: the run's own page is still written`);
   }
 });
+
+test("a Garuda session's child run (<id>/<child>.jsonl) is nested under the call that started it, as written in the child's file", () => {
+  const sample = path.join(root, "web-demo/samples/viewer-sample.jsonl");
+  const childFile = path.join(root, "web-demo/samples/viewer-sample/explore-toolu_explore1.jsonl");
+  // The oracle: the child's own records (spec §2), its first prompt and its answers' text.
+  const records = fs.readFileSync(childFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const prompt = records.find((r) => r.type === "user").message.content;
+  const answers = records.filter((r) => r.type === "assistant").flatMap((r) => r.response.content.filter((b) => b.type === "text").map((b) => b.text));
+  for (const format of ["html", "md"]) {
+    const text = cli("export", sample, "--format", format, "--no-redact").stdout;
+    const start = format === "html" ? text.indexOf('<details class="subrun">') : text.search(/^#{3,6} The subagent's run `explore-toolu_explore1`/m);
+    assert.ok(start > 0, `${format}: the child run is nested`);
+    // Up to the run's end: its last entry closing the fold (HTML), its closing line (Markdown).
+    const end = format === "html" ? text.indexOf("</article></div></details>", start) : text.indexOf("*End of the subagent's run", start);
+    assert.ok(end > start, `${format}: the run ends`);
+    const run = text.slice(start, end);
+    assert.ok(run.includes(prompt), `${format}: the run starts with its prompt`);
+    // Drawn as Markdown (markdown-it keeps a quote as it is), so the text itself.
+    for (const a of answers) assert.ok(run.includes(a), `${format}: the run holds ${JSON.stringify(a.slice(0, 40))}`);
+  }
+});
