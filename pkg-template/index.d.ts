@@ -813,6 +813,8 @@ export interface TranscriptPatch {
 export interface FileDiff {
   path: string;
   lines: ["+" | "-" | " " | "@", string][];
+  /** The file written whole (a Write, a patch's Add File): its `+` lines are the file from line 1. */
+  whole?: true;
 }
 
 /** An image from a base64 source (only raster types are shown). */

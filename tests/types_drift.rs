@@ -209,7 +209,7 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
             id: s(),
             name: s(),
             input: s(),
-            diff: vec![FileDiff { path: s(), lines: vec![('+', s())] }],
+            diff: vec![FileDiff { path: s(), lines: vec![('+', s())], whole: true }],
             result: Some(Outcome {
                 entry: 1,
                 text: s(),

@@ -8,6 +8,7 @@
 // bundle: loadRenderer() imports it before the first transcript (Node 18
 // cannot require ESM, and import() is async).
 import css from "./reading.css";
+import { runNester } from "./export-runs.js";
 
 let renderer = null;
 export async function loadRenderer() {
@@ -38,12 +39,15 @@ export const shortTitle = (text) => render().shortTitle(text);
 /**
  * `info`: { title, sessionId, model, cost, budgetNote }; `redact`: applied to
  * every journal string; `image(mediaType, base64)`: writes an image beside
- * the Markdown and gives its relative path (without it, images are named only).
- * The document is render.js's transcriptDocument: the viewer's "Copy
- * transcript" writes the same text.
+ * the Markdown and gives its relative path (without it, images are named only);
+ * `runOf(child)`: the journal of a call's subagent run, written under the
+ * call (export-runs.js). The document is render.js's transcriptDocument:
+ * the viewer's "Copy transcript" writes the same text (without the runs).
  */
-export function transcriptMarkdown(journal, info, redact, { live = false, image } = {}) {
-  return render().transcriptDocument(info, entries(journal, live), redact, { image });
+export function transcriptMarkdown(journal, info, redact, { live = false, image, runOf } = {}) {
+  const r = (s) => redact(String(s ?? ""));
+  const childRun = runNester(render(), runOf, (j) => entries(j, live)).markdown({ redact: r, hidePaired: true, image });
+  return render().transcriptDocument(info, entries(journal, live), redact, { image, childRun });
 }
 
 // The style sheet's dark rules (`:root.dark …`, which the viewer's script
@@ -55,12 +59,18 @@ const pageCss = `${css.replace(DARK, "")}
 ${(css.match(DARK) ?? []).map((l) => l.replaceAll(":root.dark ", ":root ")).join("\n")}
 }`;
 
-/** `childHref(child)`: the relative link of a subagent run's own page (a folder export writes them). */
-export function transcriptHtml(journal, info, redact, { live = false, childHref } = {}) {
+/**
+ * `childHref(child)`: the relative link of a subagent run's own page (a
+ * folder export writes them); `runOf(child)`: the journal of a call's
+ * subagent run, drawn folded under the call (export-runs.js).
+ */
+export function transcriptHtml(journal, info, redact, { live = false, childHref, runOf } = {}) {
   const r = (s) => redact(String(s ?? ""));
   const title = escapeHtml(shortTitle(r(info.title ?? info.sessionId)));
   const parts = [];
-  for (const d of entries(journal, live)) parts.push(entryHtml(d, { redact: r, hidePaired: true, anchor: (i) => `#e-${i}`, childHref }));
+  const opts = { redact: r, hidePaired: true, anchor: (i) => `#e-${i}`, childHref };
+  opts.childRun = runNester(render(), runOf, (j) => entries(j, live)).html(opts);
+  for (const d of entries(journal, live)) parts.push(entryHtml(d, opts));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">

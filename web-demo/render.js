@@ -27,7 +27,8 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
-import { viewGist, viewStatus, viewBody, viewMarkdown, OPEN_VIEWS } from "./tools-render.js";
+import { viewGist, viewStatus, viewBody, fileLinesHtml, OPEN_VIEWS } from "./tools-render.js";
+import { toolMarkdown } from "./tools-markdown.js";
 import { dropWhy } from "./viewer-words.js";
 
 for (const [name, lang] of Object.entries({ bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml })) {
@@ -67,8 +68,8 @@ md.renderer.rules.heading_close = (tokens, i, options, env, self) => {
   return self.renderToken(tokens, i, options);
 };
 
-/** A message's Markdown with its headings two levels down (fenced code left alone), for the Markdown export. */
-export function demoteMarkdown(text) {
+/** A message's Markdown with its headings `by` levels down (fenced code left alone), for the Markdown export: under its entry's heading. */
+export function demoteMarkdown(text, by = 2) {
   let fence = null;
   return String(text)
     .split("\n")
@@ -81,7 +82,7 @@ export function demoteMarkdown(text) {
       }
       if (fence !== null) return line;
       const h = /^(\s{0,3})(#{1,6})(\s)/.exec(line);
-      return h ? `${h[1]}${"#".repeat(Math.min(6, h[2].length + 2))}${line.slice(h[1].length + h[2].length)}` : line;
+      return h ? `${h[1]}${"#".repeat(Math.min(6, h[2].length + by))}${line.slice(h[1].length + h[2].length)}` : line;
     })
     .join("\n");
 }
@@ -147,6 +148,8 @@ export function langOf(path) {
 function diffHtml(files, r) {
   return files
     .map((f) => {
+      // A file written whole reads as a file: numbered and highlighted, not 40 lines of "+".
+      if (f.whole) return `<div class="diff written"><div class="diff-head">${escapeHtml(r(f.path || "(file)"))} <span class="add">written, ${n(f.lines.length)} ${f.lines.length === 1 ? "line" : "lines"}</span></div>${fileLinesHtml(1, f.lines.map(([, t]) => r(t)), langOf(f.path))}</div>`;
       const rows = f.lines.map(([op, text]) => {
         const cls = op === "+" ? "add" : op === "-" ? "del" : op === "@" ? "hunk" : "ctx";
         return `<div class="${cls}"><span class="op">${op === "@" ? "@@" : escapeHtml(op)}</span>${escapeHtml(r(text))}</div>`;
@@ -198,10 +201,14 @@ function partHtml(p, d, r, opts = {}) {
       const exit = v ? viewStatus(v, res) : null;
       const head = `<span class="tool-name">${escapeHtml(r(p.name))}</span> <span class="tool-gist">${escapeHtml(v ? viewGist(v, p, r) : r(gist(p.input)))}</span> ${exit ? `<span class="status ${exit === "exit 0" ? "ok" : "error"}">${escapeHtml(exit)}</span>` : `<span class="status ${status.replace(" ", "-")}">${status}</span>`}`;
       const edit = p.diff.length > 0;
+      // An export draws the run itself, folded (opts.childRun: export.js, from the run's own journal):
+      // a subagent's between its prompt and its report, as it happened; any other under the call.
+      let run = p.child ? opts.childRun?.(p.child) ?? "" : "";
       let body;
       if (v) {
         // The core's view of the call (tools-render.js draws it, result included).
-        body = viewBody(v, p, r, diffHtml);
+        body = viewBody(v, p, r, diffHtml, run);
+        if (v.kind === "task") run = "";
         if (res?.images?.length) body += imagesHtml(res.images);
       } else {
         body = edit ? diffHtml(p.diff, r) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
@@ -212,7 +219,7 @@ function partHtml(p, d, r, opts = {}) {
         const show = opts.nest ? ` · <a class="child-show" href="#" data-child="${escapeHtml(p.child)}">show it here</a>` : "";
         // An export links the run's own page (opts.childHref); the viewer opens it from data-child.
         const href = opts.childHref?.(p.child) ?? "#";
-        body += `<div class="subagent">Subagent run <a class="child-link" href="${escapeHtml(href)}" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>`;
+        body += `<div class="subagent">Subagent run <a class="child-link" href="${escapeHtml(href)}" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>${run}`;
       }
       return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}${v ? ` view-${escapeHtml(v.kind)}` : ""}`, head, body, edit || (v && OPEN_VIEWS.has(v.kind)));
     }
@@ -277,7 +284,8 @@ export function entryHtml(d, opts = {}) {
   const parts = (d.parts ?? []).filter((p) => !(opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null));
   const body = parts.map((p) => partHtml(p, d, r, opts)).join("");
   const subs = (d.subagents ?? []).map((s) => `<div class="subagent">Subagent ${escapeHtml(r(s.child ?? "-"))}: ${n(s.tokens)} tokens · ${cost(s.costUsd)}</div>`).join("");
-  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}${isContext(d) ? " context-entry" : ""}" id="e-${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
+  // `opts.idPrefix`: a run nested in an export has its own ids (`<run>-e-N`), not its parent's.
+  return `<article class="entry ${escapeHtml(d.role ?? "user")} ${escapeHtml(d.type)} ${escapeHtml(d.fate ?? "live")}${isContext(d) ? " context-entry" : ""}" id="${escapeHtml(opts.idPrefix ?? "e-")}${d.index}">${headHtml(d, r, opts.anchor?.(d.index))}<div class="body">${body}${subs}</div></article>`;
 }
 
 // ---- Markdown ---------------------------------------------------------------
@@ -302,22 +310,21 @@ export function entryMarkdown(d, opts = {}) {
   if (d.kind === "warning") return `> Line ${d.line} was not read (${d.type}): ${esc(d.preview)}\n`;
   const who = isContext(d) ? "Context" : WHO[d.type] ?? (d.role === "assistant" ? "Assistant" : "User");
   const fig = d.usage ? ` · ${n(d.usage.inputTokens + d.usage.outputTokens + d.usage.cacheReadTokens + d.usage.cacheWriteTokens)} tokens · ${cost(d.costUsd)}` : "";
-  const out = [`## ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
+  // `opts.level`: an entry's heading level (a nested subagent run's entries sit a level or two down).
+  const out = [`${"#".repeat(opts.level ?? 2)} ${who} (#${d.index}, line ${d.line}${d.t ? `, ${d.t}` : ""}${fig})${FATE[d.fate] ? ` — ${FATE[d.fate]}` : ""}`, ""];
+  // A message's headings sit under its entry's.
+  const demote = (t) => demoteMarkdown(t, opts.level ?? 2);
   for (const p of d.parts ?? []) {
     if (opts.hidePaired && p.type === "toolResult" && p.call !== undefined && p.call !== null) continue;
-    if (p.type === "prompt" || p.type === "text") out.push(demoteMarkdown(r(p.text)), "");
+    if (p.type === "prompt" || p.type === "text") out.push(demote(r(p.text)), "");
     else if (p.type === "note") out.push(`> **Note:** ${esc(p.text).replace(/\n/g, "\n> ")}`, "");
     else if (p.type === "attachment") out.push("**Attachment**", "", fence(r(p.text)), "");
     else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
     else if (p.type === "toolUse") {
-      out.push(`**Tool call** \`${r(p.name).replace(/`/g, "")}\` (${esc(p.id)})`, "");
-      const viewed = p.view ? viewMarkdown(p.view, p, r, fence) : null;
-      if (viewed) out.push(...viewed);
-      else {
-        if (p.diff.length) for (const f of p.diff) out.push(`\`${r(f.path).replace(/`/g, "")}\``, "", fence(f.lines.map(([op, t]) => (op === "@" ? "@@" : op) + r(t)).join("\n"), "diff"), "");
-        else out.push(fence(r(p.input), "json"), "");
-        if (p.result) out.push(`**Result**${p.result.error ? " — error" : ""}`, "", fence(r(p.view?.kind === "patch" ? p.view.output ?? p.result.text : p.result.text)), "");
-      }
+      // Drawn by its tool's view, as the HTML is (tools-markdown.js).
+      // An export writes a subagent's run in it (opts.childRun: export.js).
+      const run = p.child && opts.childRun ? opts.childRun(p.child) : [];
+      out.push(...toolMarkdown(p, r, { fence, demote, langOf, run }));
       for (const i of p.result?.images ?? []) out.push(imageMarkdown(i, opts), "");
     } else if (p.type === "toolResult") {
       out.push(`**Tool result** (${esc(p.id)})${p.error ? " — error" : ""}`, "", fence(r(p.text)), "");
@@ -344,14 +351,14 @@ export function shortTitle(text) {
  * writes and what the viewer's "Copy transcript" copies, from the core's
  * entries (`details`: transcriptEntry of each entry shown, in order).
  * `info`: { title, sessionId, model, cost, budgetNote }; `redact`: applied to
- * every journal string; `opts.image` as entryMarkdown takes it.
+ * every journal string; `opts.image` and `opts.childRun` as entryMarkdown takes them.
  */
-export function transcriptDocument(info, details, redact, { image } = {}) {
+export function transcriptDocument(info, details, redact, { image, childRun } = {}) {
   const r = (s) => redact(String(s ?? ""));
   const out = [`# ${shortTitle(r(info.title ?? info.sessionId)).replace(/[*_`[\]<>]/g, "\\$&")}`, ""];
   out.push(`- session: ${r(info.sessionId ?? "-")}`, `- model: ${r(info.model ?? "-")}`, `- cost: ${info.cost}`);
   if (info.budgetNote) out.push(`- ${info.budgetNote}`);
   out.push("");
-  for (const d of details) out.push(entryMarkdown(d, { redact: r, hidePaired: true, image }));
+  for (const d of details) out.push(entryMarkdown(d, { redact: r, hidePaired: true, image, childRun }));
   return out.join("\n");
 }

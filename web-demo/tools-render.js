@@ -15,6 +15,27 @@ const PREVIEW_LINES = 6;
 const READ_LINES = 60;
 
 const n = (x) => Number(x ?? 0).toLocaleString("en-US");
+
+// A terminal's control sequences: CSI (colours, cursor moves: `ESC [ … m`),
+// OSC (titles, links: `ESC ] … BEL`) and the two-byte escapes.
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/**
+ * A command's output as its terminal showed it: the control sequences
+ * taken out (they drew as boxes), and a line rewritten with `\r` (a
+ * spinner, a progress bar) as what was left on it. The result's own text
+ * keeps them.
+ */
+export function terminalText(text) {
+  return String(text)
+    .replace(ESCAPES, "")
+    .split("\n")
+    .map((line) => {
+      const parts = line.replace(/\r$/, "").split("\r");
+      return parts.findLast((p) => p !== "") ?? "";
+    })
+    .join("\n");
+}
 const lines = (s) => (s === "" ? [] : String(s).replace(/\n$/, "").split("\n"));
 
 /** Text with its first `keep` lines shown and the rest folded under "N more lines". */
@@ -30,6 +51,16 @@ function previewPre(text, keep, cls = "output") {
 const STATUS = { completed: ["done", "☑"], in_progress: ["doing", "◐"], pending: ["todo", "☐"] };
 
 const cut = (s) => (s.length > 120 ? `${s.slice(0, 120)}…` : s);
+
+/** Lines of code numbered from `from`, highlighted by the file's language. */
+const numberedHtml = (from, ls, lang) => `<div class="numbered"><pre class="gutter">${ls.map((_, i) => n(from + i)).join("\n")}</pre>${codeHtml(ls.join("\n"), lang)}</div>`;
+
+/** A file's lines as a read shows them: numbered, highlighted, past READ_LINES folded. */
+export function fileLinesHtml(from, all, lang) {
+  let html = all.length ? numberedHtml(from, all.slice(0, READ_LINES), lang) : "";
+  if (all.length > READ_LINES) html += `<details class="more"><summary>${n(all.length - READ_LINES)} more lines</summary>${numberedHtml(from + READ_LINES, all.slice(READ_LINES), lang)}</details>`;
+  return html;
+}
 
 /** A short line for the fold's summary: what the call is about. */
 export function viewGist(v, p, r) {
@@ -71,9 +102,11 @@ export function viewStatus(v, res) {
 
 /**
  * The body of a call with a view, its result included (the view says how
- * to show it). `diffHtml` draws the call's diff (an edit, a patch).
+ * to show it). `diffHtml` draws the call's diff (an edit, a patch); `run`
+ * is a subagent's run as an export draws it, put between its prompt and
+ * its report.
  */
-export function viewBody(v, p, r, diffHtml) {
+export function viewBody(v, p, r, diffHtml, run = "") {
   const res = p.result;
   const error = res?.error ? `<div class="io-label">error</div><pre class="output">${escapeHtml(r(res.text))}</pre>` : "";
   switch (v.kind) {
@@ -82,7 +115,7 @@ export function viewBody(v, p, r, diffHtml) {
       if (v.command) bits.push(`<div class="shell-cmd"><span class="shell-prompt">$</span>${codeHtml(r(v.command), "bash")}</div>`);
       if (v.cwd) bits.push(`<div class="tool-desc">in <code>${escapeHtml(r(v.cwd))}</code></div>`);
       if (res) {
-        const out = r(v.output ?? res.text);
+        const out = terminalText(r(v.output ?? res.text));
         bits.push(out.trim() ? previewPre(out, PREVIEW_LINES) : `<div class="tool-desc">(no output)</div>`);
       }
       return bits.join("");
@@ -91,11 +124,8 @@ export function viewBody(v, p, r, diffHtml) {
       if (!res) return `<div class="tool-desc">${escapeHtml(r(v.path))}</div>`;
       if (res.error) return error;
       const all = v.lines.map((l) => r(l));
-      const shown = all.slice(0, READ_LINES);
-      const numbered = (from, ls) => `<div class="numbered"><pre class="gutter">${ls.map((_, i) => n(from + i)).join("\n")}</pre>${codeHtml(ls.join("\n"), langOf(v.path))}</div>`;
       let html = `<div class="file-path">${escapeHtml(r(v.path))} <small>${all.length ? `lines ${n(v.first)}–${n(v.first + all.length - 1)}` : "empty"}</small></div>`;
-      if (shown.length) html += numbered(v.first, shown);
-      if (all.length > READ_LINES) html += `<details class="more"><summary>${n(all.length - READ_LINES)} more lines</summary>${numbered(v.first + READ_LINES, all.slice(READ_LINES))}</details>`;
+      html += fileLinesHtml(v.first, all, langOf(v.path));
       if (v.after) html += `<div class="io-label">also in the result</div><pre class="output">${escapeHtml(r(v.after))}</pre>`;
       return html;
     }
@@ -108,6 +138,7 @@ export function viewBody(v, p, r, diffHtml) {
     }
     case "task": {
       let html = v.prompt ? `<div class="io-label">prompt</div><div class="md">${markdownHtml(r(v.prompt))}</div>` : "";
+      html += run;
       if (res) html += `<div class="io-label">${res.error ? "error" : "report"}</div><div class="md">${markdownHtml(r(res.text))}</div>`;
       return html;
     }
@@ -135,7 +166,7 @@ export function viewBody(v, p, r, diffHtml) {
     }
     case "patch": {
       let html = diffHtml(p.diff, r);
-      if (res) html += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${previewPre(r(v.output ?? res.text), PREVIEW_LINES)}`;
+      if (res) html += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${previewPre(terminalText(r(v.output ?? res.text)), PREVIEW_LINES)}`;
       return html;
     }
     default:
@@ -145,32 +176,3 @@ export function viewBody(v, p, r, diffHtml) {
 
 /** Views drawn open: what a reader reads in passing (a command and its first lines, a list, a prompt). */
 export const OPEN_VIEWS = new Set(["shell", "todos", "task", "patch"]);
-
-/** A call with a view, as Markdown. Null: render.js writes its JSON. */
-export function viewMarkdown(v, p, r, fence) {
-  const res = p.result;
-  const out = [];
-  switch (v.kind) {
-    case "shell":
-      if (v.description) out.push(`*${r(v.description).replace(/[*_`[\]<>]/g, "\\$&")}*`, "");
-      out.push(fence(`$ ${r(v.command)}`, "bash"), "");
-      if (res) out.push(fence(r(v.output ?? res.text)), "");
-      if (typeof v.exit === "number") out.push(`exit ${v.exit}`, "");
-      return out;
-    case "read":
-      out.push(`\`${r(v.path).replace(/`/g, "")}\`${v.lines.length ? ` (lines ${v.first}–${v.first + v.lines.length - 1})` : ""}`, "");
-      if (res?.error) out.push(fence(r(res.text)), "");
-      else if (res) out.push(fence(v.lines.map((l) => r(l)).join("\n"), langOf(v.path) ?? ""), "");
-      return out;
-    case "todos":
-      for (const i of v.items) out.push(`- [${i.status === "completed" ? "x" : " "}] ${r(i.text).replace(/[*_`[\]<>]/g, "\\$&")}${i.status === "in_progress" ? " *(in progress)*" : ""}`);
-      out.push("");
-      return out;
-    case "task":
-      if (v.prompt) out.push("**Prompt**", "", r(v.prompt), "");
-      if (res) out.push(`**Report**${res.error ? " — error" : ""}`, "", r(res.text), "");
-      return out;
-    default:
-      return null;
-  }
-}

@@ -200,7 +200,7 @@ async function open(source, load) {
     // streamed response): a live one is read again whole, up to its last
     // complete line, whenever it grows.
     journal.free();
-    ({ journal, end } = await wholeForeign(source.url, true));
+    ({ journal, end } = await wholeForeign(source, true));
     if (loading !== load) return journal.free();
   } else if (!follow) journal.finish();
   marks.read = performance.now();
@@ -220,12 +220,17 @@ async function open(source, load) {
   return total;
 }
 
-/** Another agent's session read whole from `url`; while its writer runs, only up to its last complete line. */
-async function wholeForeign(url, live) {
-  const res = await fetchServed(url);
+/**
+ * Another agent's session read whole from `source.url`; while its writer
+ * runs, only up to its last complete line. A child run inside the file (a
+ * sidechain, `source.run`) is read again as that run, not as the file's
+ * main conversation.
+ */
+async function wholeForeign(source, live) {
+  const res = await fetchServed(source.url);
   const bytes = new Uint8Array(await res.arrayBuffer());
   const cut = live ? bytes.lastIndexOf(10) + 1 : bytes.length;
-  const journal = new Journal({ history: true });
+  const journal = new Journal({ history: true, ...(source.run ? { run: source.run } : {}) });
   journal.feed(bytes.subarray(0, cut));
   journal.finish();
   return { journal, end: Number(res.headers.get("x-garuda-end")) || bytes.length };
@@ -248,7 +253,7 @@ async function poll(load) {
       const before = c.journal.transcriptLength;
       const gone = res.headers.get("x-garuda-writer") !== "live";
       if (c.foreign && (bytes.length || gone)) {
-        const again = await wholeForeign(c.source.url, !gone);
+        const again = await wholeForeign(c.source, !gone);
         if (current !== c) return again.journal.free();
         c.journal.free();
         c.journal = again.journal;

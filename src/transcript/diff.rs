@@ -14,6 +14,10 @@ use serde_json::Value;
 pub struct FileDiff {
     pub path: String,
     pub lines: Vec<(char, String)>,
+    /// The file written whole (a Write, a patch's Add File): its `+` lines
+    /// are the file from line 1, so a reader can show it as a file.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub whole: bool,
 }
 
 /// Lines of context kept around a change.
@@ -43,18 +47,22 @@ pub fn of_call(name: &str, input: &Value) -> Vec<FileDiff> {
                 lines.extend(of_edit(old, new));
             }
         }
-        return if lines.is_empty() { Vec::new() } else { vec![FileDiff { path, lines }] };
+        return if lines.is_empty() { Vec::new() } else { vec![FileDiff { path, lines, whole: false }] };
     }
     let old = str_at(input, &["old_string", "oldText", "old", "old_str"]);
     let new = str_at(input, &["new_string", "newText", "new", "new_str"]);
     // An edit with no old text inserts (Garuda's edit_file may omit `old`).
     if let Some(new) = new {
-        return vec![FileDiff { path, lines: of_edit(old.unwrap_or(""), new) }];
+        return vec![FileDiff { path, lines: of_edit(old.unwrap_or(""), new), whole: false }];
     }
     let writes = matches!(name, "Write" | "write" | "write_file" | "create_file");
     match str_at(input, &["content", "contents"]) {
         Some(content) if writes => {
-            vec![FileDiff { path, lines: content.lines().map(|l| ('+', l.to_owned())).collect() }]
+            vec![FileDiff {
+                path,
+                lines: content.lines().map(|l| ('+', l.to_owned())).collect(),
+                whole: true,
+            }]
         }
         _ => Vec::new(),
     }
@@ -86,7 +94,8 @@ fn of_patch(patch: &str) -> Vec<FileDiff> {
             .iter()
             .find_map(|p| l.strip_prefix(p));
         if let Some(path) = file {
-            files.push(FileDiff { path: path.trim().to_owned(), lines: Vec::new() });
+            let whole = l.starts_with("*** Add File: ");
+            files.push(FileDiff { path: path.trim().to_owned(), lines: Vec::new(), whole });
             continue;
         }
         let Some(f) = files.last_mut() else { continue };
@@ -138,6 +147,12 @@ mod tests {
         let d = of_call("apply_patch", &json!({ "input": patch }));
         assert_eq!(d.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["src/x.rs", "y.txt"]);
         assert_eq!(ops(&d), ["@fn main", " keep", "-old", "+new", "+hi"]);
+        // A file written whole is said so (a reader shows it as the file); an edit is not.
+        assert_eq!(d.iter().map(|f| f.whole).collect::<Vec<_>>(), [false, true]);
+        assert!(of_call("Write", &json!({"file_path": "n.md", "content": "a"}))[0].whole);
+        assert!(
+            !of_call("Edit", &json!({"file_path": "n.md", "old_string": "", "new_string": "a"}))[0].whole
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ const { transcriptMarkdown, transcriptHtml, folderIndexHtml, loadRenderer } = re
 const { imageWriter } = require("../export-files.cjs");
 const { UsageError, parseArgs, REDIS, withRedis, journalOf, readOptions, known, redactorFor, session } = require("../cli.cjs");
 const { walkSessions } = require("../folders.cjs");
+const { runOpener, childFilesOf } = require("../export-runs.cjs");
 
 const HELP = `usage: garuda-session export <file> --format md|html [-o out] [--rules rules.json] [--live] [--no-redact] [--from f] [--prices p.json]
        garuda-session export <folder> --format md|html -o <out folder>
@@ -16,8 +17,8 @@ const HELP = `usage: garuda-session export <file> --format md|html [-o out] [--r
   --live: only what the model sees now; --from forces the input's format
   --redis URL [--prefix p]: a session on Redis (RedisSessionStore), its id where the file goes.`;
 
-function journalOfText(text) {
-  const journal = new session.Journal({ history: true });
+function journalOfText(text, run) {
+  const journal = new session.Journal({ history: true, ...(run ? { run } : {}) });
   journal.feed(text);
   journal.finish();
   return journal;
@@ -31,7 +32,7 @@ function exportTranscript(journal, format, o = {}) {
     const redact = redactor ? (text) => redactor.redact(text) : (text) => text;
     const f = journal.figures();
     const info = { title: f.title ?? f.firstPrompt, sessionId: f.sessionId, model: f.model, cost: session.formatCost(f), budgetNote: session.budgetNote(f) };
-    return (format === "md" ? transcriptMarkdown : transcriptHtml)(journal, info, redact, { live: o.live === true, childHref: o.childHref, image: o.image });
+    return (format === "md" ? transcriptMarkdown : transcriptHtml)(journal, info, redact, { live: o.live === true, childHref: o.childHref, image: o.image, runOf: o.runOf });
   } finally {
     journal.free();
   }
@@ -43,9 +44,14 @@ async function exportCommand(args) {
   await loadRenderer();
   // The whole transcript (compacted and undone turns marked), or with --live what the model sees now.
   let journal;
+  // Each Task call's subagent run is written under it (export-runs.cjs finds and reads them).
+  let runOf;
+  const openFile = (file, run) => journalOf(file, { ...readOptions(o, "from"), history: true, ...(run ? { run } : {}) });
   if (o.redis !== undefined) {
     if (o._[0] === undefined) throw new UsageError("give a session id");
-    journal = journalOfText(await withRedis(o, (store) => store.text(o._[0])));
+    const text = await withRedis(o, (store) => store.text(o._[0]));
+    journal = journalOfText(text);
+    runOf = runOpener({ open: (run) => journalOfText(text, run), openFile });
   } else {
     if (o._[0] === undefined) throw new UsageError("give a session file");
     if (fs.existsSync(o._[0]) && fs.statSync(o._[0]).isDirectory()) return exportFolder(o);
@@ -54,9 +60,10 @@ async function exportCommand(args) {
       journal.free();
       known({ format: null }, o._[0]);
     }
+    runOf = runOpener({ open: (run) => openFile(o._[0], run), openFile, kids: childFilesOf(o._[0]) });
   }
   // Markdown written to a file keeps its images as files beside it.
-  const text = exportTranscript(journal, o.format, o.out && o.format === "md" ? { ...o, image: imageWriter(o.out) } : o);
+  const text = exportTranscript(journal, o.format, { ...o, runOf, ...(o.out && o.format === "md" ? { image: imageWriter(o.out) } : {}) });
   if (o.out) fs.writeFileSync(o.out, text, { mode: 0o600 });
   else process.stdout.write(text);
   return 0;
@@ -100,7 +107,9 @@ function exportFolder(o) {
     };
     const f = journal.figures();
     const image = o.format === "md" ? imageWriter(target) : undefined;
-    fs.writeFileSync(target, exportTranscript(journal, o.format, { ...o, childHref, image }), { mode: 0o600 });
+    // The runs are drawn under their calls too (the child pages stay, linked).
+    const runOf = runOpener({ open: (id) => journalOf(s.file, { ...readOptions(o, "from"), history: true, run: id }), openFile: (file) => journalOf(file, { ...readOptions(o, "from"), history: true }), kids: files });
+    fs.writeFileSync(target, exportTranscript(journal, o.format, { ...o, childHref, image, runOf }), { mode: 0o600 });
     written++;
     return { f, kids };
   };

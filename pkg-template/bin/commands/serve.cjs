@@ -116,6 +116,7 @@ function writerOf(file, garuda) {
 }
 
 const GARUDA_TYPES = new Set(["start", "resume", "model", "user", "assistant", "tool_results", "compaction", "snapshot", "undo", "redo", "title", "thinking", "continue", "unreported", "child_debit", "side_usage", "end"]);
+const SHARED_TYPES = new Set(["user", "assistant"]);
 
 /**
  * Whether a file's first record is one of Garuda's (spec §2): such a journal
@@ -129,7 +130,11 @@ function writtenByGaruda(file) {
     const buf = Buffer.alloc(64 << 10);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     const first = buf.subarray(0, n).toString("utf8").split("\n").find((l) => l.trim() !== "");
-    return first !== undefined && GARUDA_TYPES.has(JSON.parse(first)?.type);
+    // "user" and "assistant" are Claude Code's types too: such a first line
+    // is Garuda's only with its time as `t` (spec §1; Claude Code writes
+    // `timestamp`). Garuda's other types are its own.
+    const record = first === undefined ? null : JSON.parse(first);
+    return GARUDA_TYPES.has(record?.type) && (typeof record.t === "string" || !SHARED_TYPES.has(record.type));
   } catch {
     return false;
   } finally {

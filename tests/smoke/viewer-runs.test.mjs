@@ -1,0 +1,93 @@
+// The viewer on a subagent run inside a Claude Code file (an inline
+// sidechain): clicking the run in the sidebar shows the run, not its
+// parent. It showed the parent when the file had changed in the last ten
+// seconds: serve then calls its writer live, and the worker read the
+// followed file again whole without the run (COMPARE25.md defect 1).
+// Both states, on the chain fixture and on the peers' real files; what
+// the run must show (its Task call's prompt first) comes from the raw lines.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parsed, toolBlocks } from "./support/claude-lines.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const ciRequire = createRequire(path.join(root, ".ci/package.json"));
+const peers = path.join(process.env.GARUDA_SHARED ?? path.join(root, "../shared"), "peers");
+let browser;
+const servers = [];
+
+before(async () => {
+  const { chromium } = ciRequire("playwright-core");
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+});
+after(async () => {
+  await browser?.close();
+  for (const s of servers) s.kill();
+});
+
+/** serve on `dir`; the address it printed, with its token. */
+async function serve(dir) {
+  const child = spawn(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "serve", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  servers.push(child);
+  const line = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d))));
+  return /http:\/\/127\.0\.0\.1:\d+\/\S*#token=[\w-]+/.exec(line)[0];
+}
+
+function files() {
+  const out = [path.join(root, "tests/formats/claude-code-chain.jsonl")];
+  if (!fs.existsSync(peers)) console.log(`SKIP the viewer on real inline runs: ${peers} is absent (../shared sits beside the repository in CI); the fixture only`);
+  else {
+    const dir = path.join(peers, "claude-code/claude-code-viewer");
+    if (fs.existsSync(dir)) out.push(...fs.readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(dir, f)).filter((f) => fs.readFileSync(f, "utf8").includes('"isSidechain":true')));
+  }
+  return out;
+}
+
+/** The first line of a prompt, as the reading mode shows its text (Markdown drawn, so words only). */
+const firstWords = (prompt) => prompt.trim().split("\n")[0].replace(/[#*_`]/g, "").trim().slice(0, 40);
+
+for (const state of ["settled", "live"]) {
+  test(`a run inside the file, opened from the sidebar, shows the run (its file ${state})`, async () => {
+    let opened = 0;
+    for (const file of files()) {
+      const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-viewer-runs-"));
+      const id = path.basename(file, ".jsonl");
+      const copy = path.join(dir, `${id}.jsonl`);
+      fs.copyFileSync(file, copy);
+      // serve calls a Claude Code file's writer live when it changed in the last 10 s.
+      const when = state === "live" ? new Date() : new Date(Date.now() - 3600_000);
+      fs.utimesSync(copy, when, when);
+      const lines = parsed(copy);
+      const calls = toolBlocks(lines.filter((l) => l.isSidechain !== true));
+      const parentPrompt = lines.find((l) => l.type === "user" && l.isSidechain !== true && typeof l.message?.content === "string")?.message.content;
+      const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors = [];
+      p.on("pageerror", (e) => errors.push(String(e)));
+      await p.goto(await serve(dir));
+      await p.waitForSelector(`body[data-loaded='${id}']`);
+      const runs = await p.$$eval("#sessions a.child", (a) => a.map((x) => x.textContent.replace(/^↳ /, "")));
+      assert.ok(runs.length > 0, `${id}: the sidebar lists the runs`);
+      for (const run of runs) {
+        const prompt = calls.get(run.replace(/^sidechain-/, ""))?.input?.prompt;
+        assert.equal(typeof prompt, "string", `${id}: ${run} is a Task call's run`);
+        if (state === "live") fs.utimesSync(copy, new Date(), new Date());
+        await p.click(`#sessions a.child:text-is('↳ ${run}')`);
+        await p.waitForSelector(`body[data-loaded='${run}']`);
+        await p.waitForSelector("#reading .entry.user");
+        const first = await p.textContent("#reading .entry.user");
+        assert.ok(first.includes(firstWords(prompt)), `${id} ${run} (${state}): the run's first prompt is the Task's, not ${JSON.stringify(first.slice(0, 120))}`);
+        if (parentPrompt && !prompt.includes(parentPrompt.trim())) assert.ok(!(await p.textContent("#reading")).includes(parentPrompt.trim().slice(0, 60)), `${id} ${run} (${state}): the parent's first prompt is not shown`);
+        assert.match(await p.textContent("#status"), new RegExp(`^${run}: `), `${id} ${run}: the status names the run`);
+        opened++;
+      }
+      assert.deepEqual(errors, []);
+      await p.close();
+    }
+    console.log(`viewer runs (${state}): ${opened} runs opened from the sidebar`);
+  });
+}
