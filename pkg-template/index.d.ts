@@ -641,8 +641,12 @@ export interface ReadOptions {
   format?: SessionFormat;
   /** Keep the whole history in the state (`state.history`): messages later compacted away or undone, and the landmarks between. */
   history?: boolean;
-  /** Entries over the built-in price table (models not in either have an unknown cost). */
-  prices?: { models: Record<string, ModelPrice> };
+  /**
+   * Entries over the built-in price table (models not in either have an unknown cost).
+   * `vertexRegion`: the Vertex AI region Claude's Vertex responses (`msg_vrtx_…` ids) went to
+   * (Claude Code's `CLOUD_ML_REGION`); any but `global` costs the regional premium where Anthropic charges one.
+   */
+  prices?: { models: Record<string, ModelPrice>; vertexRegion?: string } | { models?: Record<string, ModelPrice>; vertexRegion: string };
   /** Read one child run inside the file: the Claude Code sidechain that this Task call (its tool_use id) started, named `sidechain-<id>` by the call's result. */
   run?: string;
 }

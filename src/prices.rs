@@ -107,24 +107,38 @@ pub struct Prices {
     /// list, not a map, because a map of this type would cost the wasm module
     /// more code than the whole table.
     models: Vec<(String, Price)>,
+    /// Requests served by Vertex AI (message ids `msg_vrtx_…`) went to a
+    /// regional or multi-region endpoint, not the global one: the host said
+    /// so (`vertexRegion`, as Claude Code's `CLOUD_ML_REGION`), since the
+    /// session files do not name the region.
+    vertex_regional: bool,
 }
 
 impl Prices {
     /// The built-in table, parsed once per thread and shared.
     pub fn built_in() -> Rc<Prices> {
         thread_local! {
-            static TABLE: Rc<Prices> = Rc::new(Prices::parse(BUILT_IN).unwrap_or(Prices { models: Vec::new() }));
+            static TABLE: Rc<Prices> = Rc::new(Prices::parse(BUILT_IN).unwrap_or(Prices { models: Vec::new(), vertex_regional: false }));
         }
         TABLE.with(Rc::clone)
     }
 
     #[inline(never)]
     fn parse(json: &str) -> Result<Prices, String> {
-        const SHAPE: &str = r#"a price table is {"models": {"<model>": {"input": n, "output": n, ...}}}"#;
+        const SHAPE: &str = r#"a price table is {"models": {"<model>": {"input": n, "output": n, ...}}, "vertexRegion"?: "<region>"}"#;
         let table: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("{SHAPE}: {e}"))?;
-        let models =
-            table.get("models").and_then(serde_json::Value::as_object).ok_or_else(|| SHAPE.to_owned())?;
-        let mut out = Prices { models: Vec::new() };
+        let region = match table.get("vertexRegion") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(r) => Some(r.as_str().ok_or_else(|| format!("{SHAPE}: `vertexRegion` must be a string"))?),
+        };
+        let empty = serde_json::Map::new();
+        let models = match table.get("models") {
+            None if region.is_some() => &empty,
+            m => m.and_then(serde_json::Value::as_object).ok_or_else(|| SHAPE.to_owned())?,
+        };
+        // `global` is Vertex's global endpoint; any other name is a region or a multi-region.
+        let vertex_regional = region.is_some_and(|r| !r.trim().eq_ignore_ascii_case("global") && !r.trim().is_empty());
+        let mut out = Prices { models: Vec::new(), vertex_regional };
         for (name, entry) in models {
             let price = price_of(entry).ok_or_else(|| format!("{SHAPE}: `{name}` needs numbers `input` and `output` (and `longContext.above` when it has one)"))?;
             out.set(normalise(name), price);
@@ -136,6 +150,7 @@ impl Prices {
     pub fn with_overrides(json: &str) -> Result<Prices, String> {
         let mut prices = (*Prices::built_in()).clone();
         let extra = Prices::parse(json)?;
+        prices.vertex_regional = extra.vertex_regional;
         for (name, price) in extra.models {
             prices.set(name, price);
         }
@@ -157,14 +172,27 @@ impl Prices {
 
     /// The cost of one request in USD, or `None` when the model has no price.
     pub fn cost(&self, model: &str, t: &Tokens) -> Option<f64> {
+        self.cost_of(model, t, false)
+    }
+
+    /// The cost of one response, knowing its message id: Vertex AI's
+    /// (`msg_vrtx_…`) cost the regional premium when the host said its
+    /// requests went to a regional endpoint (`vertexRegion`).
+    pub fn cost_of_response(&self, model: &str, id: Option<&str>, t: &Tokens) -> Option<f64> {
+        let vertex = id.is_some_and(|id| id.starts_with("msg_vrtx_"));
+        self.cost_of(model, t, vertex && self.vertex_regional)
+    }
+
+    fn cost_of(&self, model: &str, t: &Tokens, regional: bool) -> Option<f64> {
         let price = self.get(model)?;
         let rates = match &price.long_context {
             Some(long) if t.input_side() > long.above => &long.rates,
             _ => &price.rates,
         };
         // A Bedrock geographic profile (routed within one geography) is a
-        // regional endpoint; `global.` and Anthropic's own ids are not.
-        let scale = if price.regional_premium > 0.0 && is_geographic(model) {
+        // regional endpoint, and so is a Vertex region (`regional`);
+        // `global.`, Vertex's global endpoint and Anthropic's own ids are not.
+        let scale = if price.regional_premium > 0.0 && (regional || is_geographic(model)) {
             1.0 + price.regional_premium
         } else {
             1.0
@@ -289,6 +317,39 @@ mod tests {
             Some(old),
             "Sonnet 4 has one price"
         );
+    }
+
+    #[test]
+    fn a_vertex_response_costs_the_regional_premium_only_when_the_host_names_a_region() {
+        // Anthropic's pricing page: on Vertex AI, regional and multi-region
+        // endpoints cost 10% over the global one (Sonnet 4.5, Haiku 4.5 on).
+        // The session files name no region; a Vertex response is known by
+        // its message id (`msg_vrtx_…`, as Vertex's responses carry it).
+        let t = Tokens { input: 1_000_000, output: 1_000_000, ..Tokens::default() };
+        let model = "claude-sonnet-4-5@20250929";
+        let built_in = Prices::built_in();
+        let global = built_in.cost(model, &t).unwrap();
+        let vertex = Some("msg_vrtx_0162rhgehxa9rvJM5BSVLZ9j");
+        // No region said: the global endpoint's price.
+        assert_eq!(built_in.cost_of_response(model, vertex, &t), Some(global));
+        for region in ["us-east5", "europe-west1", "us"] {
+            let p = Prices::with_overrides(&format!(r#"{{"vertexRegion":"{region}"}}"#)).unwrap();
+            let c = p.cost_of_response(model, vertex, &t).unwrap();
+            assert!((c - global * 1.1).abs() < 1e-9, "{region}: {c}");
+            // Not a Vertex response (Anthropic's API, Bedrock's global profile): no premium.
+            assert_eq!(p.cost_of_response(model, Some("msg_01XFDUDYJgAACzvnptvVoYEL"), &t), Some(global));
+            assert_eq!(p.cost_of_response(model, None, &t), Some(global));
+            // A model with one price everywhere keeps it.
+            let old = p.cost("claude-sonnet-4-20250514", &t);
+            assert_eq!(p.cost_of_response("claude-sonnet-4@20250514", vertex, &t), old);
+        }
+        let p = Prices::with_overrides(r#"{"vertexRegion":"global"}"#).unwrap();
+        assert_eq!(p.cost_of_response(model, vertex, &t), Some(global));
+        // With models of its own, and a region that is not a string.
+        let p = Prices::with_overrides(r#"{"vertexRegion":"us-east5","models":{"x-model":{"input":1,"output":2}}}"#).unwrap();
+        assert!(p.get("x-model").is_some());
+        assert!(Prices::with_overrides(r#"{"vertexRegion":5}"#).is_err());
+        assert!(Prices::with_overrides(r#"{}"#).is_err());
     }
 
     #[test]

@@ -83,6 +83,15 @@ function readOptions(o, formatOption = "format") {
       throw new UsageError(`--prices ${o.prices}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
     }
   }
+  // Vertex AI's regional endpoints cost 10% over its global one, and the
+  // session files do not say which served a request: --vertex-region, or
+  // Claude Code's own CLOUD_ML_REGION, says it (for responses whose ids
+  // are Vertex's, msg_vrtx_...).
+  const region = o.vertexRegion ?? process.env.CLOUD_ML_REGION;
+  if (region !== undefined && region !== "") {
+    if (!/^[a-z][a-z0-9-]{1,40}$/i.test(region)) throw new UsageError(`--vertex-region ${region}: give a Vertex region such as us-east5, europe-west1, us (a multi-region) or global${o.vertexRegion === undefined ? " (from CLOUD_ML_REGION)" : ""}`);
+    options.prices = { ...(options.prices ?? {}), vertexRegion: region };
+  }
   return options;
 }
 
@@ -151,7 +160,7 @@ async function withRedis(o, f) {
 }
 
 const REDIS = { "--redis": "redis", "--prefix": "prefix" };
-const READ = { "--format": "format", "--prices": "prices" };
+const READ = { "--format": "format", "--prices": "prices", "--vertex-region": "vertexRegion" };
 
 /** The replayed state of a journal file, or (--redis) of a session id. */
 async function stateOf(o, formatOption = "format") {

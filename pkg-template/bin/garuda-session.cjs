@@ -33,6 +33,8 @@ const USAGE = `usage: garuda-session <command> ...
 Every command reads Garuda journals and Claude Code, Codex, pi and Gemini CLI sessions,
 detecting the format; --format garuda|claude-code|codex|pi|gemini forces it (export: --from).
 --prices prices.json adds or replaces model prices ({"models": {"<model>": {"input", "output", ...}}}).
+--vertex-region R (or CLOUD_ML_REGION, as Claude Code reads it): Vertex AI responses went to region R, whose
+rates are 10% over the global endpoint's for the models Anthropic prices so (global: the global endpoint).
 Sessions on Redis (RedisSessionStore): give --redis URL [--prefix p] to replay, list, usage,
 export and serve, with a session id where a file goes (list and serve take no folder).`;
 

@@ -35,7 +35,7 @@ function hash(s) {
 /** What a line depends on besides the files: the status JSON, the options, and where the data and the zone come from. */
 function keyOf({ text, args }) {
   const env = process.env;
-  const from = [env.CLAUDE_CONFIG_DIR, env.HOME, env.USERPROFILE, env.TZ, process.cwd()];
+  const from = [env.CLAUDE_CONFIG_DIR, env.HOME, env.USERPROFILE, env.TZ, env.CLOUD_ML_REGION, process.cwd()];
   return hash(JSON.stringify([VERSION, text, args, from]));
 }
 

@@ -105,7 +105,8 @@ impl Reader {
             let cost = if tokens == Tokens::default() {
                 Some(0.0)
             } else {
-                rec::priced(&self.prices, real.as_deref(), &tokens, None)
+                let id = key.as_ref().map(|(id, _)| id.as_str());
+                rec::priced_response(&self.prices, real.as_deref(), id, &tokens)
             };
             let key = key.map_or(0.0, |(id, request)| crate::usage_rows::key_of(&id, request.as_deref()));
             self.keys.push((key, tokens.cache_write_1h));

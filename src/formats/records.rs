@@ -85,6 +85,13 @@ pub fn priced(prices: &Prices, model: Option<&str>, u: &Tokens, recorded: Option
     recorded.or_else(|| model.and_then(|m| prices.cost(m, u)))
 }
 
+/// The cost of an Anthropic response, by its message id too (a Vertex
+/// response may cost the regional premium: `Prices::cost_of_response`).
+#[inline(never)]
+pub fn priced_response(prices: &Prices, model: Option<&str>, id: Option<&str>, u: &Tokens) -> Option<f64> {
+    model.and_then(|m| prices.cost_of_response(m, id, u))
+}
+
 /// A model response: its content blocks (a JSON array), usage and cost.
 #[inline(never)]
 pub fn assistant(

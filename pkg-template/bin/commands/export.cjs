@@ -39,7 +39,7 @@ function exportTranscript(journal, format, o = {}) {
 }
 
 async function exportCommand(args) {
-  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", "--live": "live!", "--no-redact": "noRedact!", ...REDIS });
+  const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", "--vertex-region": "vertexRegion", "--live": "live!", "--no-redact": "noRedact!", ...REDIS });
   if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
   await loadRenderer();
   // The whole transcript (compacted and undone turns marked), or with --live what the model sees now.

@@ -53,7 +53,7 @@ function hookInput() {
 }
 
 async function statusline(args) {
-  const o = parseArgs(args, { "--timezone": "timezone", "--visual-burn-rate": "burn", "--offline": "offline!", "--prices": "prices", "--no-index": "noIndex!", "--cost-source": "costSource", "--cache": "cache!", "--no-cache": "noCache!", "--refresh-interval": "refresh" });
+  const o = parseArgs(args, { "--timezone": "timezone", "--visual-burn-rate": "burn", "--offline": "offline!", "--prices": "prices", "--vertex-region": "vertexRegion", "--no-index": "noIndex!", "--cost-source": "costSource", "--cache": "cache!", "--no-cache": "noCache!", "--refresh-interval": "refresh" });
   const refresh = o.refresh === undefined ? 1 : /^\d+(\.\d+)?$/.test(o.refresh) ? Number(o.refresh) : NaN;
   if (!(refresh >= 0 && refresh <= 3600)) throw new UsageError(`--refresh-interval ${o.refresh}: give seconds, 0 to 3600`);
   const { text, input } = hookInput();

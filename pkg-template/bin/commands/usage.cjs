@@ -43,7 +43,7 @@ const HELP = `usage: garuda-session usage [daily|weekly|monthly|session|blocks|s
                         remembers each file's rows: unchanged files are not opened again, a
                         Claude Code file appended to has only its new bytes read; and when no
                         folder or file changed, a report asked before is answered from there)
-  --format f, --prices p.json, --redis URL [--prefix p]: as for replay
+  --format f, --prices p.json, --vertex-region R, --redis URL [--prefix p]: as for replay
 ccusage's names work too: \`usage daily|weekly|monthly|session|blocks\` is --by day|week|month|
   session|block, \`usage statusline\` is \`garuda-session statusline\` (a path named like one of
   them: give it as ./daily); its short flags -j (--json), -s/-u (--since/--until), -z (--timezone),
