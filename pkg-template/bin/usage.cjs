@@ -68,8 +68,12 @@ function usageOf(session, file, options, buf) {
   let fd;
   try {
     fd = fs.openSync(file, "r");
+    // Read straight into wasm memory (the journal's input buffer: no copy
+    // from a JS buffer, no buffer allocated per chunk), no larger than the
+    // file. A fresh view for every read: wasm memory growing detaches one.
+    const cap = Math.max(1, Math.min(buf.length, fs.fstatSync(fd).size));
     let n;
-    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) journal.feed(buf.subarray(0, n));
+    while ((n = fs.readSync(fd, journal.inputBuffer(cap), 0, cap, null)) > 0) journal.feedInput(n);
     journal.finish();
     const { format, costUsd, costIncomplete, warnings, warningCounts } = journal.state();
     const tooLong = warningCounts?.["line-too-long"] ?? 0;
