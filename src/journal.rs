@@ -275,19 +275,11 @@ impl Journal {
         // For a usage read, the lines before the format is known are read
         // alone: the first picks the reader, and the rest of the chunk (most
         // files are one chunk) can then go the reader's way.
-        while self.usage_only && self.state.format.is_none() {
-            let Some(i) = find_newline(rest) else { break };
-            self.newline(at + i);
-            if i > self.max_line {
-                self.too_long();
-            } else {
-                self.read_line_bytes(&rest[..i]);
-            }
-            rest = &rest[i + 1..];
-            at += i + 1;
+        if self.usage_only && self.state.format.is_none() {
+            (rest, at) = self.raw_lines(rest, at, |j| j.state.format.is_none());
         }
         if self.reader.as_ref().is_some_and(|r| r.may_pass_over()) {
-            self.feed_passing_over(rest, at);
+            self.feed_raw(rest, at);
             self.end_chunk(chunk.len());
             return;
         }
@@ -384,15 +376,22 @@ impl Journal {
         self.keep_partial(rest.as_bytes());
     }
 
-    /// Lines for a reader that passes some over unread (Claude Code's
-    /// usage-only read: user lines, most of a file's bytes), from byte `at`
-    /// of the chunk: only the lines it reads are checked for UTF-8 (the
-    /// check of every byte was a fifth of a `usage` read) and parsed. A line
-    /// passed over is counted, and no warning is given for it, valid or not:
-    /// nothing in it is read.
-    fn feed_passing_over(&mut self, bytes: &[u8], mut at: usize) {
+    /// Lines that may hold invalid UTF-8, from byte `at` of the chunk.
+    fn feed_raw(&mut self, bytes: &[u8], at: usize) {
+        let (rest, _) = self.raw_lines(bytes, at, |_| true);
+        self.keep_partial(rest);
+    }
+
+    /// Whole lines of `bytes` (from byte `at` of the chunk), each checked
+    /// for UTF-8 on its own, while `more` holds; returns what is left and
+    /// where it starts. A line the reader passes over unread (Claude Code's
+    /// usage-only read: user lines, most of a file's bytes) is counted and
+    /// not checked (the check of every byte was a fifth of a `usage` read),
+    /// and no warning is given for it, valid or not: nothing in it is read.
+    fn raw_lines<'b>(&mut self, bytes: &'b [u8], mut at: usize, more: fn(&Journal) -> bool) -> (&'b [u8], usize) {
         let mut rest = bytes;
-        while let Some(i) = find_newline(rest) {
+        while more(self) {
+            let Some(i) = find_newline(rest) else { break };
             self.newline(at + i);
             let line = &rest[..i];
             if i > self.max_line {
@@ -405,23 +404,7 @@ impl Journal {
             rest = &rest[i + 1..];
             at += i + 1;
         }
-        self.keep_partial(rest);
-    }
-
-    /// Lines that may hold invalid UTF-8, from byte `at` of the chunk.
-    fn feed_raw(&mut self, bytes: &[u8], mut at: usize) {
-        let mut rest = bytes;
-        while let Some(i) = find_newline(rest) {
-            self.newline(at + i);
-            if i > self.max_line {
-                self.too_long();
-            } else {
-                self.read_line_bytes(&rest[..i]);
-            }
-            rest = &rest[i + 1..];
-            at += i + 1;
-        }
-        self.keep_partial(rest);
+        (rest, at)
     }
 
     fn read_line_bytes(&mut self, line: &[u8]) {

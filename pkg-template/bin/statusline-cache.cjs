@@ -16,21 +16,10 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
+const { hash } = require("./usage-answers.cjs");
 
 const VERSION = 1;
 const KEEP = 16;
-
-/** 64 bits of FNV-1a over a string, as hex (node:crypto would cost the fast path its load). */
-function hash(s) {
-  let h1 = 0x811c9dc5;
-  let h2 = 0xcbf29ce4;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
-    h2 = Math.imul(h2 ^ c, 0x0100019d) >>> 0;
-  }
-  return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
-}
 
 /** What a line depends on besides the files: the status JSON, the options, and where the data and the zone come from. */
 function keyOf({ text, args }) {

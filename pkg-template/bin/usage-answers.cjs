@@ -48,20 +48,21 @@ function statOnce(p) {
 
 const keyOf = (paths, options) => JSON.stringify({ paths: paths.map((p) => path.resolve(p)), options: options ?? {} });
 
-/**
- * The file's name: a 64-bit FNV-1a of the key (the file also holds the key
- * itself, which is what is compared; node:crypto would cost the fast path
- * its load).
- */
-function fileOf(dir, key) {
+/** 64 bits of FNV-1a over a string, as hex (node:crypto would cost the fast paths its load). */
+function hash(s) {
   let h1 = 0x811c9dc5;
   let h2 = 0xcbf29ce4;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
     h2 = Math.imul(h2 ^ c, 0x0100019d) >>> 0;
   }
-  return path.join(dir, `usage-answers-v${VERSION}-${h1.toString(16).padStart(8, "0")}${h2.toString(16).padStart(8, "0")}.json`);
+  return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
+}
+
+/** The file's name: the key's hash (the file also holds the key itself, which is what is compared). */
+function fileOf(dir, key) {
+  return path.join(dir, `usage-answers-v${VERSION}-${hash(key)}.json`);
 }
 
 /** The longest folder all the paths are in (what the snapshot's paths are written under, so it parses in half the time). */
@@ -153,4 +154,4 @@ function answers(dir, paths, options) {
   };
 }
 
-module.exports = { answers, cacheDir, statOnce };
+module.exports = { answers, cacheDir, statOnce, hash };
