@@ -248,12 +248,8 @@ impl Block {
     /// A tool result's content as plain text (for turning an orphan result
     /// into a text block without losing what it said).
     pub fn result_text(&self) -> String {
-        #[derive(Deserialize)]
-        struct Part {
-            #[serde(rename = "type")]
-            kind: Option<String>,
-            text: Option<String>,
-        }
+        // The same fields as a prompt's blocks: state's reader of them.
+        use crate::state::PromptBlock as Part;
         let Some(content) = self.field::<Box<RawValue>>("content") else { return String::new() };
         match crate::record::raw_kind(&content) {
             b'"' => string(Some(&content)).map(Cow::into_owned).unwrap_or_default(),
