@@ -693,11 +693,13 @@ struct PromptMessage<'a> {
     content: &'a RawValue,
 }
 
+/// A content block's `type` and `text` (resume's `result_text` reads blocks
+/// with it too: one derived reader for both, issue 24's size budget).
 #[derive(serde::Deserialize)]
-struct PromptBlock {
+pub(crate) struct PromptBlock {
     #[serde(rename = "type")]
-    kind: Option<String>,
-    text: Option<String>,
+    pub(crate) kind: Option<String>,
+    pub(crate) text: Option<String>,
 }
 
 /// The prompt of a user message: its string content, or its first text block

@@ -81,7 +81,9 @@ pub(crate) fn string(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
             return Some(Cow::Borrowed(inner));
         }
     }
-    serde_json::from_str::<Cow<str>>(text).ok().or_else(|| lenient(text).map(Cow::Owned))
+    // Read as a String: serde's Cow<str> is one anyway, and one instance of
+    // serde_json's reader serves both (issue 24's size budget).
+    serde_json::from_str::<String>(text).ok().or_else(|| lenient(text)).map(Cow::Owned)
 }
 
 /// A JSON string literal read as text even when it holds a lone surrogate
@@ -231,10 +233,13 @@ impl Block {
         matches!(self.kind, Kind::Thinking | Kind::RedactedThinking)
     }
 
-    /// A field of the block, parsed.
-    pub fn field<T: for<'de> Deserialize<'de>>(&self, key: &str) -> Option<T> {
+    /// A field of the block, as its JSON text. (Not parsed again through a
+    /// generic `from_str::<T>`: every caller wanted the raw value, which the
+    /// parts already hold, and each T was one more instance of serde_json's
+    /// reader in the wasm, issue 24.)
+    pub fn field(&self, key: &str) -> Option<Box<RawValue>> {
         let parts: MessageParts = serde_json::from_str(&self.json).ok()?;
-        serde_json::from_str(parts.get(key)?.get()).ok()
+        Some(parts.get(key)?.to_owned())
     }
 
     /// The block with one field's value replaced.
@@ -248,13 +253,9 @@ impl Block {
     /// A tool result's content as plain text (for turning an orphan result
     /// into a text block without losing what it said).
     pub fn result_text(&self) -> String {
-        #[derive(Deserialize)]
-        struct Part {
-            #[serde(rename = "type")]
-            kind: Option<String>,
-            text: Option<String>,
-        }
-        let Some(content) = self.field::<Box<RawValue>>("content") else { return String::new() };
+        // The same fields as a prompt's blocks: state's reader of them.
+        use crate::state::PromptBlock as Part;
+        let Some(content) = self.field("content") else { return String::new() };
         match crate::record::raw_kind(&content) {
             b'"' => string(Some(&content)).map(Cow::into_owned).unwrap_or_default(),
             b'[' => serde_json::from_str::<Vec<Part>>(content.get())

@@ -328,7 +328,7 @@ fn fix_blocks(msgs: &mut [Msg], report: &mut RepairReport) {
 /// The text that keeps what a refused block said, or None when it said
 /// nothing worth keeping.
 fn mend(b: &Block) -> Option<String> {
-    let raw = |key: &str| b.field::<Box<serde_json::value::RawValue>>(key).map(|r| r.get().to_owned());
+    let raw = |key: &str| b.field(key).map(|r| r.get().to_owned());
     match b.kind {
         Kind::ToolUse => Some(format!(
             "[A malformed call of tool {} ({}) with input {}]",
@@ -639,7 +639,7 @@ fn tool_loop_to_text(msgs: &mut [Msg], report: &mut RepairReport) {
         return;
     }
     for b in msgs[i].blocks.iter_mut().filter(|b| b.kind == Kind::ToolUse) {
-        let input = b.field::<Box<serde_json::value::RawValue>>("input");
+        let input = b.field("input");
         let text = format!(
             "[Called tool {} ({}) with input {}]",
             b.name.as_deref().unwrap_or("?"),

@@ -97,12 +97,20 @@ pub enum Part {
     },
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Detail<'a> {
-    #[serde(flatten)]
-    entry: &'a super::Entry,
-    parts: Vec<Part>,
+/// The entry's fields and then `parts`, as `#[serde(flatten)]` wrote them
+/// (the tests keep that writer as the oracle): spliced from the entry's own
+/// JSON, because flatten serialises every field once more through a map
+/// serializer of its own, ~10 KB of wasm (issue 24's size budget).
+fn detail_json(entry: &super::Entry, parts: &[Part]) -> Option<String> {
+    let mut out = serde_json::to_string(entry).ok()?;
+    // `{...}`: the entry always has fields (`index` first), so a comma.
+    if out.pop() != Some('}') || out.len() < 2 {
+        return None;
+    }
+    out.push_str(",\"parts\":");
+    out.push_str(&serde_json::to_string(parts).ok()?);
+    out.push('}');
+    Some(out)
 }
 
 pub(super) fn entry_json(
@@ -122,7 +130,7 @@ pub(super) fn entry_json(
         },
         _ => Vec::new(),
     };
-    serde_json::to_string(&Detail { entry, parts }).ok()
+    detail_json(entry, &parts)
 }
 
 /// A history message's JSON, or when the history forgot it, the message of
@@ -344,4 +352,44 @@ pub(super) fn result_text(content: Option<&RawValue>, limit: usize) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod flatten_oracle {
+    //! The writer `detail_json` replaced, kept as its oracle.
+    use super::{detail_json, Part};
+    use crate::journal::Journal;
+    use crate::redact::Redactor;
+    use crate::transcript::Transcript;
+    use serde::Serialize;
+
+    #[derive(Serialize)]
+    struct Detail<'a> {
+        #[serde(flatten)]
+        entry: &'a crate::transcript::Entry,
+        parts: &'a [Part],
+    }
+
+    #[test]
+    fn detail_json_is_what_flatten_wrote() {
+        // Every kind of entry of the viewer's sample (tests.rs reads it too).
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web-demo/samples/viewer-sample.jsonl");
+        let text = std::fs::read_to_string(path).expect("the viewer sample");
+        let mut j = Journal::new(Redactor::default()).with_history();
+        j.feed(&text);
+        j.finish();
+        let state = j.into_state();
+        let t = Transcript::new(&state);
+        assert!(t.entries().len() > 10);
+        let parts = vec![
+            Part::Text { text: "a \"quoted\" reply".into() },
+            Part::Thinking { text: String::new(), redacted: true },
+        ];
+        for e in t.entries() {
+            for p in [&parts[..], &[]] {
+                let want = serde_json::to_string(&Detail { entry: e, parts: p }).unwrap();
+                assert_eq!(detail_json(e, p).as_deref(), Some(want.as_str()));
+            }
+        }
+    }
 }

@@ -244,7 +244,7 @@ pub(crate) fn preview_of(raw: Option<&RawValue>) -> Option<String> {
     // closed, is a whole string.
     for back in 0..8 {
         let Some(head) = text.get(..at.saturating_sub(back)) else { continue };
-        if let Ok(s) = serde_json::from_str::<std::borrow::Cow<str>>(&format!("{head}\"")) {
+        if let Ok(s) = serde_json::from_str::<String>(&format!("{head}\"")) {
             return Some(cut(&s, PREVIEW).to_owned());
         }
     }
