@@ -37,6 +37,8 @@ function readSource(source, onBytes) {
   return new Promise((resolve, reject) => {
     const reader = new Worker(new URL("./reader.js", import.meta.url));
     let stopped = false;
+    // Chunks taken, acknowledged so the reader stays only a few ahead.
+    let taken = 0;
     const stop = (settle, value) => {
       stopped = true;
       reader.terminate();
@@ -48,6 +50,7 @@ function readSource(source, onBytes) {
       if (data.end) return stop(resolve, data.meta ?? {});
       try {
         onBytes(data.bytes, data.done, data.total);
+        reader.postMessage({ taken: ++taken });
       } catch (e) {
         stop(reject, e);
       }
