@@ -141,6 +141,25 @@ function postEntries(journal, load, type, extra = {}) {
   post({ type, load, total, stats: stats(journal), ...extra });
 }
 
+/**
+ * What settling decided of the drafted entries (transcriptPatchJson), a
+ * slice at a time: one patch of a 1 GB journal was 56 MB of JSON held at
+ * once in wasm memory (which never shrinks), as a string here, cloned to
+ * the page and parsed there, at the load's peak; slices are freed as they
+ * go, and the page settles one while the core writes the next. False when
+ * settling moved entries (the page must take them again).
+ */
+function postPatch(journal, load, total) {
+  for (let from = 0; from < total; from += BATCH) {
+    const patch = journal.transcriptPatchJson(from, Math.min(total, from + BATCH));
+    // None comes as undefined from the binding (the old `!== null` test
+    // let a reordered transcript through unsettled).
+    if (patch == null) return false;
+    post({ type: "patch", load, from, patch });
+  }
+  return true;
+}
+
 async function open(source, load) {
   loading = load;
   current?.journal.free();
@@ -214,10 +233,10 @@ async function open(source, load) {
   // settling moved entries, is sent whole.
   const replaced = follow && foreign;
   if (!replaced) draft();
-  const patch = replaced ? null : journal.transcriptPatchJson(0, total);
+  const patched = !replaced && postPatch(journal, load, total);
   marks.indexed = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
-  if (patch !== null) post({ type: "ready", load, total, patch, stats: stats(journal), marks, follow });
+  if (patched) post({ type: "ready", load, total, stats: stats(journal), marks, follow });
   else postEntries(journal, load, "ready", { marks, follow });
   if (follow) setTimeout(() => poll(load), 1000);
   return total;
