@@ -18,6 +18,7 @@ mod boilerplate;
 pub use boilerplate::index_prompt;
 mod detail;
 pub mod diff;
+mod entries;
 mod plain;
 mod summary;
 pub mod tools;
@@ -226,7 +227,7 @@ pub const INTERRUPTED: &str = "[Interrupted before result was recorded]";
 #[derive(Debug, Clone, Default)]
 pub struct Transcript {
     sources: Vec<Source>,
-    entries: Vec<Entry>,
+    entries: entries::Entries,
     /// The history items and warnings taken so far.
     taken: (usize, usize),
     /// Fates, pairs and thinking are up to date with the entries.
@@ -332,15 +333,14 @@ impl Transcript {
         self.entries.is_empty()
     }
 
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
+    /// Every entry, in order (held in blocks: entries.rs says why).
+    pub fn entries(&self) -> Vec<&Entry> {
+        self.entries.iter().collect()
     }
 
     /// Entries `from..to` as a JSON array.
     pub fn index_json(&self, from: usize, to: usize) -> String {
-        let to = to.min(self.entries.len());
-        let from = from.min(to);
-        serde_json::to_string(&self.entries[from..to]).unwrap_or_else(|_| "[]".into())
+        serde_json::to_string(&self.entries.slice(from, to)).unwrap_or_else(|_| "[]".into())
     }
 
     /// What `settle` decided of entries `from..to`, as a JSON array of
@@ -356,10 +356,9 @@ impl Transcript {
         if self.reordered || !self.settled {
             return None;
         }
-        let to = to.min(self.entries.len());
-        let from = from.min(to);
-        let settled: Vec<Settled> = self.entries[from..to]
-            .iter()
+        let settled: Vec<Settled> = self
+            .entries
+            .range(from, to)
             .map(|e| Settled {
                 fate: e.fate,
                 tools: &e.tools,
@@ -576,7 +575,7 @@ impl Transcript {
         for (ci, ck, child) in links {
             self.entries[ci as usize].tools[ck].child = Some(child);
         }
-        for e in &mut self.entries {
+        for e in self.entries.iter_mut() {
             e.under_calls = e.record == RecordKind::ToolResults.as_str()
                 && e.kind == EntryKind::Message
                 && !e.tools.is_empty()
