@@ -56,6 +56,7 @@ main.w.addEventListener("message", ({ data }) => {
     $("follow-box").hidden = !data.follow && data.type !== "update";
     if (data.type === "ready") {
       view.marks = { ...view.marks, ...data.marks, received: performance.timeOrigin + performance.now() };
+      view.spent = data.spent;
       view.loadMs = performance.now() - view.loadStarted;
     }
     view.generation++;

@@ -165,6 +165,9 @@ async function open(source, load) {
   current?.journal.free();
   current = null;
   const marks = { start: performance.now() };
+  // Where the worker's time went (bench/viewer.mjs prints it): the core
+  // reading chunks, building entries from them, writing them for the page.
+  const spent = { feed: 0, entries: 0, draft: 0 };
   let journal = null;
   let first = false;
   let meta;
@@ -180,16 +183,22 @@ async function open(source, load) {
     drafted = length;
   };
   const take = (bytes, done, total) => {
+    const t0 = performance.now();
     journal.feed(bytes);
+    const t1 = performance.now();
+    spent.feed += t1 - t0;
     // Entries are built as chunks arrive (transcriptLength extends the
     // core's transcript), and the first screen is sent as soon as there is one.
     const length = journal.transcriptLength;
+    const t2 = performance.now();
+    spent.entries += t2 - t1;
     if (length > 0 && !first) {
       first = true;
       marks.first = performance.now();
       post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, chunk: marks.chunk + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
     }
     draft(length);
+    spent.draft += performance.now() - t2;
     post({ type: "progress", load, done, total });
   };
   const started = ready.then(() => {
@@ -236,8 +245,8 @@ async function open(source, load) {
   const patched = !replaced && postPatch(journal, load, total);
   marks.indexed = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
-  if (patched) post({ type: "ready", load, total, stats: stats(journal), marks, follow });
-  else postEntries(journal, load, "ready", { marks, follow });
+  if (patched) post({ type: "ready", load, total, stats: stats(journal), marks, spent, follow });
+  else postEntries(journal, load, "ready", { marks, spent, follow });
   if (follow) setTimeout(() => poll(load), 1000);
   return total;
 }
