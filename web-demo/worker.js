@@ -26,6 +26,12 @@ let current = null; // { journal, load, source, follow }
 const BATCH = 20000;
 // Entries the page shows before the journal is read to the end.
 const FIRST = 60;
+// Entries drafted for the page per message, and settled per patch (about
+// 100 KB of JSON each): V8 puts a string of more than 128 KB in its
+// large-object space, freed only by a full collection, and a 1 GB load's
+// 1 MB pieces of JSON piled up there, on both threads, to the tab's peak.
+const PIECE = 256;
+const PATCH = 1024;
 
 /**
  * Reads a source on reader.js's thread and calls onBytes for each chunk, in
@@ -150,8 +156,8 @@ function postEntries(journal, load, type, extra = {}) {
  * settling moved entries (the page must take them again).
  */
 function postPatch(journal, load, total) {
-  for (let from = 0; from < total; from += BATCH) {
-    const patch = journal.transcriptPatchJson(from, Math.min(total, from + BATCH));
+  for (let from = 0; from < total; from += PATCH) {
+    const patch = journal.transcriptPatchJson(from, Math.min(total, from + PATCH));
     // None comes as undefined from the binding (the old `!== null` test
     // let a reordered transcript through unsettled).
     if (patch == null) return false;
@@ -176,11 +182,11 @@ async function open(source, load) {
   // Entries the page has, unsettled: it parses them while the rest is read.
   let drafted = 0;
   const draft = (length = journal.transcriptLength) => {
-    if (length > drafted) {
-      const bytes = journal.transcriptDraftJson(drafted, length);
-      self.postMessage({ type: "entries", load, from: drafted, bytes }, [bytes.buffer]);
+    for (let from = drafted; from < length; from += PIECE) {
+      const bytes = journal.transcriptDraftJson(from, Math.min(length, from + PIECE));
+      self.postMessage({ type: "entries", load, from, bytes }, [bytes.buffer]);
     }
-    drafted = length;
+    drafted = Math.max(drafted, length);
   };
   const take = (bytes, done, total) => {
     const t0 = performance.now();
