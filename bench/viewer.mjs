@@ -92,7 +92,7 @@ for (const mb of sizes) {
   const indexed = Date.now() - t0;
   clearInterval(sampler);
   peak = Math.max(peak, rendererRss());
-  const info = crashed ? {} : await page.evaluate(() => ({ entries: window.viewer.entries.length, marks: window.viewer.marks, pageHeap: performance.memory?.usedJSHeapSize ?? null }));
+  const info = crashed ? {} : await page.evaluate(() => ({ entries: window.viewer.entries.length, marks: window.viewer.marks, spent: window.viewer.spent, pageHeap: performance.memory?.usedJSHeapSize ?? null }));
   let frames = null;
   if (!crashed) {
     frames = await page.evaluate(async () => {
@@ -111,7 +111,7 @@ for (const mb of sizes) {
     });
   }
   const after = rendererRss();
-  rows.push({ mb, bytes, crashed, firstScreen, indexed, entries: info.entries, peak: Math.max(peak, after), base, frames, marks: info.marks, pageHeap: info.pageHeap, after });
+  rows.push({ mb, bytes, crashed, firstScreen, indexed, entries: info.entries, peak: Math.max(peak, after), base, frames, marks: info.marks, spent: info.spent, pageHeap: info.pageHeap, after });
   await page.close();
 }
 await browser.close();
@@ -122,7 +122,9 @@ for (const r of rows) {
   const phase = (a, b) => (r.marks?.[a] && r.marks?.[b] ? Math.round(r.marks[b] - r.marks[a]) : "-");
   console.log(
     `viewer, ${r.mb} MB journal (${r.entries ?? "?"} entries)${r.crashed ? ": THE TAB CRASHED" : ""}: first screen ${f(r.firstScreen)}, fully indexed ${f(r.indexed)} ` +
-      `(in the page: first screen ${phase("start", "firstShown")} ms, read and replay ${phase("start", "read")} ms, hand-over ${phase("indexed", "received")} ms); ` +
+      `(in the page: first screen ${phase("start", "firstShown")} ms, read and replay ${phase("start", "read")} ms` +
+        (r.spent ? ` [the worker's core: feed ${Math.round(r.spent.feed)} ms, entries ${Math.round(r.spent.entries)} ms, drafts ${Math.round(r.spent.draft)} ms]` : "") +
+        `, settling ${phase("read", "indexed")} ms, hand-over ${phase("indexed", "received")} ms, drawn ${phase("received", "rendered")} ms); ` +
       `tab memory peak ${(r.peak / 2 ** 20).toFixed(0)} MiB (${(r.peak / r.bytes).toFixed(2)}x the file; ${(r.base / 2 ** 20).toFixed(0)} MiB before opening it, ${(r.after / 2 ** 20).toFixed(0)} MiB once loaded, of which the page's JS heap ${r.pageHeap ? (r.pageHeap / 2 ** 20).toFixed(0) : "?"} MiB); ` +
       `scrolling 600 px a frame: p50 ${r.frames?.p50.toFixed(1)} ms, p95 ${r.frames?.p95.toFixed(1)} ms`,
   );

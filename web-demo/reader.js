@@ -11,14 +11,28 @@ const CHUNK = 4 << 20;
 // first 256 KB instead of waiting for 4 MB to arrive.
 const FIRST_CHUNK = 256 << 10;
 
+// Chunks sent and not yet taken by worker.js (it acknowledges each): the
+// reader stays at most AHEAD chunks ahead. Unbounded, a local file or
+// `serve` gave the bytes faster than the core read them, and a 1 GB
+// journal queued up to hundreds of MB in the parsing worker's inbox.
+const AHEAD = 8;
+let sent = 0;
+let taken = 0;
+let wake = null;
+const room = async () => {
+  while (sent - taken >= AHEAD) await new Promise((resolve) => (wake = resolve));
+};
+
 function send(bytes, done, total) {
   // Transfer needs a buffer the view covers exactly.
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   self.postMessage({ bytes: own, done, total }, [own.buffer]);
+  sent++;
 }
 
 async function readFile(file) {
   for (let at = 0; at < file.size; ) {
+    await room();
     const end = Math.min(at + (at === 0 ? FIRST_CHUNK : CHUNK), file.size);
     send(new Uint8Array(await file.slice(at, end).arrayBuffer()), end, file.size);
     at = end;
@@ -54,6 +68,7 @@ async function readUrl(url, token) {
     size = 0;
   };
   for (;;) {
+    await room();
     const { value, done: end } = await reader.read();
     if (end) break;
     done += value.length;
@@ -66,6 +81,10 @@ async function readUrl(url, token) {
 }
 
 self.onmessage = async ({ data: source }) => {
+  if (source.taken !== undefined) {
+    taken = source.taken;
+    return void wake?.();
+  }
   try {
     const meta = await (source.file ? readFile(source.file) : readUrl(source.url, source.token));
     self.postMessage({ end: true, meta });

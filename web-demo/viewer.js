@@ -42,6 +42,9 @@ main.w.addEventListener("message", ({ data }) => {
     // Entries read so far come as UTF-8 bytes (decoded here, off the worker).
     const json = data.bytes ? utf8.decode(data.bytes) : data.json;
     for (const e of JSON.parse(json)) view.incoming.push(e);
+  } else if (data.type === "patch") {
+    // What settling decided, a slice at a time (worker.js's postPatch).
+    settle(view.incoming, JSON.parse(data.patch), data.from);
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
@@ -53,6 +56,7 @@ main.w.addEventListener("message", ({ data }) => {
     $("follow-box").hidden = !data.follow && data.type !== "update";
     if (data.type === "ready") {
       view.marks = { ...view.marks, ...data.marks, received: performance.timeOrigin + performance.now() };
+      view.spent = data.spent;
       view.loadMs = performance.now() - view.loadStarted;
     }
     view.generation++;
@@ -116,9 +120,9 @@ $("follow").addEventListener("change", (e) => {
  * lacks is removed, as the core omits it.
  */
 const SETTLED = ["fate", "tools", "thinkingFate", "droppedWhy", "underCalls"];
-function settle(entries, patch) {
-  for (let i = 0; i < patch.length && i < entries.length; i++) {
-    const e = entries[i];
+function settle(entries, patch, from = 0) {
+  for (let i = 0; i < patch.length && from + i < entries.length; i++) {
+    const e = entries[from + i];
     const p = patch[i];
     for (const k of SETTLED) {
       if (p[k] !== undefined) e[k] = p[k];

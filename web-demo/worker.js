@@ -26,6 +26,12 @@ let current = null; // { journal, load, source, follow }
 const BATCH = 20000;
 // Entries the page shows before the journal is read to the end.
 const FIRST = 60;
+// Entries drafted for the page per message, and settled per patch (about
+// 100 KB of JSON each): V8 puts a string of more than 128 KB in its
+// large-object space, freed only by a full collection, and a 1 GB load's
+// 1 MB pieces of JSON piled up there, on both threads, to the tab's peak.
+const PIECE = 256;
+const PATCH = 1024;
 
 /**
  * Reads a source on reader.js's thread and calls onBytes for each chunk, in
@@ -37,6 +43,8 @@ function readSource(source, onBytes) {
   return new Promise((resolve, reject) => {
     const reader = new Worker(new URL("./reader.js", import.meta.url));
     let stopped = false;
+    // Chunks taken, acknowledged so the reader stays only a few ahead.
+    let taken = 0;
     const stop = (settle, value) => {
       stopped = true;
       reader.terminate();
@@ -48,6 +56,7 @@ function readSource(source, onBytes) {
       if (data.end) return stop(resolve, data.meta ?? {});
       try {
         onBytes(data.bytes, data.done, data.total);
+        reader.postMessage({ taken: ++taken });
       } catch (e) {
         stop(reject, e);
       }
@@ -138,11 +147,33 @@ function postEntries(journal, load, type, extra = {}) {
   post({ type, load, total, stats: stats(journal), ...extra });
 }
 
+/**
+ * What settling decided of the drafted entries (transcriptPatchJson), a
+ * slice at a time: one patch of a 1 GB journal was 56 MB of JSON held at
+ * once in wasm memory (which never shrinks), as a string here, cloned to
+ * the page and parsed there, at the load's peak; slices are freed as they
+ * go, and the page settles one while the core writes the next. False when
+ * settling moved entries (the page must take them again).
+ */
+function postPatch(journal, load, total) {
+  for (let from = 0; from < total; from += PATCH) {
+    const patch = journal.transcriptPatchJson(from, Math.min(total, from + PATCH));
+    // None comes as undefined from the binding (the old `!== null` test
+    // let a reordered transcript through unsettled).
+    if (patch == null) return false;
+    post({ type: "patch", load, from, patch });
+  }
+  return true;
+}
+
 async function open(source, load) {
   loading = load;
   current?.journal.free();
   current = null;
   const marks = { start: performance.now() };
+  // Where the worker's time went (bench/viewer.mjs prints it): the core
+  // reading chunks, building entries from them, writing them for the page.
+  const spent = { feed: 0, entries: 0, draft: 0 };
   let journal = null;
   let first = false;
   let meta;
@@ -151,23 +182,29 @@ async function open(source, load) {
   // Entries the page has, unsettled: it parses them while the rest is read.
   let drafted = 0;
   const draft = (length = journal.transcriptLength) => {
-    if (length > drafted) {
-      const bytes = journal.transcriptDraftJson(drafted, length);
-      self.postMessage({ type: "entries", load, from: drafted, bytes }, [bytes.buffer]);
+    for (let from = drafted; from < length; from += PIECE) {
+      const bytes = journal.transcriptDraftJson(from, Math.min(length, from + PIECE));
+      self.postMessage({ type: "entries", load, from, bytes }, [bytes.buffer]);
     }
-    drafted = length;
+    drafted = Math.max(drafted, length);
   };
   const take = (bytes, done, total) => {
+    const t0 = performance.now();
     journal.feed(bytes);
+    const t1 = performance.now();
+    spent.feed += t1 - t0;
     // Entries are built as chunks arrive (transcriptLength extends the
     // core's transcript), and the first screen is sent as soon as there is one.
     const length = journal.transcriptLength;
+    const t2 = performance.now();
+    spent.entries += t2 - t1;
     if (length > 0 && !first) {
       first = true;
       marks.first = performance.now();
       post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, chunk: marks.chunk + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
     }
     draft(length);
+    spent.draft += performance.now() - t2;
     post({ type: "progress", load, done, total });
   };
   const started = ready.then(() => {
@@ -211,11 +248,11 @@ async function open(source, load) {
   // settling moved entries, is sent whole.
   const replaced = follow && foreign;
   if (!replaced) draft();
-  const patch = replaced ? null : journal.transcriptPatchJson(0, total);
+  const patched = !replaced && postPatch(journal, load, total);
   marks.indexed = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
-  if (patch !== null) post({ type: "ready", load, total, patch, stats: stats(journal), marks, follow });
-  else postEntries(journal, load, "ready", { marks, follow });
+  if (patched) post({ type: "ready", load, total, stats: stats(journal), marks, spent, follow });
+  else postEntries(journal, load, "ready", { marks, spent, follow });
   if (follow) setTimeout(() => poll(load), 1000);
   return total;
 }

@@ -227,3 +227,50 @@ fn pretty_input_is_to_string_pretty() {
         assert_eq!(format!("{v:#}"), serde_json::to_string_pretty(&v).unwrap(), "{json}");
     }
 }
+
+/// Entries are kept in blocks of 4,096 (entries.rs): a transcript of three
+/// blocks and more gives each entry at its index, and any range as JSON is
+/// the entries of that range, each serialized alone, in order.
+#[test]
+fn entries_across_blocks_are_in_order_and_ranges_serialize_as_each_alone() {
+    let n = 3 * 4096 + 7;
+    let mut text = String::from(
+        r#"{"type":"start","t":"2026-11-29T10:00:01.704Z","sessionId":"20261129-100000-0007","model":"claude-sonnet-4-5","version":"0.17.2"}"#,
+    );
+    for i in 0..n {
+        text.push('\n');
+        text.push_str(&format!(
+            r#"{{"type":"user","t":"2026-11-29T10:00:05.776Z","message":{{"role":"user","content":[{{"type":"text","text":"prompt {i}"}}]}}}}"#
+        ));
+    }
+    let (_, t) = transcript_of(&text);
+    assert_eq!(t.len(), n + 1);
+    for (i, e) in t.entries().iter().enumerate() {
+        assert_eq!(e.index as usize, i);
+        assert_eq!(e.line as usize, i + 1);
+    }
+    assert!(t.entries()[4097].preview.contains("prompt 4096"), "{:?}", t.entries()[4097]);
+    let alone = |from: usize, to: usize| {
+        let each: Vec<String> =
+            (from..to.min(t.len())).map(|i| serde_json::to_string(t.entries()[i]).unwrap()).collect();
+        format!("[{}]", each.join(","))
+    };
+    for (from, to) in [
+        (0, 0),
+        (0, 1),
+        (4090, 4100),
+        (4095, 4096),
+        (4096, 8193),
+        (0, n + 1),
+        (12000, n + 50),
+        (n + 5, n + 9),
+    ] {
+        assert_eq!(t.index_json(from, to), alone(from, to), "{from}..{to}");
+    }
+    let settled: Vec<serde_json::Value> = serde_json::from_str(&t.patch_json(4000, 8200).unwrap()).unwrap();
+    assert_eq!(settled.len(), 4200);
+    assert_eq!(
+        t.clone().entries.into_iter().map(|e| e.index as usize).collect::<Vec<_>>(),
+        (0..=n).collect::<Vec<_>>()
+    );
+}

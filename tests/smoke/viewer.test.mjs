@@ -305,28 +305,61 @@ test("a 100 MB journal: time to first render, and the page answers while it load
   p.onlyOwnFiles();
 });
 
-test("entries shown while a journal is read, settled when it is read, are the core's whole transcript", async () => {
-  // Read in 4 MB chunks, the page takes the entries unsettled and applies
-  // what settling decided at the end (fates, pairs, thinking): the result
-  // must be what the core gives for the whole journal at once.
-  const { journalFile } = await import(path.join(root, "bench/data.mjs"));
-  const file = journalFile(10);
-  const dir = mkdtempSync(path.join(tmpdir(), "garuda-settle-"));
-  hardLink(file, path.join(dir, "ten.jsonl"));
-  const origin = await serveDir(dir);
-  const p = await page(origin);
-  await p.goto(authed(`${origin}/viewer/?file=/files/ten.jsonl`));
-  await p.waitForSelector("body[data-loaded='ten']", { timeout: 60000 });
-  const shown = await p.evaluate(() => JSON.stringify(window.viewer.entries));
+// 10 MB: one patch slice; 100 MB: 59,555 entries, settled in three
+// slices of 20,000 (worker.js's postPatch).
+for (const mb of [10, 100]) {
+  test(`entries shown while a ${mb} MB journal is read, settled when it is read, are the core's whole transcript`, async () => {
+    // Read in 4 MB chunks, the page takes the entries unsettled and applies
+    // what settling decided at the end (fates, pairs, thinking): the result
+    // must be what the core gives for the whole journal at once.
+    const { journalFile } = await import(path.join(root, "bench/data.mjs"));
+    const file = journalFile(mb);
+    const dir = mkdtempSync(path.join(tmpdir(), "garuda-settle-"));
+    hardLink(file, path.join(dir, "j.jsonl"));
+    const origin = await serveDir(dir);
+    const p = await page(origin);
+    await p.goto(authed(`${origin}/viewer/?file=/files/j.jsonl`));
+    await p.waitForSelector("body[data-loaded='j']", { timeout: 120000 });
+    const shown = await p.evaluate(() => JSON.stringify(window.viewer.entries));
+    const { Journal } = createRequire(import.meta.url)(path.join(root, "pkg/node/garuda_session.js"));
+    const journal = new Journal({ history: true });
+    journal.feed(readFileSync(file));
+    journal.finish();
+    const whole = journal.transcript();
+    journal.free();
+    const entries = JSON.parse(shown);
+    assert.ok(whole.length > 1000 && entries.length === whole.length, `${entries.length} entries shown, ${whole.length} in the core`);
+    assert.ok(whole.some((e) => e.fate === "compacted") && whole.some((e) => e.underCalls) && whole.some((e) => e.thinkingFate), "the journal has fates, pairs and thinking to settle");
+    for (let i = 0; i < whole.length; i++) assert.deepEqual(entries[i], whole[i], `entry ${i}`);
+    assert.deepEqual(p.errors, []);
+  });
+}
+
+test("a session whose settling moves entries (a reader's warning put in its place at the end) is shown as the core orders it", async () => {
+  // A torn Codex rollout: its bad line's warning comes while the file is
+  // read, its records when the reader ends, so settling reorders the
+  // entries the page was sent; it must take them again, whole.
+  const bytes = readFileSync(path.join(root, "tests/doctor/codex/torn-utf8.jsonl"));
   const { Journal } = createRequire(import.meta.url)(path.join(root, "pkg/node/garuda_session.js"));
+  const chunked = new Journal({ history: true, lean: true });
+  chunked.feed(bytes);
+  void chunked.transcriptLength;
+  chunked.finish();
+  assert.equal(chunked.transcriptPatchJson(0, chunked.transcriptLength), undefined, "the fixture's settling moves entries");
+  chunked.free();
   const journal = new Journal({ history: true });
-  journal.feed(readFileSync(file));
+  journal.feed(bytes);
   journal.finish();
   const whole = journal.transcript();
-  const entries = JSON.parse(shown);
-  assert.ok(whole.length > 1000 && entries.length === whole.length, `${entries.length} entries shown, ${whole.length} in the core`);
-  assert.ok(whole.some((e) => e.fate === "compacted") && whole.some((e) => e.underCalls) && whole.some((e) => e.thinkingFate), "the journal has fates, pairs and thinking to settle");
-  for (let i = 0; i < whole.length; i++) assert.deepEqual(entries[i], whole[i], `entry ${i}`);
+  journal.free();
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reorder-"));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(origin + "/viewer/"));
+  await p.setInputFiles("#pick-files", { name: "torn.jsonl", mimeType: "text/plain", buffer: bytes });
+  await p.waitForSelector("body[data-loaded]");
+  const entries = JSON.parse(await p.evaluate(() => JSON.stringify(window.viewer.entries)));
+  assert.deepEqual(entries, whole);
   assert.deepEqual(p.errors, []);
 });
 
