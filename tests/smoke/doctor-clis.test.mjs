@@ -1,0 +1,208 @@
+// The doctor's repaired Claude Code and Codex sessions resumed by the
+// agents' own CLIs (pinned, installed by .ci/install-agents into
+// .ci/agents/clis/), offline: each fixture goes through `garuda-session
+// doctor --fix -o`, the copy is put where the CLI looks for its sessions (a
+// temporary home), and the CLI resumes it with one more prompt against a
+// fake API on 127.0.0.1 (tests/support/fake-anthropic.mjs,
+// fake-openai-responses.mjs) that refuses what the real API refuses.
+// For each fixture the test asserts what the CLI does with the file as the
+// agent wrote it (refused, or resumed with what the CLI itself drops or
+// adds: the file wins over the doctor's word), that the repaired copy is
+// resumed and its request accepted, and that the request carries the
+// conversation's earlier turns, so the CLI really loaded the file. The
+// fake API is also the CLIs' proxy: no request may leave 127.0.0.1.
+// Each skips with one SKIP line when its CLI is not installed or cannot
+// run here.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { fakeAnthropic, REPLY as CLAUDE_REPLY } from "../support/fake-anthropic.mjs";
+import { fakeResponses, REPLY as CODEX_REPLY } from "../support/fake-openai-responses.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const clis = path.join(root, ".ci/agents/clis/node_modules");
+const bin = path.join(root, "pkg/bin/garuda-session.cjs");
+const tmp = (what) => realpathSync(mkdtempSync(path.join(tmpdir(), `garuda-${what}-`)));
+
+// Where npm puts each CLI's linux-x64 binary (its package's optional
+// dependency); the wrapper packages only find and start it.
+const CLAUDE = path.join(clis, "@anthropic-ai/claude-code-linux-x64/claude");
+const CODEX = path.join(clis, "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
+
+/** The binary when it is installed and starts here, else null after one SKIP line. */
+function runnable(file, what) {
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    console.log(`SKIP ${what}: only the linux-x64 binary is installed (this is ${process.platform}-${process.arch})`);
+    return null;
+  }
+  if (!existsSync(file)) {
+    console.log(`SKIP ${what}: not installed (run bash .ci/install-agents)`);
+    return null;
+  }
+  const r = spawnSync(file, ["--version"], { encoding: "utf8", timeout: 60_000 });
+  if (r.status !== 0) {
+    console.log(`SKIP ${what}: ${path.basename(file)} --version fails here (${r.error?.code ?? r.status}): ${(r.stderr || "").trim().split("\n")[0]}`);
+    return null;
+  }
+  return file;
+}
+
+/** A child process's exit and output, without blocking the fake API in this process. */
+function run(file, args, { cwd, env }) {
+  return new Promise((done) => {
+    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      done({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+/** `doctor --fix -o`: the repaired copy of `input`, written by the CLI. */
+function repaired(input, ext = ".jsonl") {
+  const out = path.join(tmp("fixed"), `fixed${ext}`);
+  const r = spawnSync(process.execPath, [bin, "doctor", input, "--fix", "-o", out], { encoding: "utf8" });
+  assert.ok(existsSync(out), `${input}: doctor --fix wrote nothing (exit ${r.status}): ${r.stderr}`);
+  return out;
+}
+
+/** Whether the doctor says `file` resumes (exit 0) or not (exit 1). */
+function resumes(file) {
+  const r = spawnSync(process.execPath, [bin, "doctor", file], { encoding: "utf8" });
+  assert.ok(r.status === 0 || r.status === 1, `doctor ${file}: exit ${r.status}: ${r.stderr}`);
+  return r.status === 0;
+}
+
+/** The environment a CLI runs in: its own home, the fake API, everything else at the trap. */
+function env(home, api, extra) {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    TMPDIR: home,
+    LANG: "C.UTF-8",
+    HTTPS_PROXY: api.url,
+    HTTP_PROXY: api.url,
+    https_proxy: api.url,
+    http_proxy: api.url,
+    NO_PROXY: "127.0.0.1",
+    no_proxy: "127.0.0.1",
+    ...extra,
+  };
+}
+
+const text = (v) => JSON.stringify(v);
+
+// ---------------------------------------------------------------- Claude Code
+
+// What Claude Code 2.1.332 does with each fixture as the agent wrote it
+// (`before`): "refused" when the first request it sends is one the API
+// refuses; otherwise it resumes, having repaired the file itself in
+// memory, and `lacks` names what its own repair lost. `carries`: what the
+// request for the repaired copy must hold of the earlier conversation.
+const CLAUDE_CASES = [
+  // claude-code#63147: "" thinking with its signature kept: the request is
+  // refused. Claude Code 2.1.332 then sends it again with every thinking
+  // block stripped (the valid one too), and that one is taken: each resume
+  // costs a refused request, which the repaired copy does not.
+  { name: "empty-thinking", before: "refused", retry: "without thinking", carries: ["Read notes.txt and summarise it", "toolu_01", "It lists three tasks"] },
+  // A crash between a call and its result, then more turns: Claude Code
+  // drops the unanswered call; the repaired copy keeps it, answered.
+  { name: "orphan-crash", before: "resumed", lacks: ["toolu_01"], carries: ["Run the tests", "toolu_01", "are you still there?"] },
+  // The file ends on an unanswered call: Claude Code answers it itself.
+  { name: "orphan-tail", before: "resumed", carries: ["List the files", "toolu_01"] },
+  // A result whose call was compacted away: Claude Code resumes from the
+  // compaction and leaves the result out.
+  { name: "orphan-compaction", before: "resumed", carries: ["This session is being continued", "Fixed: empty input"] },
+  // A torn line breaks the parent chain: Claude Code 2.1.332 bridges it
+  // (the doctor's report says the start is lost: true of older versions).
+  { name: "broken-chain", before: "resumed", carries: ["hello", "Hi! What shall we work on?", "Add a README"] },
+  // Thinking of another model: Claude Code drops it.
+  { name: "model-switch", before: "resumed", carries: ["What does main.rs do?", "It starts the server.", "It holds the request handlers."] },
+];
+
+/** Claude Code resumes `file` (`claude -p --resume <id>`) against `api`: its exit, output and requests. */
+async function claudeResume(claude, file, api) {
+  const lines = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => { try { return JSON.parse(l); } catch { return {}; } });
+  const id = lines.find((l) => l.sessionId)?.sessionId;
+  const model = lines.filter((l) => l.message?.model).at(-1)?.message.model;
+  const home = tmp("claude");
+  const cwd = path.join(home, "project");
+  const config = path.join(home, ".claude");
+  // Claude Code keeps a project's sessions under its path with every
+  // character but letters and digits made "-".
+  const dir = path.join(config, "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+  mkdirSync(cwd);
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(file, path.join(dir, `${id}.jsonl`));
+  const before = api.requests.length;
+  const r = await run(claude, ["-p", "--resume", id, "--model", model, "next"], {
+    cwd,
+    env: env(home, api, {
+      CLAUDE_CONFIG_DIR: config,
+      ANTHROPIC_BASE_URL: api.url,
+      ANTHROPIC_API_KEY: "sk-ant-test",
+      // The documented switches: no update check, telemetry, error reports
+      // or any other request but the Messages API's.
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      DISABLE_BUG_COMMAND: "1",
+    }),
+  });
+  return { ...r, requests: api.requests.slice(before) };
+}
+
+test("Claude Code resumes every repaired session, and the API accepts what it sends", async (t) => {
+  const claude = runnable(CLAUDE, "Claude Code 2.1.332");
+  if (!claude) return t.skip("Claude Code not runnable here");
+  const api = await fakeAnthropic();
+  try {
+    for (const c of CLAUDE_CASES) {
+      const input = path.join(root, "tests/doctor", `${c.name}.jsonl`);
+      assert.equal(resumes(input), false, `${c.name}: the doctor says it will not resume`);
+      const was = await claudeResume(claude, input, api);
+      assert.ok(was.requests.length > 0, `${c.name}: Claude Code sent no request for the input (exit ${was.status}): ${was.stderr}${was.stdout}`);
+      const asked = text(was.requests.map((q) => q.body.messages));
+      if (c.before === "refused") {
+        assert.ok(was.requests[0].refusal, `${c.name}: the first request for the input was accepted`);
+        if (c.retry === "without thinking") {
+          const last = was.requests.at(-1);
+          assert.equal(was.status, 0, `${c.name}: Claude Code's retry: ${was.stderr}`);
+          assert.equal(last.refusal, null, `${c.name}: the retry is accepted`);
+          assert.ok(!text(last.body.messages).includes('"type":"thinking"'), `${c.name}: the retry has no thinking`);
+        } else {
+          assert.notEqual(was.status, 0, `${c.name}: Claude Code resumed the input`);
+          assert.ok(was.requests.every((q) => q.refusal), `${c.name}: a request for the input was accepted`);
+        }
+      } else {
+        assert.equal(was.status, 0, `${c.name}: Claude Code 2.1.332 resumes the input itself: ${was.requests.map((q) => q.refusal)} ${was.stderr}`);
+        assert.deepEqual(was.requests.map((q) => q.refusal).filter(Boolean), [], `${c.name}: the input's requests`);
+        for (const s of c.lacks ?? []) assert.ok(!asked.includes(s), `${c.name}: Claude Code's own repair keeps ${s}`);
+      }
+
+      const fixed = repaired(input);
+      assert.equal(resumes(fixed), true, `${c.name}: the doctor says the repaired copy resumes`);
+      const now = await claudeResume(claude, fixed, api);
+      assert.equal(now.status, 0, `${c.name}: Claude Code on the repaired copy: ${now.requests.map((q) => q.refusal)} ${now.stderr}${now.stdout}`);
+      assert.ok(now.stdout.includes(CLAUDE_REPLY), `${c.name}: the fake API's reply is printed: ${now.stdout}`);
+      assert.ok(now.requests.length > 0, `${c.name}: no request`);
+      assert.deepEqual(now.requests.map((q) => q.refusal).filter(Boolean), [], `${c.name}: every request for the repaired copy is accepted`);
+      const main = now.requests.find((q) => text(q.body.messages.at(-1)).includes("next"));
+      assert.ok(main, `${c.name}: no request carries the prompt "next"`);
+      for (const s of c.carries) assert.ok(text(main.body.messages).includes(s), `${c.name}: the resumed request carries ${s}`);
+    }
+    assert.deepEqual(api.outside, [], "Claude Code asked for hosts other than the fake API");
+  } finally {
+    await api.close();
+  }
+});
