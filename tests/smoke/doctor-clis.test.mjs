@@ -20,8 +20,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpat
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { fakeAnthropic, REPLY as CLAUDE_REPLY } from "../support/fake-anthropic.mjs";
-import { fakeResponses, REPLY as CODEX_REPLY } from "../support/fake-openai-responses.mjs";
+import { fakeAnthropic, refusal as anthropicRefusal, REPLY as CLAUDE_REPLY } from "../support/fake-anthropic.mjs";
+import { fakeResponses, refusal as responsesRefusal, REPLY as CODEX_REPLY } from "../support/fake-openai-responses.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const clis = path.join(root, ".ci/agents/clis/node_modules");
@@ -100,6 +100,46 @@ function env(home, api, extra) {
 }
 
 const text = (v) => JSON.stringify(v);
+
+// The fake APIs refuse what the real ones refuse, so the tests below can
+// fail. The good signature is one tests/doctor/make_fixtures.py made (in
+// empty-thinking.jsonl), not one the fake computed.
+test("the fake APIs refuse what the real ones refuse, and take the rest", () => {
+  const opus = "claude-opus-4-5-20251101";
+  const signed = { type: "thinking", thinking: "Three tasks; say so briefly.", signature: `fake1:${opus}:6b910d8814f56798` };
+  const call = { type: "tool_use", id: "toolu_1", name: "Read", input: {} };
+  const result = { type: "tool_result", tool_use_id: "toolu_1", content: "ok" };
+  const u = (...content) => ({ role: "user", content });
+  const a = (...content) => ({ role: "assistant", content });
+  const hi = { type: "text", text: "hi" };
+  const messages = [
+    [true, [u(hi)]],
+    [true, [u(hi), a(signed, call), u(result), a(hi), u(hi)]],
+    [false, [a(hi), u(hi)]],
+    [false, [u(hi), u(hi)]],
+    [false, [u(hi), a(call), u(hi)]],
+    [false, [u(hi), a(hi), u(result)]],
+    [false, [u(hi), a(call), u(result, result)]],
+    [false, [u(hi), a({ ...signed, thinking: "" }, hi), u(hi)]],
+    [false, [u(hi), a({ ...signed, thinking: "Three tasks." }, hi), u(hi)]],
+    [false, [u(hi), a({ ...signed, signature: "" }, hi), u(hi)]],
+  ];
+  for (const [takes, m] of messages) {
+    assert.equal(anthropicRefusal({ model: opus, messages: m }) === null, takes, text(m));
+  }
+  assert.notEqual(anthropicRefusal({ model: "claude-sonnet-4-5-20250929", messages: messages[1][1] }), null, "thinking of another model");
+  const fc = { type: "function_call", name: "exec_command", arguments: "{}", call_id: "call_1" };
+  const out = { type: "function_call_output", call_id: "call_1", output: "ok" };
+  const msg = { type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] };
+  const inputs = [
+    [true, [msg, fc, out, msg]],
+    [true, [msg, { ...fc, type: "custom_tool_call" }, { ...out, type: "custom_tool_call_output" }]],
+    [false, [msg, fc, msg]],
+    [false, [msg, out, msg]],
+    [false, [msg, out, fc]],
+  ];
+  for (const [takes, input] of inputs) assert.equal(responsesRefusal({ input }) === null, takes, text(input));
+});
 
 // ---------------------------------------------------------------- Claude Code
 
@@ -202,6 +242,104 @@ test("Claude Code resumes every repaired session, and the API accepts what it se
       for (const s of c.carries) assert.ok(text(main.body.messages).includes(s), `${c.name}: the resumed request carries ${s}`);
     }
     assert.deepEqual(api.outside, [], "Claude Code asked for hosts other than the fake API");
+  } finally {
+    await api.close();
+  }
+});
+
+// ---------------------------------------------------------------- Codex
+
+// What Codex 0.171.0 does with each fixture as the agent wrote it: "fails"
+// when it cannot load it (`error`: what it says), else it resumes, having
+// mended the history itself as the doctor's warnings say it will (an
+// "aborted" output for an unanswered call, an orphan output left out), so
+// the doctor leaves those files as they are. `carries` / `lacks`: what
+// the request Codex sends (for the repaired copy, or for the input when it
+// resumes) holds of the earlier conversation.
+const CODEX_CASES = [
+  // A torn write: a line cut mid-character with the next line appended.
+  { name: "torn-utf8", before: "fails", error: "valid UTF-8", carries: ["say café", '"call_id":"call_t"', "Done."] },
+  // No session_meta line: no id, and the doctor cannot make one up.
+  { name: "no-session-meta", before: "fails", error: "does not start with session metadata", fixable: false },
+  { name: "orphan-crash", before: "resumed", carries: ["run the tests", '"call_id":"call_crash1","output":"aborted"'] },
+  { name: "orphan-compaction", before: "resumed", carries: ["list the files", "Two files."], lacks: ["call_cut1"] },
+  { name: "reasoning-pairs", before: "resumed", carries: ["fix the typo", '"call_id":"call_a"', '"call_id":"call_b"', '"call_id":"call_p"', "Fixed."] },
+];
+
+/** Codex resumes `file` (`codex exec resume <id>`) against `api`: its exit, output and requests. */
+async function codexResume(codex, file, api) {
+  const lines = readFileSync(file, "latin1").split("\n").filter(Boolean).map((l) => { try { return JSON.parse(l); } catch { return {}; } });
+  // Codex reads the id from the file's session_meta line; the file's name
+  // carries it too, which is how `resume <id>` finds the file.
+  const id = lines.find((l) => l.type === "session_meta")?.payload?.id ?? "019e2a40-5c1d-7e2f-9a3b-4c5d6e7f8091";
+  const model = lines.filter((l) => l.type === "turn_context").at(-1)?.payload?.model ?? "gpt-5.2-codex";
+  const [day, time] = lines[0].timestamp.slice(0, 19).split("T");
+  const home = tmp("codex");
+  const cwd = path.join(home, "project");
+  const codexHome = path.join(home, ".codex");
+  const dir = path.join(codexHome, "sessions", ...day.split("-"));
+  mkdirSync(cwd);
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(file, path.join(dir, `rollout-${day}T${time.replaceAll(":", "-")}-${id}.jsonl`));
+  // The rollout names its provider, "openai", and Codex will not resume it
+  // with another, so the built-in provider is kept and only its base URL
+  // moved. The plugins feature would fetch github.com and chatgpt.com at
+  // start; analytics and the update check are off too. --strict-config: a
+  // key this version does not know fails the run instead of being ignored.
+  writeFileSync(
+    path.join(codexHome, "config.toml"),
+    [`model = ${JSON.stringify(model)}`, `openai_base_url = ${JSON.stringify(`${api.url}/v1`)}`, "check_for_update_on_startup = false",
+      "[features]", "plugins = false", "[analytics]", "enabled = false", ""].join("\n"),
+  );
+  const before = api.requests.length;
+  const r = await run(codex, ["exec", "--strict-config", "--skip-git-repo-check", "resume", id, "next"], {
+    cwd,
+    env: env(home, api, { CODEX_HOME: codexHome, CODEX_API_KEY: "sk-test" }),
+  });
+  return { ...r, requests: api.requests.slice(before) };
+}
+
+/** The request Codex sent for the prompt "next", checked: accepted, and carrying (or not) what the case says. */
+function codexAsked(c, resumed, { lacks = [] } = {}) {
+  assert.equal(resumed.status, 0, `${c.name}: Codex: ${resumed.requests.map((q) => q.refusal)} ${resumed.stderr}`);
+  assert.ok(resumed.stdout.includes(CODEX_REPLY), `${c.name}: the fake API's reply is printed: ${resumed.stdout}`);
+  assert.ok(resumed.requests.length > 0, `${c.name}: no request`);
+  assert.deepEqual(resumed.requests.map((q) => q.refusal).filter(Boolean), [], `${c.name}: every request is accepted`);
+  const main = resumed.requests.find((q) => text(q.body.input.at(-1)).includes("next"));
+  assert.ok(main, `${c.name}: no request carries the prompt "next"`);
+  for (const s of c.carries ?? []) assert.ok(text(main.body.input).includes(s), `${c.name}: the resumed request carries ${s}`);
+  for (const s of lacks) assert.ok(!text(main.body.input).includes(s), `${c.name}: the resumed request still carries ${s}`);
+}
+
+test("Codex resumes every repaired rollout, and the API accepts what it sends", async (t) => {
+  const codex = runnable(CODEX, "Codex 0.171.0");
+  if (!codex) return t.skip("Codex not runnable here");
+  const api = await fakeResponses();
+  try {
+    for (const c of CODEX_CASES) {
+      const input = path.join(root, "tests/doctor/codex", `${c.name}.jsonl`);
+      const was = await codexResume(codex, input, api);
+      if (c.before === "fails") {
+        assert.equal(resumes(input), false, `${c.name}: the doctor says it will not resume`);
+        assert.notEqual(was.status, 0, `${c.name}: Codex resumed the input`);
+        assert.equal(was.requests.length, 0, `${c.name}: Codex sent a request for a file it cannot load`);
+        assert.ok(was.stderr.includes(c.error), `${c.name}: Codex's error: ${was.stderr}`);
+      } else {
+        assert.equal(resumes(input), true, `${c.name}: the doctor says it resumes`);
+        codexAsked(c, was, { lacks: c.lacks });
+        assert.deepEqual(readFileSync(repaired(input)), readFileSync(input), `${c.name}: --fix leaves a file that resumes as it is`);
+        continue;
+      }
+      const fixed = repaired(input);
+      if (c.fixable === false) {
+        assert.equal(resumes(fixed), false, `${c.name}: the doctor does not claim to have repaired it`);
+        assert.notEqual((await codexResume(codex, fixed, api)).status, 0, `${c.name}: nor does Codex resume the copy`);
+        continue;
+      }
+      assert.equal(resumes(fixed), true, `${c.name}: the doctor says the repaired copy resumes`);
+      codexAsked(c, await codexResume(codex, fixed, api));
+    }
+    assert.deepEqual(api.outside, [], "Codex asked for hosts other than the fake API");
   } finally {
     await api.close();
   }
