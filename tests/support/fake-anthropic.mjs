@@ -2,13 +2,15 @@
 // Code itself against, offline. Written from the API's documented 400
 // rules, apart from the doctor's code (an oracle, not a copy of it):
 // - the first message is the user's and roles alternate;
-// - each tool_use is answered by a tool_result in the next message, and
-//   each tool_result answers a tool_use of the message before it, once;
+// - each tool_use has an id of letters, digits, "_" and "-", is answered
+//   by a tool_result in the next message, and each tool_result answers a
+//   tool_use of the message before it, once;
 // - a thinking block carries a signature the API gave for that text and
 //   that model. The doctor's fixtures sign as tests/doctor/make_fixtures.py
 //   does: "fake1:<model>:<FNV-1a 64 of the text>", so a text emptied or
 //   changed since it was signed, or thinking of another model, is refused
-//   as the real API refuses it. (The other half of the prefix rule, what
+//   as the real API refuses it. A real signature (a peer's session) cannot
+//   be checked without the real API's key: it is taken. (The other half of the prefix rule, what
 //   comes before the block, is checked by tests/doctor.rs's fake_api and
 //   tests/smoke/support/fake-api.cjs, whose signatures bind it.)
 // A request it takes is answered with a short streamed text reply; each
@@ -44,10 +46,12 @@ export function refusal(body) {
       const bs = blocks(m);
       for (let j = 0; j < bs.length; j++) {
         const b = bs[j];
+        if (b.type === "tool_use" && !/^[a-zA-Z0-9_-]+$/.test(b.id ?? "")) return `messages.${i}.content.${j}.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
         if (b.type === "redacted_thinking" && !b.data) return `messages.${i}.content.${j}: redacted_thinking.data: Field required`;
         if (b.type !== "thinking") continue;
         if (typeof b.signature !== "string" || b.signature === "") return `messages.${i}.content.${j}: thinking.signature: Field required`;
-        if (b.signature !== `fake1:${body.model}:${fnv(b.thinking ?? "")}`) {
+        // A signature the real API made cannot be checked here: taken.
+        if (b.signature.startsWith("fake1:") && b.signature !== `fake1:${body.model}:${fnv(b.thinking ?? "")}`) {
           return `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`;
         }
       }
