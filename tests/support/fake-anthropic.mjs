@@ -70,25 +70,38 @@ export function refusal(body) {
   return null;
 }
 
-function reply(res, body) {
+// With `thinking: { display: "omitted" }` (what Claude Code 2.1.332 asks
+// for) the real API streams each thinking block with an empty text and the
+// signature alone, and takes it back so. `omitted: true` makes the fake
+// answer so too, signing the empty text it shows.
+function reply(res, body, { omitted }) {
   const usage = { input_tokens: 1, output_tokens: 1 };
   const message = { id: "msg_fake", type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage };
   if (!body.stream) {
     json(res, 200, { ...message, content: [{ type: "text", text: REPLY }], stop_reason: "end_turn" });
     return;
   }
+  const think = omitted && body.thinking?.display === "omitted";
+  const t = think ? 1 : 0;
   sse(res, [
     ["message_start", { type: "message_start", message }],
-    ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
-    ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: REPLY } }],
-    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    ...(think
+      ? [
+          ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }],
+          ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: `fake1:${body.model}:${fnv("")}` } }],
+          ["content_block_stop", { type: "content_block_stop", index: 0 }],
+        ]
+      : []),
+    ["content_block_start", { type: "content_block_start", index: t, content_block: { type: "text", text: "" } }],
+    ["content_block_delta", { type: "content_block_delta", index: t, delta: { type: "text_delta", text: REPLY } }],
+    ["content_block_stop", { type: "content_block_stop", index: t }],
     ["message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage }],
     ["message_stop", { type: "message_stop" }],
   ]);
 }
 
 /** The fake API on 127.0.0.1: { url, requests: [{ body, refusal }], outside, close }. */
-export async function fakeAnthropic() {
+export async function fakeAnthropic({ omitted = false } = {}) {
   const requests = [];
   const api = await loopback((req, text, res) => {
     const path = req.url.split("?")[0];
@@ -103,7 +116,7 @@ export async function fakeAnthropic() {
     const why = refusal(body);
     requests.push({ body, refusal: why });
     if (why) return json(res, 400, { type: "error", error: { type: "invalid_request_error", message: why } });
-    reply(res, body);
+    reply(res, body, { omitted });
   });
   return { ...api, requests };
 }
