@@ -13,10 +13,10 @@
 // fake API is also the CLIs' proxy: no request may leave 127.0.0.1.
 // Each skips with one SKIP line when its CLI is not installed or cannot
 // run here.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const clis = path.join(root, ".ci/agents/clis/node_modules");
 const bin = path.join(root, "pkg/bin/garuda-session.cjs");
 const peers = path.join(process.env.GARUDA_SHARED ?? path.join(root, "../shared"), "peers");
-const tmp = (what) => realpathSync(mkdtempSync(path.join(tmpdir(), `garuda-${what}-`)));
+// Each CLI run gets a home of its own (Codex leaves 2 MB of state in it),
+// removed when the file's tests end.
+const homes = [];
+const tmp = (what) => {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), `garuda-${what}-`)));
+  homes.push(dir);
+  return dir;
+};
+after(() => {
+  for (const dir of homes) rmSync(dir, { recursive: true, force: true });
+});
 
 // Where npm puts each CLI's linux-x64 binary (its package's optional
 // dependency); the wrapper packages only find and start it.
