@@ -19,7 +19,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fakeAnthropic, refusal as anthropicRefusal, REPLY as CLAUDE_REPLY } from "../support/fake-anthropic.mjs";
 import { fakeResponses, refusal as responsesRefusal, REPLY as CODEX_REPLY } from "../support/fake-openai-responses.mjs";
-import { CLAUDE, CODEX, accepted, claudeNew, claudeResume, cleanup, codexResume, repaired, resumes, root, runnable, text } from "../support/agent-clis.mjs";
+import { CLAUDE, CLAUDE_2_0, CODEX, accepted, claudeNew, claudeResume, cleanup, codexResume, repaired, resumes, root, runnable, text } from "../support/agent-clis.mjs";
 
 after(cleanup);
 
@@ -68,76 +68,122 @@ test("the fake APIs refuse what the real ones refuse, and take the rest", () => 
 
 // ---------------------------------------------------------------- Claude Code
 
-// What Claude Code 2.1.332 does with each fixture as the agent wrote it
-// (`before`): "refused" when the first request it sends is one the API
-// refuses; otherwise it resumes, having repaired the file itself in
-// memory, and `lacks` names what its own repair lost. `carries`: what the
-// request for the repaired copy must hold of the earlier conversation.
+// What each Claude Code version does with each fixture as the agent wrote
+// it: "refused" when the request it sends is one the API refuses; else it
+// resumes, having mended the file itself in memory, and `lacks` names what
+// its own mending lost. `carries`: what the request for the repaired copy
+// must hold of the earlier conversation. 2.0.30 is the version the
+// fixtures name as their writer: the doctor's reports describe it.
 const CLAUDE_CASES = [
-  // claude-code#63147: "" thinking with its signature kept: the request is
-  // refused. Claude Code 2.1.332 then sends it again with every thinking
-  // block stripped (the valid one too), and that one is taken: each resume
-  // costs a refused request, which the repaired copy does not.
-  { name: "empty-thinking", before: "refused", retry: "without thinking", carries: ["Read notes.txt and summarise it", "toolu_01", "It lists three tasks"] },
-  // A crash between a call and its result, then more turns: Claude Code
-  // drops the unanswered call; the repaired copy keeps it, answered.
-  { name: "orphan-crash", before: "resumed", lacks: ["toolu_01"], carries: ["Run the tests", "toolu_01", "are you still there?"] },
-  // The file ends on an unanswered call: Claude Code answers it itself.
-  { name: "orphan-tail", before: "resumed", carries: ["List the files", "toolu_01"] },
-  // A result whose call was compacted away: Claude Code resumes from the
-  // compaction and leaves the result out.
-  { name: "orphan-compaction", before: "resumed", carries: ["This session is being continued", "Fixed: empty input"] },
-  // A torn line breaks the parent chain: Claude Code 2.1.332 bridges it
-  // (the doctor's report says the start is lost: true of older versions).
-  { name: "broken-chain", before: "resumed", carries: ["hello", "Hi! What shall we work on?", "Add a README"] },
-  // Thinking of another model: Claude Code drops it.
-  { name: "model-switch", before: "resumed", carries: ["What does main.rs do?", "It starts the server.", "It holds the request handlers."] },
+  // claude-code#63147: "" thinking with its signature kept: refused.
+  // 2.1.332 then sends the request again with every thinking block
+  // stripped (the valid one too), which is taken: each resume costs a
+  // refused request, which the repaired copy does not.
+  {
+    name: "empty-thinking",
+    carries: ["Read notes.txt and summarise it", "toolu_01", "It lists three tasks"],
+    "2.0.30": { before: "refused" },
+    "2.1.332": { before: "refused", retry: "without thinking" },
+  },
+  // A crash between a call and its result, then more turns: both versions
+  // drop the unanswered call; the repaired copy keeps it, answered.
+  {
+    name: "orphan-crash",
+    carries: ["Run the tests", "toolu_01", "are you still there?"],
+    "2.0.30": { before: "resumed", lacks: ["toolu_01"] },
+    "2.1.332": { before: "resumed", lacks: ["toolu_01"] },
+  },
+  // The file ends on an unanswered call: 2.0.30 drops it, 2.1.332 answers
+  // it. 2.0.30 drops the call from the repaired copy too, answered as it is
+  // (a turn that ends on a tool_result reads to it as interrupted): the
+  // copy resumes as the input does.
+  {
+    name: "orphan-tail",
+    carries: ["List the files", "toolu_01"],
+    "2.0.30": { before: "resumed", lacks: ["toolu_01"], carries: ["List the files"] },
+    "2.1.332": { before: "resumed" },
+  },
+  // A result whose call was compacted away: 2.0.30 sends it and is
+  // refused; 2.1.332 leaves it out.
+  {
+    name: "orphan-compaction",
+    carries: ["This session is being continued", "Fixed: empty input"],
+    "2.0.30": { before: "refused" },
+    "2.1.332": { before: "resumed" },
+  },
+  // A torn line breaks the parent chain: 2.0.30 resumes from the line
+  // after it and loses the start, as the doctor says; 2.1.332 bridges it.
+  {
+    name: "broken-chain",
+    carries: ["hello", "Hi! What shall we work on?", "Add a README"],
+    "2.0.30": { before: "resumed", lacks: ["Hi! What shall we work on?"] },
+    "2.1.332": { before: "resumed" },
+  },
+  // Thinking of another model: 2.0.30 sends it and is refused; 2.1.332
+  // drops it.
+  {
+    name: "model-switch",
+    carries: ["What does main.rs do?", "It starts the server.", "It holds the request handlers."],
+    "2.0.30": { before: "refused" },
+    "2.1.332": { before: "resumed" },
+  },
 ];
 
-test("Claude Code resumes every repaired session, and the API accepts what it sends", async (t) => {
-  const claude = runnable(CLAUDE, "Claude Code 2.1.332");
-  if (!claude) return t.skip("Claude Code not runnable here");
-  const api = await fakeAnthropic();
-  try {
-    for (const c of CLAUDE_CASES) {
-      const input = path.join(root, "tests/doctor", `${c.name}.jsonl`);
-      assert.equal(resumes(input), false, `${c.name}: the doctor says it will not resume`);
-      const was = await claudeResume(claude, input, api);
-      assert.ok(was.requests.length > 0, `${c.name}: Claude Code sent no request for the input (exit ${was.status}): ${was.stderr}${was.stdout}`);
-      const asked = text(was.requests.map((q) => q.body.messages));
-      if (c.before === "refused") {
-        assert.ok(was.requests[0].refusal, `${c.name}: the first request for the input was accepted`);
-        if (c.retry === "without thinking") {
-          const last = was.requests.at(-1);
-          assert.equal(was.status, 0, `${c.name}: Claude Code's retry: ${was.stderr}`);
-          assert.equal(last.refusal, null, `${c.name}: the retry is accepted`);
-          assert.ok(!text(last.body.messages).includes('"type":"thinking"'), `${c.name}: the retry has no thinking`);
-        } else {
-          assert.notEqual(was.status, 0, `${c.name}: Claude Code resumed the input`);
-          assert.ok(was.requests.every((q) => q.refusal), `${c.name}: a request for the input was accepted`);
-        }
-      } else {
-        assert.equal(was.status, 0, `${c.name}: Claude Code 2.1.332 resumes the input itself: ${was.requests.map((q) => q.refusal)} ${was.stderr}`);
-        assert.deepEqual(was.requests.map((q) => q.refusal).filter(Boolean), [], `${c.name}: the input's requests`);
-        for (const s of c.lacks ?? []) assert.ok(!asked.includes(s), `${c.name}: Claude Code's own repair keeps ${s}`);
-      }
+/** The requests of a run that carry the prompt "next" (2.0.30 sends warm-up requests too). */
+const mains = (r) => r.requests.filter((q) => text(q.body.messages.at(-1)).includes("next"));
 
-      const fixed = repaired(input);
-      assert.equal(resumes(fixed), true, `${c.name}: the doctor says the repaired copy resumes`);
-      const now = await claudeResume(claude, fixed, api);
-      assert.equal(now.status, 0, `${c.name}: Claude Code on the repaired copy: ${now.requests.map((q) => q.refusal)} ${now.stderr}${now.stdout}`);
-      assert.ok(now.stdout.includes(CLAUDE_REPLY), `${c.name}: the fake API's reply is printed: ${now.stdout}`);
-      assert.ok(now.requests.length > 0, `${c.name}: no request`);
-      assert.deepEqual(now.requests.map((q) => q.refusal).filter(Boolean), [], `${c.name}: every request for the repaired copy is accepted`);
-      const main = now.requests.find((q) => text(q.body.messages.at(-1)).includes("next"));
-      assert.ok(main, `${c.name}: no request carries the prompt "next"`);
-      for (const s of c.carries) assert.ok(text(main.body.messages).includes(s), `${c.name}: the resumed request carries ${s}`);
+// The hosts each version asks for besides the fake API, caught by the
+// trap (refused there, so nothing leaves 127.0.0.1): 2.0.30, run with an
+// API key, checks api.anthropic.com/api/claude_code/organizations/
+// metrics_enabled before it exports usage metrics, and no setting turns
+// that off but Bedrock or Vertex (cli.js: the BigQuery exporter); refused,
+// it exports nothing. 2.1.332 asks for nothing.
+const OUTSIDE = { "2.1.332": [], "2.0.30": ["api.anthropic.com:443"] };
+
+for (const [version, cli] of [["2.1.332", CLAUDE], ["2.0.30", CLAUDE_2_0]]) {
+  test(`Claude Code ${version} resumes every repaired session, and the API accepts what it sends`, async (t) => {
+    const claude = runnable(cli, `Claude Code ${version}`);
+    if (!claude) return t.skip("Claude Code not runnable here");
+    const api = await fakeAnthropic();
+    try {
+      for (const c of CLAUDE_CASES) {
+        const want = c[version];
+        const input = path.join(root, "tests/doctor", `${c.name}.jsonl`);
+        assert.equal(resumes(input), false, `${c.name}: the doctor says it will not resume`);
+        const was = await claudeResume(claude, input, api);
+        const sent = mains(was);
+        assert.ok(sent.length > 0, `${c.name}: Claude Code sent no request for the input (exit ${was.status}): ${was.stderr}${was.stdout}`);
+        if (want.before === "refused") {
+          assert.ok(sent[0].refusal, `${c.name}: the first request for the input was accepted`);
+          if (want.retry === "without thinking") {
+            assert.equal(was.status, 0, `${c.name}: Claude Code's retry: ${was.stderr}`);
+            assert.equal(sent.at(-1).refusal, null, `${c.name}: the retry is accepted`);
+            assert.ok(!text(sent.at(-1).body.messages).includes('"type":"thinking"'), `${c.name}: the retry has no thinking`);
+          } else {
+            assert.notEqual(was.status, 0, `${c.name}: Claude Code resumed the input`);
+            assert.ok(sent.every((q) => q.refusal), `${c.name}: a request for the input was accepted`);
+          }
+        } else {
+          assert.ok(accepted(was), `${c.name}: Claude Code ${version} resumes the input itself: ${was.requests.map((q) => q.refusal)} ${was.stderr}`);
+          const asked = text(sent.map((q) => q.body.messages));
+          for (const s of want.lacks ?? []) assert.ok(!asked.includes(s), `${c.name}: Claude Code's own mending keeps ${s}`);
+        }
+
+        const fixed = repaired(input);
+        assert.equal(resumes(fixed), true, `${c.name}: the doctor says the repaired copy resumes`);
+        const now = await claudeResume(claude, fixed, api);
+        assert.ok(accepted(now), `${c.name}: Claude Code on the repaired copy: ${now.requests.map((q) => q.refusal)} ${now.stderr}${now.stdout}`);
+        assert.ok(now.stdout.includes(CLAUDE_REPLY), `${c.name}: the fake API's reply is printed: ${now.stdout}`);
+        const main = mains(now)[0];
+        assert.ok(main, `${c.name}: no request carries the prompt "next"`);
+        for (const s of want.carries ?? c.carries) assert.ok(text(main.body.messages).includes(s), `${c.name}: the resumed request carries ${s}`);
+      }
+      assert.deepEqual([...new Set(api.outside)], OUTSIDE[version].slice(0, api.outside.length), `Claude Code ${version} asked for other hosts than the fake API`);
+    } finally {
+      await api.close();
     }
-    assert.deepEqual(api.outside, [], "Claude Code asked for hosts other than the fake API");
-  } finally {
-    await api.close();
-  }
-});
+  });
+}
 
 // Claude Code 2.1.332 asks for `thinking.display: "omitted"`, so the API
 // answers with thinking blocks of empty text, each with its signature, and

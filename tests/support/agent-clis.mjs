@@ -26,14 +26,19 @@ export function cleanup() {
   for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
+// A CLI is a command line: [program, ...its first arguments].
 // Where npm puts each CLI's linux-x64 binary (its package's optional
-// dependency); the wrapper packages only find and start it.
-export const CLAUDE = path.join(clis, "@anthropic-ai/claude-code-linux-x64/claude");
-export const CODEX = path.join(clis, "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
+// dependency; the wrapper packages only find and start it), and Claude
+// Code 2.0.30, the version the doctor's fixtures name as their writer,
+// which was still JavaScript: node runs its cli.js.
+export const CLAUDE = [path.join(clis, "@anthropic-ai/claude-code-linux-x64/claude")];
+export const CLAUDE_2_0 = [process.execPath, path.join(clis, "claude-code-2.0.30/cli.js")];
+export const CODEX = [path.join(clis, "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")];
 
-/** The binary when it is installed and starts here, else null after one SKIP line. */
-export function runnable(file, what) {
-  if (process.platform !== "linux" || process.arch !== "x64") {
+/** The CLI when it is installed and starts here, else null after one SKIP line. */
+export function runnable(cli, what) {
+  const file = cli.at(-1);
+  if (cli.length === 1 && (process.platform !== "linux" || process.arch !== "x64")) {
     console.log(`SKIP ${what}: only the linux-x64 binary is installed (this is ${process.platform}-${process.arch})`);
     return null;
   }
@@ -41,18 +46,18 @@ export function runnable(file, what) {
     console.log(`SKIP ${what}: not installed (run bash .ci/install-agents)`);
     return null;
   }
-  const r = spawnSync(file, ["--version"], { encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(cli[0], [...cli.slice(1), "--version"], { encoding: "utf8", timeout: 60_000 });
   if (r.status !== 0) {
     console.log(`SKIP ${what}: ${path.basename(file)} --version fails here (${r.error?.code ?? r.status}): ${(r.stderr || "").trim().split("\n")[0]}`);
     return null;
   }
-  return file;
+  return cli;
 }
 
-/** A child process's exit and output, without blocking the fake API in this process. */
-export function run(file, args, { cwd, env }) {
+/** A CLI's exit and output, without blocking the fake API in this process. */
+export function run(cli, args, { cwd, env }) {
   return new Promise((done) => {
-    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cli[0], [...cli.slice(1), ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
