@@ -178,7 +178,7 @@ for (const [version, cli] of [["2.1.332", CLAUDE], ["2.0.30", CLAUDE_2_0]]) {
         assert.ok(main, `${c.name}: no request carries the prompt "next"`);
         for (const s of want.carries ?? c.carries) assert.ok(text(main.body.messages).includes(s), `${c.name}: the resumed request carries ${s}`);
       }
-      assert.deepEqual([...new Set(api.outside)], OUTSIDE[version].slice(0, api.outside.length), `Claude Code ${version} asked for other hosts than the fake API`);
+      assert.deepEqual(api.outside.filter((host) => !OUTSIDE[version].includes(host)), [], `Claude Code ${version} asked for other hosts than the fake API`);
     } finally {
       await api.close();
     }
