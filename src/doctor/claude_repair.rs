@@ -62,7 +62,10 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     let mut drop: HashMap<usize, Vec<usize>> = HashMap::new();
     for &(i, b) in &plan.thinking {
         if cut.is_some_and(|c| (i, b) >= c) {
-            let why = match plan.bad_thinking.iter().find(|(p, _)| *p == (i, b)) {
+            // (The refused thinking is in history order: found by halving,
+            // so a model switch that refuses every block stays linear.)
+            let bad = plan.bad_thinking.binary_search_by(|(p, _)| p.cmp(&(i, b)));
+            let why = match bad.ok().and_then(|k| plan.bad_thinking.get(k)) {
                 Some((_, why)) => why.clone(),
                 None if first_bad.is_some_and(|f| f <= (i, b))
                     && first_change.is_none_or(|c| first_bad <= Some(c)) =>
