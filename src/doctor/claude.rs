@@ -26,6 +26,7 @@
 //! byte; a touched line is edited in place (its `message.content` array or
 //! its parent's uuid spliced), so its other fields keep their bytes too.
 
+use super::strs::{Strs, S};
 use super::{Change, ChangeKind, Kind, Problem, Severity};
 use crate::formats::chain;
 use crate::json_str::str_literal;
@@ -105,8 +106,9 @@ enum BlockKind {
     Other,
 }
 
+/// A block as parsed, before its strings go to the rows' table.
 #[derive(Debug)]
-struct Block {
+struct ParsedBlock {
     kind: BlockKind,
     /// A tool_use's `id`, a tool_result's `tool_use_id`.
     id: Option<String>,
@@ -118,32 +120,83 @@ struct Block {
     signature: Option<u64>,
 }
 
+/// A block as a row keeps it (its strings in the rows' table).
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    kind: BlockKind,
+    id: S,
+    name: S,
+    empty: bool,
+    /// Thinking: a signature's hash in `sig` (else unsigned).
+    signed: bool,
+    text_hash: u64,
+    sig: u64,
+}
+
+impl Block {
+    fn signature(&self) -> Option<u64> {
+        self.signed.then_some(self.sig)
+    }
+}
+
+impl ParsedBlock {
+    /// The block without its strings (the caller names them).
+    fn compact(&self) -> Block {
+        Block {
+            kind: self.kind,
+            id: S::NONE,
+            name: S::NONE,
+            empty: self.empty,
+            signed: self.signature.is_some(),
+            text_hash: self.text_hash,
+            sig: self.signature.unwrap_or(0),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Role {
     User,
     Assistant,
 }
 
-/// What the doctor keeps of one parsed line.
-#[derive(Debug)]
-struct Parsed {
-    uuid: Option<String>,
-    parent: Option<String>,
+/// What the doctor keeps of one line: one small fixed record. Its strings
+/// are in `Rows::strs`, its blocks in `Rows::blocks` and `Rows::checks`
+/// (from `blocks` and `checks` to where the next row's start), so a file's
+/// rows are a few flat Vecs, not allocations per line (issue 28: a 1 GB
+/// session in bounded memory).
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    /// The line is a JSON object (else only `newline` and the starts are set).
+    parsed: bool,
+    /// Whether the line ended with a newline.
+    newline: bool,
+    uuid: S,
+    parent: S,
     sidechain: bool,
     progress: bool,
     compact_boundary: bool,
     /// A line with a place in the tree (`chain.rs`).
     node: bool,
     role: Option<Role>,
-    response: Option<String>,
-    model: Option<String>,
-    blocks: Vec<Block>,
-    /// What only the repair needs (None in a streamed diagnosis: a line of
-    /// a file too large to hold keeps no more than the rules read).
-    edit: Option<Box<Edits>>,
-    /// The content's blocks as `checkMessages` judges them (a string
-    /// content: its text block), without their text.
-    checks: Vec<Block2>,
+    response: S,
+    model: S,
+    blocks: usize,
+    checks: usize,
+}
+
+/// A block as `checkMessages` judges it (`resume::block_summary`, its JSON
+/// text dropped), its strings in the rows' table: `expand` gives back the
+/// summary, field for field.
+#[derive(Debug)]
+struct Check {
+    kind: crate::resume::message::Kind,
+    fault: Option<&'static str>,
+    blank: bool,
+    signed: bool,
+    legacy_redacted: bool,
+    id: S,
+    name: S,
 }
 
 /// A block as `checkMessages` sees it (`resume::block_summary`).
@@ -162,48 +215,281 @@ struct Edits {
     copy: Vec<(&'static str, String)>,
 }
 
-static NO_EDITS: Edits =
-    Edits { parent_span: None, content_span: None, block_spans: Vec::new(), copy: Vec::new() };
-
-impl Parsed {
-    fn edits(&self) -> &Edits {
-        self.edit.as_deref().unwrap_or(&NO_EDITS)
-    }
+/// What only a repair needs of a line: kept when the file is read whole,
+/// never by a streamed diagnosis.
+struct Text<'a> {
+    /// The line's bytes in the input (without its newline).
+    range: (usize, usize),
+    text: &'a str,
+    edits: Edits,
 }
 
-/// What `parsed` gives for a row that did not parse: the walks below index
-/// rows they filtered as parsed, and an empty parse is what a row that
-/// somehow was not would mean to them (never a panic, in wasm).
-static UNPARSED: Parsed = Parsed {
-    uuid: None,
-    parent: None,
+/// The rows of a file, and what they name.
+pub(super) struct Rows<'a> {
+    rows: Vec<Row>,
+    blocks: Vec<Block>,
+    checks: Vec<Check>,
+    strs: Strs,
+    /// Each row's text and edits (a file read whole; None: streamed).
+    texts: Option<Vec<Text<'a>>>,
+    /// The last uuids and tool_use ids: what a parent or a tool_result's id
+    /// usually repeats, stored once.
+    uuids: [S; 8],
+    calls: [S; 8],
+}
+
+static NO_TEXT: Text = Text {
+    range: (0, 0),
+    text: "",
+    edits: Edits { parent_span: None, content_span: None, block_spans: Vec::new(), copy: Vec::new() },
+};
+
+/// What `row` gives for an index past the rows: the walks below index rows
+/// they found, and an empty line is what a row that somehow was not would
+/// mean to them (never a panic, in wasm).
+static UNPARSED: Row = Row {
+    parsed: false,
+    newline: false,
+    uuid: S::NONE,
+    parent: S::NONE,
     sidechain: false,
     progress: false,
     compact_boundary: false,
     node: false,
     role: None,
-    response: None,
-    model: None,
-    blocks: Vec::new(),
-    edit: None,
-    checks: Vec::new(),
+    response: S::NONE,
+    model: S::NONE,
+    blocks: 0,
+    checks: 0,
 };
 
-impl Row<'_> {
-    fn parsed(&self) -> &Parsed {
-        self.parsed.as_deref().unwrap_or(&UNPARSED)
+impl<'a> Rows<'a> {
+    /// No rows yet; `texts`: keep each line's text, for a repair.
+    pub(super) fn new(texts: bool) -> Rows<'a> {
+        Rows {
+            rows: Vec::new(),
+            blocks: Vec::new(),
+            checks: Vec::new(),
+            strs: Strs::default(),
+            texts: texts.then(Vec::new),
+            uuids: [S::NONE; 8],
+            calls: [S::NONE; 8],
+        }
     }
-}
 
-pub(super) struct Row<'a> {
-    line: u64,
-    /// The line's bytes in the input (without its newline).
-    range: (usize, usize),
-    text: &'a str,
-    /// Whether the line ended with a newline.
-    newline: bool,
-    /// Boxed: a file's rows stay small in one Vec however much each holds.
-    parsed: Option<Box<Parsed>>,
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The 1-based line of row `i` (a row per line, blank ones too).
+    fn line(&self, i: usize) -> u64 {
+        i as u64 + 1
+    }
+
+    #[inline(never)]
+    fn row(&self, i: usize) -> &Row {
+        self.rows.get(i).unwrap_or(&UNPARSED)
+    }
+
+    /// Row `i` when its line parsed.
+    #[inline(never)]
+    fn parsed(&self, i: usize) -> Option<&Row> {
+        self.rows.get(i).filter(|r| r.parsed)
+    }
+
+    #[inline(never)]
+    fn str(&self, s: S) -> Option<&str> {
+        self.strs.get(s)
+    }
+
+    #[inline(never)]
+    fn blocks(&self, i: usize) -> &[Block] {
+        let from = self.row(i).blocks;
+        let to = self.rows.get(i + 1).map_or(self.blocks.len(), |r| r.blocks);
+        self.blocks.get(from..to).unwrap_or_default()
+    }
+
+    #[inline(never)]
+    fn checks(&self, i: usize) -> &[Check] {
+        let from = self.row(i).checks;
+        let to = self.rows.get(i + 1).map_or(self.checks.len(), |r| r.checks);
+        self.checks.get(from..to).unwrap_or_default()
+    }
+
+    #[inline(never)]
+    fn text(&self, i: usize) -> &Text<'a> {
+        self.texts.as_ref().and_then(|t| t.get(i)).unwrap_or(&NO_TEXT)
+    }
+
+    /// Check `c` as `checkMessages` takes it.
+    fn expand(&self, c: &Check) -> Block2 {
+        Block2 {
+            json: String::new(),
+            kind: c.kind,
+            id: self.str(c.id).map(str::to_owned),
+            name: self.str(c.name).map(str::to_owned),
+            blank: c.blank,
+            signed: c.signed,
+            legacy_redacted: c.legacy_redacted,
+            fault: c.fault,
+            at: None,
+        }
+    }
+
+    fn check(&mut self, b: Block2, like: S, like_name: S) -> Check {
+        Check {
+            kind: b.kind,
+            fault: b.fault,
+            blank: b.blank,
+            signed: b.signed,
+            legacy_redacted: b.legacy_redacted,
+            id: self.strs.add_like(b.id.as_deref(), &[like]),
+            name: self.strs.add_like(b.name.as_deref(), &[like_name]),
+        }
+    }
+
+    /// One line as a row (what the whole-file and the streamed diagnosis
+    /// share): its problems, if any, go to `problems`.
+    #[inline(never)]
+    pub(super) fn push(
+        &mut self,
+        piece: &'a [u8],
+        range: (usize, usize),
+        newline: bool,
+        problems: &mut Vec<Problem>,
+    ) {
+        let edits = self.push_line(piece, newline, problems);
+        if let Some(texts) = &mut self.texts {
+            let text = std::str::from_utf8(piece).unwrap_or("");
+            texts.push(Text { range, text, edits });
+        }
+    }
+
+    /// `push` without keeping the text (a streamed line).
+    pub(super) fn push_summary(&mut self, piece: &[u8], newline: bool, problems: &mut Vec<Problem>) {
+        self.push_line(piece, newline, problems);
+    }
+
+    fn push_line(&mut self, piece: &[u8], newline: bool, problems: &mut Vec<Problem>) -> Edits {
+        let line = self.line(self.len());
+        let bad =
+            |why: String| Problem { line, kind: Kind::BadLine, severity: Severity::Warning, message: why };
+        let parsed = match std::str::from_utf8(piece) {
+            Err(_) => {
+                problems.push(bad("the line is not UTF-8: Claude Code skips it".into()));
+                None
+            }
+            Ok(t) if t.trim().is_empty() => None,
+            Ok(t) => match self.parse_line(t, newline) {
+                Ok(edits) => Some(edits),
+                Err(e) => {
+                    problems.push(bad(format!("the line is not a JSON object ({e}): Claude Code skips it")));
+                    None
+                }
+            },
+        };
+        parsed.unwrap_or_else(|| {
+            let (blocks, checks) = (self.blocks.len(), self.checks.len());
+            self.rows.push(Row { newline, blocks, checks, ..UNPARSED });
+            Edits::default()
+        })
+    }
+
+    /// Parses a line into a row, its blocks and checks (all pushed, or
+    /// none when the line is not a JSON object).
+    fn parse_line(&mut self, text: &str, newline: bool) -> Result<Edits, String> {
+        let l: LineHead = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let kind = l.kind.as_deref().unwrap_or("");
+        // The line's type says the role (as Claude Code's loader reads it).
+        let role = match kind {
+            "user" if l.message.is_some() => Some(Role::User),
+            "assistant" if l.message.is_some() => Some(Role::Assistant),
+            _ => None,
+        };
+        let content = l.message.as_ref().and_then(|m| m.content);
+        let (mut blocks, mut block_spans, mut content_span) = (Vec::new(), Vec::new(), None);
+        if let Some(c) = content.filter(|c| c.get().starts_with('[')) {
+            if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(c.get()) {
+                content_span = Some(span(text, c));
+                for item in items {
+                    blocks.push(parse_block(item));
+                    block_spans.push(span(text, item));
+                }
+            }
+        }
+        let string_span = content.filter(|c| c.get().starts_with('"')).map(|c| span(text, c));
+        let named_parent = l.parent_uuid.or(l.logical_parent_uuid);
+        let node = l.uuid.is_some()
+            && !matches!(kind, "summary" | "custom-title" | "ai-title")
+            && !(matches!(kind, "user" | "assistant") && l.message.is_none());
+        let mut copy = Vec::new();
+        for (key, raw) in [
+            ("cwd", l.cwd),
+            ("sessionId", l.session_id),
+            ("version", l.version),
+            ("gitBranch", l.git_branch),
+            ("timestamp", l.timestamp),
+        ] {
+            if let Some(r) = raw {
+                copy.push((key, r.get().to_owned()));
+            }
+        }
+        let checks: Vec<Block2> = match (string_span, content_span) {
+            (Some((a, b)), _) => {
+                vec![crate::resume::block_summary(&format!(r#"{{"type":"text","text":{}}}"#, &text[a..b]))]
+            }
+            _ => block_spans.iter().map(|&(a, b)| crate::resume::block_summary(&text[a..b])).collect(),
+        };
+        let previous = self.rows.last().map_or(S::NONE, |r| r.response);
+        let response =
+            l.message.as_ref().filter(|_| role == Some(Role::Assistant)).and_then(|m| m.id.as_deref());
+        let row = Row {
+            parsed: true,
+            newline,
+            parent: self.strs.add_like(raw_string(named_parent).as_deref(), &self.uuids),
+            uuid: self.strs.add(l.uuid.as_deref()),
+            sidechain: l.is_sidechain,
+            progress: kind == "progress",
+            compact_boundary: kind == "system" && l.subtype.as_deref() == Some("compact_boundary"),
+            node,
+            role,
+            response: self.strs.add_like(response, &[previous]),
+            model: self.strs.intern(l.message.as_ref().and_then(|m| m.model.as_deref())),
+            blocks: self.blocks.len(),
+            checks: self.checks.len(),
+        };
+        if row.uuid != S::NONE {
+            self.uuids.copy_within(..7, 1);
+            self.uuids[0] = row.uuid;
+        }
+        let mut ids = Vec::with_capacity(blocks.len());
+        for b in blocks {
+            let id = match b.kind {
+                BlockKind::ToolUse => self.strs.add(b.id.as_deref()),
+                _ => self.strs.add_like(b.id.as_deref(), &self.calls),
+            };
+            if b.kind == BlockKind::ToolUse && id != S::NONE {
+                self.calls.copy_within(..7, 1);
+                self.calls[0] = id;
+            }
+            let name = self.strs.intern(b.name.as_deref());
+            ids.push((id, name));
+            self.blocks.push(Block { id, name, ..b.compact() });
+        }
+        for (k, c) in checks.into_iter().enumerate() {
+            debug_assert!(c.json.is_empty() && c.at.is_none());
+            let (id, name) = ids.get(k).copied().unwrap_or((S::NONE, S::NONE));
+            let c = self.check(c, id, name);
+            self.checks.push(c);
+        }
+        self.rows.push(row);
+        Ok(Edits {
+            parent_span: named_parent.filter(|r| r.get().starts_with('"')).map(|r| span(text, r)),
+            content_span,
+            block_spans,
+            copy,
+        })
+    }
 }
 
 fn span(text: &str, raw: &RawValue) -> (usize, usize) {
@@ -222,7 +508,7 @@ fn raw_string(raw: Option<&RawValue>) -> Option<String> {
     serde_json::from_str::<String>(raw?.get()).ok()
 }
 
-fn parse_block(raw: &RawValue) -> Block {
+fn parse_block(raw: &RawValue) -> ParsedBlock {
     let head: Option<BlockHead> = serde_json::from_str(raw.get()).ok();
     let kind = match head.as_ref().and_then(|h| h.kind.as_deref()) {
         Some("thinking") => BlockKind::Thinking,
@@ -238,7 +524,7 @@ fn parse_block(raw: &RawValue) -> Block {
         _ => None,
     };
     let text = h.and_then(|h| h.thinking.as_deref()).unwrap_or("");
-    Block {
+    ParsedBlock {
         kind,
         id: id.map(str::to_owned),
         name: h.and_then(|h| h.name.as_deref()).map(str::to_owned),
@@ -248,73 +534,9 @@ fn parse_block(raw: &RawValue) -> Block {
     }
 }
 
-fn parse_line(text: &str) -> Result<Parsed, String> {
-    let l: LineHead = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let kind = l.kind.as_deref().unwrap_or("");
-    // The line's type says the role (as Claude Code's loader reads it).
-    let role = match kind {
-        "user" if l.message.is_some() => Some(Role::User),
-        "assistant" if l.message.is_some() => Some(Role::Assistant),
-        _ => None,
-    };
-    let content = l.message.as_ref().and_then(|m| m.content);
-    let (mut blocks, mut block_spans, mut content_span) = (Vec::new(), Vec::new(), None);
-    if let Some(c) = content.filter(|c| c.get().starts_with('[')) {
-        if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(c.get()) {
-            content_span = Some(span(text, c));
-            for item in items {
-                blocks.push(parse_block(item));
-                block_spans.push(span(text, item));
-            }
-        }
-    }
-    let string_span = content.filter(|c| c.get().starts_with('"')).map(|c| span(text, c));
-    let named_parent = l.parent_uuid.or(l.logical_parent_uuid);
-    let node = l.uuid.is_some()
-        && !matches!(kind, "summary" | "custom-title" | "ai-title")
-        && !(matches!(kind, "user" | "assistant") && l.message.is_none());
-    let mut copy = Vec::new();
-    for (key, raw) in [
-        ("cwd", l.cwd),
-        ("sessionId", l.session_id),
-        ("version", l.version),
-        ("gitBranch", l.git_branch),
-        ("timestamp", l.timestamp),
-    ] {
-        if let Some(r) = raw {
-            copy.push((key, r.get().to_owned()));
-        }
-    }
-    Ok(Parsed {
-        parent: raw_string(named_parent),
-        uuid: l.uuid,
-        sidechain: l.is_sidechain,
-        progress: kind == "progress",
-        compact_boundary: kind == "system" && l.subtype.as_deref() == Some("compact_boundary"),
-        node,
-        role,
-        response: l.message.as_ref().filter(|_| role == Some(Role::Assistant)).and_then(|m| m.id.clone()),
-        model: l.message.as_ref().and_then(|m| m.model.clone()),
-        blocks,
-        checks: match (string_span, content_span) {
-            (Some((a, b)), _) => {
-                vec![crate::resume::block_summary(&format!(r#"{{"type":"text","text":{}}}"#, &text[a..b]))]
-            }
-            _ => block_spans.iter().map(|&(a, b)| crate::resume::block_summary(&text[a..b])).collect(),
-        },
-        edit: Some(Box::new(Edits {
-            parent_span: named_parent.filter(|r| r.get().starts_with('"')).map(|r| span(text, r)),
-            content_span,
-            block_spans,
-            copy,
-        })),
-    })
-}
-
-fn rows<'a>(bytes: &'a [u8], problems: &mut Vec<Problem>) -> Vec<Row<'a>> {
-    let mut out = Vec::new();
+fn rows<'a>(bytes: &'a [u8], problems: &mut Vec<Problem>) -> Rows<'a> {
+    let mut out = Rows::new(true);
     let mut pieces = bytes.split(|&b| b == b'\n').peekable();
-    let mut line = 0;
     let mut at = 0;
     while let Some(piece) = pieces.next() {
         let range = (at, at + piece.len());
@@ -323,45 +545,9 @@ fn rows<'a>(bytes: &'a [u8], problems: &mut Vec<Problem>) -> Vec<Row<'a>> {
         if last && piece.is_empty() {
             break;
         }
-        line += 1;
-        out.push(row(line, piece, range, !last, problems));
+        out.push(piece, range, !last, problems);
     }
     out
-}
-
-/// One line as a row (what the whole-file and the streamed diagnosis share).
-pub(super) fn row<'a>(
-    line: u64,
-    piece: &'a [u8],
-    range: (usize, usize),
-    newline: bool,
-    problems: &mut Vec<Problem>,
-) -> Row<'a> {
-    let bad = |why: String| Problem { line, kind: Kind::BadLine, severity: Severity::Warning, message: why };
-    let (text, parsed) = match std::str::from_utf8(piece) {
-        Err(_) => {
-            problems.push(bad("the line is not UTF-8: Claude Code skips it".into()));
-            ("", None)
-        }
-        Ok(t) if t.trim().is_empty() => (t, None),
-        Ok(t) => match parse_line(t) {
-            Ok(p) => (t, Some(Box::new(p))),
-            Err(e) => {
-                problems.push(bad(format!("the line is not a JSON object ({e}): Claude Code skips it")));
-                (t, None)
-            }
-        },
-    };
-    Row { line, range, text, newline, parsed }
-}
-
-impl Row<'_> {
-    /// The row without its text or what only a repair needs: what a
-    /// diagnosis of a file too large to hold keeps of each line.
-    pub(super) fn summary(self) -> Row<'static> {
-        let parsed = self.parsed.map(|p| Box::new(Parsed { edit: None, ..*p }));
-        Row { line: self.line, range: (0, 0), text: "", newline: self.newline, parsed }
-    }
 }
 
 /// The tree of the rows, with parents overridden by the chain repair.
@@ -373,28 +559,23 @@ struct Tree {
     on: Vec<bool>,
 }
 
-fn tree(rows: &[Row], parents: &HashMap<usize, Option<String>>) -> Tree {
-    let index: Vec<usize> = rows
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.parsed.as_ref().is_some_and(|p| p.node))
-        .map(|(i, _)| i)
-        .collect();
-    let child_run =
-        !index.is_empty() && index.iter().all(|&i| rows[i].parsed.as_ref().is_some_and(|p| p.sidechain));
+fn tree(rows: &Rows, parents: &HashMap<usize, Option<String>>) -> Tree {
+    let index: Vec<usize> = (0..rows.len()).filter(|&i| rows.parsed(i).is_some_and(|p| p.node)).collect();
+    let child_run = !index.is_empty() && index.iter().all(|&i| rows.row(i).sidechain);
     let nodes: Vec<chain::Node> = index
         .iter()
         .map(|&i| {
-            let p = rows[i].parsed();
+            let p = rows.row(i);
+            let blocks = rows.blocks(i);
             chain::Node {
-                uuid: p.uuid.as_deref(),
-                parent: parents.get(&i).map_or(p.parent.as_deref(), |o| o.as_deref()),
+                uuid: rows.str(p.uuid),
+                parent: parents.get(&i).map_or(rows.str(p.parent), |o| o.as_deref()),
                 sidechain: p.sidechain,
                 progress: p.progress,
-                response: p.response.as_deref(),
+                response: rows.str(p.response),
                 tool_results: p.role == Some(Role::User)
-                    && !p.blocks.is_empty()
-                    && p.blocks.iter().all(|b| b.kind == BlockKind::ToolResult),
+                    && !blocks.is_empty()
+                    && blocks.iter().all(|b| b.kind == BlockKind::ToolResult),
             }
         })
         .collect();
@@ -406,7 +587,7 @@ fn tree(rows: &[Row], parents: &HashMap<usize, Option<String>>) -> Tree {
             }
         }
         // No line has a uuid: all of it is the conversation.
-        None => on.iter_mut().zip(rows).for_each(|(o, r)| *o = r.parsed.is_some()),
+        None => on.iter_mut().enumerate().for_each(|(i, o)| *o = rows.row(i).parsed),
     }
     Tree { index, child_run, on }
 }
@@ -414,58 +595,58 @@ fn tree(rows: &[Row], parents: &HashMap<usize, Option<String>>) -> Tree {
 /// The chain breaks: for each line whose parent names no line, the line
 /// written before it, which the repair names instead. Repeated until the
 /// walk reaches the first line, so every break is found.
-fn chain_breaks(rows: &[Row], problems: &mut Vec<Problem>) -> HashMap<usize, Option<String>> {
+fn chain_breaks(rows: &Rows, problems: &mut Vec<Problem>) -> HashMap<usize, Option<String>> {
     let uuids: HashSet<&str> =
-        rows.iter().filter_map(|r| r.parsed.as_ref().filter(|p| p.node)?.uuid.as_deref()).collect();
+        (0..rows.len()).filter_map(|i| rows.str(rows.parsed(i).filter(|p| p.node)?.uuid)).collect();
     let mut parents: HashMap<usize, Option<String>> = HashMap::new();
     loop {
         let t = tree(rows, &parents);
         let main = |i: usize| {
-            let p = rows[i].parsed();
-            (t.child_run || !p.sidechain) && !p.progress && p.uuid.is_some()
+            let p = rows.row(i);
+            (t.child_run || !p.sidechain) && !p.progress && p.uuid != S::NONE
         };
         let broken = t.index.iter().copied().find(|&i| {
-            let p = rows[i].parsed();
-            let parent = parents.get(&i).map_or(p.parent.as_deref(), |o| o.as_deref());
+            let p = rows.row(i);
+            let parent = parents.get(&i).map_or(rows.str(p.parent), |o| o.as_deref());
             t.on[i] && !parents.contains_key(&i) && parent.is_some_and(|u| !uuids.contains(u))
         });
         let Some(i) = broken else { return parents };
         let before = t.index.iter().copied().rfind(|&j| j < i && main(j));
-        let p = rows[i].parsed();
+        let p = rows.row(i);
         if let (true, Some(j)) = (p.compact_boundary, before) {
             // What a resume sends starts after the boundary anyway: only the
             // transcript before the compaction is out of the walk.
             problems.push(Problem {
-                line: rows[i].line,
+                line: rows.line(i),
                 kind: Kind::BrokenChain,
                 severity: Severity::Warning,
                 message: format!(
                     "the compaction's logicalParentUuid {} names no line: lines {}..{} (before the compaction) are out of the transcript; resume sends what follows it, so it is left as it is",
-                    p.parent.as_deref().unwrap_or(""),
-                    rows[t.index[0]].line,
-                    rows[j].line
+                    rows.str(p.parent).unwrap_or(""),
+                    rows.line(t.index[0]),
+                    rows.line(j)
                 ),
             });
-            parents.insert(i, p.parent.clone());
+            parents.insert(i, rows.str(p.parent).map(str::to_owned));
             continue;
         }
         let Some(j) = before else {
             // The first line of the conversation: nothing before it is lost.
-            parents.insert(i, rows[i].parsed.as_ref().and_then(|p| p.parent.clone()));
+            parents.insert(i, rows.str(p.parent).map(str::to_owned));
             continue;
         };
         problems.push(Problem {
-            line: rows[i].line,
+            line: rows.line(i),
             kind: Kind::BrokenChain,
             severity: Severity::Error,
             message: format!(
                 "its parentUuid {} names no line of the file: the resumed conversation starts here and lines {}..{} are lost",
-                p.parent.as_deref().unwrap_or(""),
-                rows[t.index[0]].line,
-                rows[j].line
+                rows.str(p.parent).unwrap_or(""),
+                rows.line(t.index[0]),
+                rows.line(j)
             ),
         });
-        parents.insert(i, rows[j].parsed.as_ref().and_then(|p| p.uuid.clone()));
+        parents.insert(i, rows.str(rows.row(j).uuid).map(str::to_owned));
     }
 }
 
@@ -487,56 +668,58 @@ struct Plan {
     unanswered: Vec<(usize, usize, Vec<String>)>,
 }
 
-fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
-    let parsed = |i: usize| rows[i].parsed();
+/// The turns of a history: runs of one role, as the API joins them, each
+/// a range of the history's rows.
+type Turn = (Role, usize, usize);
+
+fn history(rows: &Rows, t: &Tree, problems: &mut Vec<Problem>) -> Plan {
+    let row = |i: usize| rows.row(i);
     let main: Vec<usize> = (0..rows.len())
-        .filter(|&i| t.on[i] && rows[i].parsed.as_ref().is_some_and(|p| t.child_run || !p.sidechain))
+        .filter(|&i| t.on[i] && rows.parsed(i).is_some_and(|p| t.child_run || !p.sidechain))
         .collect();
     // Only what follows the last compaction is sent.
-    let from = main.iter().rposition(|&i| parsed(i).compact_boundary).map_or(0, |k| k + 1);
-    let boundary = from.checked_sub(1).map(|k| rows[main[k]].line);
-    let hist: Vec<usize> = main[from..].iter().copied().filter(|&i| parsed(i).role.is_some()).collect();
-    // Turns: runs of one role, as the API joins them.
-    let mut turns: Vec<(Role, Vec<usize>)> = Vec::new();
-    for &i in &hist {
-        let Some(role) = parsed(i).role else { continue };
+    let from = main.iter().rposition(|&i| row(i).compact_boundary).map_or(0, |k| k + 1);
+    let boundary = from.checked_sub(1).map(|k| rows.line(main[k]));
+    let hist: Vec<usize> = main[from..].iter().copied().filter(|&i| row(i).role.is_some()).collect();
+    drop(main);
+    let mut turns: Vec<Turn> = Vec::new();
+    for (h, &i) in hist.iter().enumerate() {
+        let Some(role) = row(i).role else { continue };
         match turns.last_mut() {
-            Some((r, rs)) if *r == role => rs.push(i),
-            _ => turns.push((role, vec![i])),
+            Some((r, _, end)) if *r == role => *end = h + 1,
+            _ => turns.push((role, h, h + 1)),
         }
     }
+    let rs_of = |&(_, a, z): &Turn| hist.get(a..z).unwrap_or_default();
     let mut plan = Plan::default();
     // Where each tool_use of the file is, to say where a lost call went.
-    let calls_anywhere: HashMap<&str, u64> = rows
-        .iter()
-        .filter_map(|r| Some((r, r.parsed.as_ref()?)))
-        .flat_map(|(r, p)| {
-            p.blocks
+    let calls_anywhere: HashMap<&str, u64> = (0..rows.len())
+        .flat_map(|i| {
+            rows.blocks(i)
                 .iter()
                 .filter(|b| b.kind == BlockKind::ToolUse)
-                .filter_map(move |b| Some((b.id.as_deref()?, r.line)))
+                .filter_map(move |b| Some((rows.str(b.id)?, rows.line(i))))
         })
         .collect();
-    for (k, (role, rs)) in turns.iter().enumerate() {
+    for (k, turn) in turns.iter().enumerate() {
         let uses = |rs: &[usize]| -> Vec<(usize, String, Option<String>)> {
             rs.iter()
                 .flat_map(|&i| {
-                    parsed(i)
-                        .blocks
-                        .iter()
-                        .filter(|b| b.kind == BlockKind::ToolUse)
-                        .filter_map(move |b| Some((i, b.id.clone()?, b.name.clone())))
+                    rows.blocks(i).iter().filter(|b| b.kind == BlockKind::ToolUse).filter_map(move |b| {
+                        Some((i, rows.str(b.id)?.to_owned(), rows.str(b.name).map(str::to_owned)))
+                    })
                 })
                 .collect()
         };
-        match role {
+        let rs = rs_of(turn);
+        match turn.0 {
             Role::Assistant => {
                 let answered: HashSet<&str> = match turns.get(k + 1) {
-                    Some((Role::User, next)) => next
+                    Some(next @ (Role::User, _, _)) => rs_of(next)
                         .iter()
-                        .flat_map(|&i| parsed(i).blocks.iter())
+                        .flat_map(|&i| rows.blocks(i).iter())
                         .filter(|b| b.kind == BlockKind::ToolResult)
-                        .filter_map(|b| b.id.as_deref())
+                        .filter_map(|b| rows.str(b.id))
                         .collect(),
                     _ => HashSet::new(),
                 };
@@ -545,7 +728,7 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
                         continue;
                     }
                     problems.push(Problem {
-                        line: rows[i].line,
+                        line: rows.line(i),
                         kind: Kind::ToolUseUnanswered,
                         severity: Severity::Error,
                         message: format!(
@@ -554,15 +737,17 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
                         ),
                     });
                     // After the call's response (its parallel lines stay together).
+                    let response = rows.str(row(i).response);
                     let mut after = i;
                     while rows
-                        .get(after + 1)
-                        .and_then(|r| r.parsed.as_ref())
-                        .is_some_and(|p| p.response.is_some() && p.response == parsed(i).response)
+                        .parsed(after + 1)
+                        .is_some_and(|p| rows.str(p.response).is_some() && rows.str(p.response) == response)
                     {
                         after += 1;
                     }
-                    match plan.unanswered.iter_mut().find(|(c, _, _)| *c == i) {
+                    // A row's calls come one after another: the last entry
+                    // is the only one that can be this row's.
+                    match plan.unanswered.last_mut().filter(|(c, _, _)| *c == i) {
                         Some((_, _, ids)) => ids.push(id),
                         None => plan.unanswered.push((i, after, vec![id])),
                     }
@@ -570,16 +755,18 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
             }
             Role::User => {
                 let asked: Vec<String> = match k.checked_sub(1).map(|p| &turns[p]) {
-                    Some((Role::Assistant, prev)) => uses(prev).into_iter().map(|(_, id, _)| id).collect(),
+                    Some(prev @ (Role::Assistant, _, _)) => {
+                        uses(rs_of(prev)).into_iter().map(|(_, id, _)| id).collect()
+                    }
                     _ => Vec::new(),
                 };
                 let mut answered: HashSet<String> = HashSet::new();
                 for &i in rs {
-                    for (b, block) in parsed(i).blocks.iter().enumerate() {
+                    for (b, block) in rows.blocks(i).iter().enumerate() {
                         if block.kind != BlockKind::ToolResult {
                             continue;
                         }
-                        let id = block.id.clone().unwrap_or_default();
+                        let id = rows.str(block.id).unwrap_or_default().to_owned();
                         let why = if !asked.contains(&id) {
                             match (calls_anywhere.get(id.as_str()), boundary) {
                                 (Some(&at), Some(cut)) if at < cut => format!(
@@ -595,7 +782,7 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
                             continue;
                         };
                         problems.push(Problem {
-                            line: rows[i].line,
+                            line: rows.line(i),
                             kind: Kind::ToolResultOrphan,
                             severity: Severity::Error,
                             message: format!("{why}: the API refuses the history"),
@@ -606,38 +793,37 @@ fn history(rows: &[Row], t: &Tree, problems: &mut Vec<Problem>) -> Plan {
             }
         }
     }
+    drop(calls_anywhere);
     thinking(rows, &hist, problems, &mut plan);
     // A turn with an orphan result: the orphan says why (its results may
     // also come after other content, which its removal settles).
-    let explained: HashSet<usize> = turns
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, rs))| rs.iter().any(|i| plan.orphans.iter().any(|(o, _)| o == i)))
-        .map(|(k, _)| k)
-        .collect();
-    refused(rows, &turns, &explained, problems);
+    // (The orphans are in the order of their rows: found by halving.)
+    let orphan = |i: &usize| plan.orphans.binary_search_by(|&(o, _)| o.cmp(i)).is_ok();
+    let explained: HashSet<usize> =
+        turns.iter().enumerate().filter(|(_, turn)| rs_of(turn).iter().any(orphan)).map(|(k, _)| k).collect();
+    refused(rows, &hist, &turns, &explained, problems);
     plan
 }
 
 /// Thinking the API refuses: unsigned, signed over an empty or changed text,
 /// or made by another model than the one the session resumes with.
-fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mut Plan) {
-    let parsed = |i: usize| rows[i].parsed();
-    let real = |m: &Option<String>| m.clone().filter(|m| m != "<synthetic>");
+fn thinking(rows: &Rows, hist: &[usize], problems: &mut Vec<Problem>, plan: &mut Plan) {
+    let row = |i: usize| rows.row(i);
+    let real = |m: S| rows.str(m).filter(|&m| m != "<synthetic>");
     let resume_model = hist
         .iter()
         .rev()
-        .filter(|&&i| parsed(i).role == Some(Role::Assistant))
-        .find_map(|&i| real(&parsed(i).model));
+        .filter(|&&i| row(i).role == Some(Role::Assistant))
+        .find_map(|&i| real(row(i).model));
     let mut signed: HashMap<u64, u64> = HashMap::new();
     for &i in hist {
-        let p = parsed(i);
+        let p = row(i);
         if p.role != Some(Role::Assistant) {
             continue;
         }
-        for (b, block) in p.blocks.iter().enumerate() {
+        for (b, block) in rows.blocks(i).iter().enumerate() {
             let why = match block.kind {
-                BlockKind::Thinking => match block.signature {
+                BlockKind::Thinking => match block.signature() {
                     None => Some((Kind::ThinkingUnsigned, "a thinking block has no signature".to_owned())),
                     Some(_) if block.empty => Some((
                         Kind::ThinkingEmpty,
@@ -654,8 +840,8 @@ fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mu
                 BlockKind::RedactedThinking => None,
                 _ => continue,
             };
-            let why = why.or_else(|| match (real(&p.model), &resume_model) {
-                (Some(m), Some(r)) if &m != r => Some((
+            let why = why.or_else(|| match (real(p.model), resume_model) {
+                (Some(m), Some(r)) if m != r => Some((
                     Kind::ThinkingModelSwitch,
                     format!("thinking signed by {m}, and the session resumes with {r}: the API refuses thinking of another model"),
                 )),
@@ -664,7 +850,7 @@ fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mu
             plan.thinking.push((i, b));
             if let Some((kind, message)) = why {
                 problems.push(Problem {
-                    line: rows[i].line,
+                    line: rows.line(i),
                     kind,
                     severity: Severity::Error,
                     message: message.clone(),
@@ -675,34 +861,59 @@ fn thinking(rows: &[Row], hist: &[usize], problems: &mut Vec<Problem>, plan: &mu
     }
 }
 
+/// How many turns `refused` gives `checkMessages` at once: the check's
+/// rules look at a turn and its neighbours only, so a history of any
+/// length is judged in parts this long (cut before an assistant turn),
+/// never all its blocks copied at once.
+const TURNS_AT_ONCE: usize = 4096;
+
 /// The rest of the API's rules, by `checkMessages` on the history's turns
 /// (what the checks above already said is not said twice).
 fn refused(
-    rows: &[Row],
-    turns: &[(Role, Vec<usize>)],
+    rows: &Rows,
+    hist: &[usize],
+    turns: &[Turn],
     explained: &HashSet<usize>,
     problems: &mut Vec<Problem>,
 ) {
     use crate::resume::ProblemKind as P;
-    // Each turn's blocks as summarised when the line was read (the text
-    // may be gone: a file read in chunks keeps no line whole).
-    let messages: Vec<(bool, Vec<Block2>)> = turns
-        .iter()
-        .map(|(role, rs)| {
-            (*role == Role::User, rs.iter().flat_map(|&i| rows[i].parsed().checks.iter().cloned()).collect())
-        })
-        .collect();
-    if messages.is_empty() {
-        return;
-    }
-    for p in crate::resume::check_summaries(&messages) {
-        if matches!(p.kind, P::ToolUseUnanswered | P::ToolResultOrphan | P::ThinkingUnsigned | P::NotAMessage)
-            || (p.kind == P::ToolResultNotFirst && explained.contains(&p.index))
-        {
-            continue;
+    let mut at = 0;
+    while at < turns.len() {
+        // Turns alternate roles: a part ends before an assistant turn (or at
+        // the end), so the user turn answering its last call is in it.
+        let mut end = (at + TURNS_AT_ONCE).min(turns.len());
+        if turns.get(end).is_some_and(|t| t.0 == Role::User) {
+            end += 1;
         }
-        let line = turns.get(p.index).and_then(|(_, rs)| rs.first()).map_or(0, |&i| rows[i].line);
-        problems.push(Problem { line, kind: Kind::Refused, severity: Severity::Error, message: p.message });
+        // Each turn's blocks as summarised when the line was read (the text
+        // may be gone: a file read in chunks keeps no line whole).
+        let messages: Vec<(bool, Vec<Block2>)> = turns[at..end]
+            .iter()
+            .map(|&(role, a, z)| {
+                let rs = hist.get(a..z).unwrap_or_default();
+                (
+                    role == Role::User,
+                    rs.iter().flat_map(|&i| rows.checks(i).iter().map(|c| rows.expand(c))).collect(),
+                )
+            })
+            .collect();
+        for p in crate::resume::check_summaries(messages, at, turns.len()) {
+            if matches!(
+                p.kind,
+                P::ToolUseUnanswered | P::ToolResultOrphan | P::ThinkingUnsigned | P::NotAMessage
+            ) || (p.kind == P::ToolResultNotFirst && explained.contains(&p.index))
+            {
+                continue;
+            }
+            let line = turns.get(p.index).and_then(|&(_, a, _)| hist.get(a)).map_or(0, |&i| rows.line(i));
+            problems.push(Problem {
+                line,
+                kind: Kind::Refused,
+                severity: Severity::Error,
+                message: p.message,
+            });
+        }
+        at = end;
     }
 }
 
@@ -733,7 +944,7 @@ pub fn diagnose(bytes: &[u8]) -> Vec<Problem> {
 
 /// The diagnosis of the rows of a file of `len` bytes (read whole, or in
 /// chunks by `claude_stream.rs`), after the problems its lines had.
-pub(super) fn diagnose_rows(len: usize, rows: &[Row], mut problems: Vec<Problem>) -> Vec<Problem> {
+pub(super) fn diagnose_rows(len: usize, rows: &Rows, mut problems: Vec<Problem>) -> Vec<Problem> {
     size(len, &mut problems);
     let parents = chain_breaks(rows, &mut problems);
     let t = tree(rows, &parents);

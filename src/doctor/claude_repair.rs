@@ -34,12 +34,15 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     let parents = chain_breaks(&rows, &mut ignored);
     let t = tree(&rows, &parents);
     let plan = history(&rows, &t, &mut ignored);
-    let parsed = |i: usize| rows[i].parsed.as_ref();
-    let line = |i: usize| rows[i].line;
+    let parsed = |i: usize| rows.parsed(i);
+    let line = |i: usize| rows.line(i);
+    // The parent the chain repair gives row `i` (else its own).
+    let parent_of =
+        |i: usize, p: &Row| parents.get(&i).cloned().unwrap_or_else(|| rows.str(p.parent).map(str::to_owned));
     if parents
         .values()
         .zip(parents.keys())
-        .all(|(p, &i)| parsed(i).and_then(|x| x.parent.as_ref()) == p.as_ref())
+        .all(|(p, &i)| parsed(i).and_then(|x| rows.str(x.parent)) == p.as_deref())
         && plan.bad_thinking.is_empty()
         && plan.orphans.is_empty()
         && plan.unanswered.is_empty()
@@ -59,7 +62,10 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     let mut drop: HashMap<usize, Vec<usize>> = HashMap::new();
     for &(i, b) in &plan.thinking {
         if cut.is_some_and(|c| (i, b) >= c) {
-            let why = match plan.bad_thinking.iter().find(|(p, _)| *p == (i, b)) {
+            // (The refused thinking is in history order: found by halving,
+            // so a model switch that refuses every block stays linear.)
+            let bad = plan.bad_thinking.binary_search_by(|(p, _)| p.cmp(&(i, b)));
+            let why = match bad.ok().and_then(|k| plan.bad_thinking.get(k)) {
                 Some((_, why)) => why.clone(),
                 None if first_bad.is_some_and(|f| f <= (i, b))
                     && first_change.is_none_or(|c| first_bad <= Some(c)) =>
@@ -84,7 +90,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         }
     }
     for &(i, b) in &plan.orphans {
-        let id = parsed(i).and_then(|p| p.blocks[b].id.clone()).unwrap_or_default();
+        let id = rows.blocks(i).get(b).and_then(|x| rows.str(x.id)).unwrap_or_default();
         changes.push(Change {
             line: line(i),
             kind: ChangeKind::ResultDropped,
@@ -99,18 +105,19 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     let mut content: HashMap<usize, String> = HashMap::new();
     for (&i, bs) in &drop {
         let Some(p) = parsed(i) else { continue };
-        let kept: Vec<&str> = p
-            .edits()
+        let text = rows.text(i);
+        let kept: Vec<&str> = text
+            .edits
             .block_spans
             .iter()
             .enumerate()
             .filter(|(b, _)| !bs.contains(b))
-            .map(|(_, &(a, z))| &rows[i].text[a..z])
+            .map(|(_, &(a, z))| text.text.get(a..z).unwrap_or_default())
             .collect();
         if kept.is_empty() {
             gone.insert(i);
-            if let Some(u) = &p.uuid {
-                removed.insert(u.clone(), parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone()));
+            if let Some(u) = rows.str(p.uuid) {
+                removed.insert(u.to_owned(), parent_of(i, p));
             }
             changes.push(Change {
                 line: line(i),
@@ -123,7 +130,8 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         }
     }
     // Synthetic results: one line per call line, a child of it.
-    let taken: HashSet<String> = rows.iter().filter_map(|r| r.parsed.as_ref()?.uuid.clone()).collect();
+    let taken: HashSet<String> =
+        (0..rows.len()).filter_map(|i| Some(rows.str(parsed(i)?.uuid)?.to_owned())).collect();
     let mut taken_now = taken.clone();
     let mut synthetic_of: HashMap<String, (String, Option<String>)> = HashMap::new();
     let mut inserts: HashMap<usize, Vec<String>> = HashMap::new();
@@ -140,16 +148,17 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             })
             .collect();
         let mut fields = Vec::new();
-        let uuid = p.uuid.as_ref().map(|u| {
+        let uuid = rows.str(p.uuid).map(|u| {
             let fresh = fresh_uuid(&format!("{u}\u{0}{}", ids.join(",")), &taken_now);
             taken_now.insert(fresh.clone());
             fields.push(format!(r#""parentUuid":{}"#, str_literal(u)));
-            synthetic_of.insert(u.to_string(), (fresh.clone(), p.response.clone()));
+            synthetic_of.insert(u.to_string(), (fresh.clone(), rows.str(p.response).map(str::to_owned)));
             fresh
         });
         fields.push(format!(r#""isSidechain":{}"#, p.sidechain));
         fields.push(r#""userType":"external""#.to_owned());
-        for (key, raw) in p.edits().copy.iter().filter(|(k, _)| *k != "timestamp") {
+        let copy = &rows.text(*call).edits.copy;
+        for (key, raw) in copy.iter().filter(|(k, _)| *k != "timestamp") {
             fields.push(format!(r#""{key}":{raw}"#));
         }
         fields
@@ -157,7 +166,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         if let Some(u) = &uuid {
             fields.push(format!(r#""uuid":{}"#, str_literal(u)));
         }
-        if let Some((_, raw)) = p.edits().copy.iter().find(|(k, _)| *k == "timestamp") {
+        if let Some((_, raw)) = copy.iter().find(|(k, _)| *k == "timestamp") {
             fields.push(format!(r#""timestamp":{raw}"#));
         }
         inserts.entry(*after).or_default().push(format!("{{{}}}", fields.join(",")));
@@ -175,8 +184,13 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     }
     // Parents: the chain repair's, then past removed lines, then to the
     // synthetic result that now follows a call.
+    // The first line of each uuid, to name a new parent by its line.
+    // (Collected from the last line up: the first line's entry is the one left.)
+    let first_line: HashMap<&str, u64> =
+        (0..rows.len()).rev().filter_map(|i| Some((rows.str(parsed(i)?.uuid)?, line(i)))).collect();
     let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + 256);
-    for (i, r) in rows.iter().enumerate() {
+    for i in 0..rows.len() {
+        let r = rows.text(i);
         if gone.contains(&i) {
             // A result added after a line that went still goes here.
             for l in inserts.get(&i).into_iter().flatten() {
@@ -187,11 +201,11 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
         }
         let mut edits = Vec::new();
         // Edited content is an array: its span is there.
-        if let (Some(c), Some(span)) = (content.get(&i), parsed(i).and_then(|p| p.edits().content_span)) {
+        if let (Some(c), Some(span)) = (content.get(&i), parsed(i).and(r.edits.content_span)) {
             edits.push((span, c.clone()));
         }
-        if let Some((p, parent_span)) = parsed(i).and_then(|p| Some((p, p.edits().parent_span?))) {
-            let mut parent = parents.get(&i).cloned().unwrap_or_else(|| p.parent.clone());
+        if let Some((p, parent_span)) = parsed(i).and_then(|p| Some((p, r.edits.parent_span?))) {
+            let mut parent = parent_of(i, p);
             let mut steps = 0;
             while let Some(next) = parent.as_ref().and_then(|u| removed.get(u)) {
                 parent = next.clone();
@@ -201,25 +215,24 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
                 }
             }
             if let Some((fresh, response)) = parent.as_ref().and_then(|u| synthetic_of.get(u)) {
-                if response.is_none() || *response != p.response {
+                if response.is_none() || response.as_deref() != rows.str(p.response) {
                     parent = Some(fresh.clone());
                 }
             }
-            if parent != p.parent {
+            if parent.as_deref() != rows.str(p.parent) {
                 let target = match &parent {
-                    Some(u) => rows
-                        .iter()
-                        .find(|r| r.parsed.as_ref().and_then(|p| p.uuid.as_ref()) == Some(u))
-                        .map_or_else(|| format!("the added result {u}"), |r| format!("line {}", r.line)),
+                    Some(u) => first_line
+                        .get(u.as_str())
+                        .map_or_else(|| format!("the added result {u}"), |l| format!("line {l}")),
                     None => "no line (it starts the conversation)".into(),
                 };
                 changes.push(Change {
-                    line: r.line,
+                    line: line(i),
                     kind: ChangeKind::Reparented,
                     block: None,
                     message: format!(
                         "its parent is now {target} (was {})",
-                        p.parent.as_deref().unwrap_or("none")
+                        rows.str(p.parent).unwrap_or("none")
                     ),
                 });
                 edits.push((parent_span, parent.as_deref().map_or("null".to_owned(), str_literal)));
@@ -231,7 +244,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
             out.extend_from_slice(super::super::raw::splice(r.text, edits).as_bytes());
         }
         let added = inserts.get(&i);
-        if r.newline || added.is_some() {
+        if rows.row(i).newline || added.is_some() {
             out.push(b'\n');
         }
         for l in added.into_iter().flatten() {

@@ -1,7 +1,7 @@
 //! The Claude Code diagnosis of a file read in chunks (issue 28: a 1 GB
 //! session in bounded memory). Claude Code's rules need the whole tree (the
 //! active chain is known only from the last line), so every line is kept,
-//! but only as the summary the rules read (`Row::summary`: ids, links, the
+//! but only as the summary the rules read (`claude::Rows`: ids, links, the
 //! blocks as `checkMessages` judges them, hashes of thinking), never its
 //! text: memory grows with the lines, not with their bytes. The problems
 //! are the same as those of the file read whole (`claude::diagnose_rows`
@@ -12,12 +12,17 @@ use super::claude;
 use super::lines::Lines;
 use super::Problem;
 
-#[derive(Default)]
 pub struct Diagnoser {
     lines: Lines,
-    rows: Vec<claude::Row<'static>>,
+    rows: claude::Rows<'static>,
     problems: Vec<Problem>,
     len: usize,
+}
+
+impl Default for Diagnoser {
+    fn default() -> Diagnoser {
+        Diagnoser { lines: Lines::default(), rows: claude::Rows::new(false), problems: Vec::new(), len: 0 }
+    }
 }
 
 impl Diagnoser {
@@ -28,9 +33,9 @@ impl Diagnoser {
         self.lines = lines;
     }
 
-    fn line(&mut self, n: u64, bytes: &[u8]) {
-        let row = claude::row(n, bytes, (0, 0), true, &mut self.problems).summary();
-        self.rows.push(row);
+    /// Line `_n` (the rows count their lines: a row per line).
+    fn line(&mut self, _n: u64, bytes: &[u8]) {
+        self.rows.push_summary(bytes, true, &mut self.problems);
     }
 
     pub fn finish(mut self) -> Vec<Problem> {

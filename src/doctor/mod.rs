@@ -22,6 +22,7 @@ mod gemini;
 mod lines;
 mod pi;
 mod raw;
+mod strs;
 
 use crate::formats::Format;
 use crate::json_str::str_literal;

@@ -84,15 +84,26 @@ fn problem(index: usize, kind: ProblemKind, message: String) -> Problem {
 
 /// Checks a history. `thinking`: whether the request enables thinking.
 pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
+    check_part(messages, thinking, 0, messages.len())
+}
+
+/// `check` on `messages`, the part of a history of `total` messages that
+/// starts at index `base` (problems are named by their index in the whole).
+/// The rules are local: a part cut just before an assistant message, and
+/// holding the user messages that follow its own last one, is judged as the
+/// whole would judge those messages (the doctor checks a long history so, a
+/// part at a time, to hold a little of it at once).
+pub(crate) fn check_part(messages: &[Msg], thinking: bool, base: usize, total: usize) -> Vec<Problem> {
     let mut out = Vec::new();
     match messages.first() {
-        None => out.push(problem(0, ProblemKind::NoMessages, "there are no messages".into())),
-        Some(m) if m.role != Role::User => {
+        None if total == 0 => out.push(problem(0, ProblemKind::NoMessages, "there are no messages".into())),
+        Some(m) if base == 0 && m.role != Role::User => {
             out.push(problem(0, ProblemKind::FirstNotUser, "the first message must be from the user".into()))
         }
         _ => {}
     }
-    let last = messages.len().saturating_sub(1);
+    // The whole's last message, as an index of this part (none: not in it).
+    let last = total.saturating_sub(1).wrapping_sub(base);
     // The current run of user messages (one turn to the API): the tool
     // calls of the assistant message before it, and whether a message of
     // the run already held other content. Kept as the loop goes, so the
@@ -104,8 +115,9 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
     let mut answered: Ids<&str> = Ids::default();
     let mut seen_other = false;
     let mut in_run = false;
-    for (i, m) in messages.iter().enumerate() {
-        if m.blocks.is_empty() && !(i == last && m.role == Role::Assistant) {
+    for (at, m) in messages.iter().enumerate() {
+        let i = base + at;
+        if m.blocks.is_empty() && !(at == last && m.role == Role::Assistant) {
             out.push(problem(i, ProblemKind::EmptyContent, format!("message {i} has empty content")));
         }
         for (j, b) in m.blocks.iter().enumerate() {
@@ -147,7 +159,7 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                 // The API joins consecutive user messages into one turn: a
                 // partial result message and the one closeOpenToolCalls
                 // wrote after it answer the call together.
-                let answered: Ids<&str> = messages[i + 1..]
+                let answered: Ids<&str> = messages[at + 1..]
                     .iter()
                     .take_while(|next| next.role == Role::User)
                     .flat_map(|next| next.tool_result_ids())
@@ -170,7 +182,7 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
                     in_run = true;
                     seen_other = false;
                     answered = Ids::default();
-                    asked = match i.checked_sub(1).and_then(|p| messages.get(p)) {
+                    asked = match at.checked_sub(1).and_then(|p| messages.get(p)) {
                         Some(prev) if prev.role == Role::Assistant => prev.tool_use_ids().collect(),
                         _ => Ids::default(),
                     };
@@ -207,9 +219,11 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
             }
         }
     }
-    if thinking {
-        if let Some(i) = open_tool_loop(messages) {
-            let starts = messages[i].blocks.first().is_some_and(|b| b.is_thinking());
+    // The unfinished tool loop is the whole's end: only its last part has it.
+    if thinking && base + messages.len() == total {
+        if let Some(at) = open_tool_loop(messages) {
+            let i = base + at;
+            let starts = messages[at].blocks.first().is_some_and(|b| b.is_thinking());
             if !starts {
                 out.push(problem(
                     i,
@@ -244,3 +258,7 @@ pub fn open_tool_loop(messages: &[Msg]) -> Option<usize> {
         && prev.tool_use_ids().next().is_some();
     loop_open.then_some(i)
 }
+
+#[cfg(test)]
+#[path = "check_tests.rs"]
+mod tests;

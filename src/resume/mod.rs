@@ -684,13 +684,14 @@ pub(crate) fn block_summary(json: &str) -> Block {
 }
 
 /// `checkMessages` on messages given as block summaries (`user`: the
-/// message's role is user), the same judgement as on their JSON.
-pub(crate) fn check_summaries(messages: &[(bool, Vec<Block>)]) -> Vec<Problem> {
+/// message's role is user), the same judgement as on their JSON; the
+/// messages are the part of `total` that starts at `base` (`check_part`).
+pub(crate) fn check_summaries(messages: Vec<(bool, Vec<Block>)>, base: usize, total: usize) -> Vec<Problem> {
     let msgs: Vec<Msg> = messages
-        .iter()
+        .into_iter()
         .map(|(user, blocks)| Msg {
-            role: if *user { Role::User } else { Role::Assistant },
-            blocks: blocks.clone(),
+            role: if user { Role::User } else { Role::Assistant },
+            blocks,
             string_content: None,
             extra: Vec::new(),
             origin: Default::default(),
@@ -699,7 +700,7 @@ pub(crate) fn check_summaries(messages: &[(bool, Vec<Block>)]) -> Vec<Problem> {
             repaired: false,
         })
         .collect();
-    check::check(&msgs, false)
+    check::check_part(&msgs, false, base, total)
 }
 
 /// `closeOpenToolCalls`: the synthetic `tool_results` record for the tool
