@@ -164,13 +164,14 @@ const CHUNK_BYTES: u32 = 8 << 20;
 /// Feeds a JS Uint8Array to a journal a chunk at a time.
 fn feed_js_bytes(journal: &mut CoreJournal, bytes: &js_sys::Uint8Array, what: &str) -> Result<(), JsValue> {
     let len = bytes.length();
-    let mut buf = vec![0u8; CHUNK_BYTES.min(len) as usize];
     let mut start = 0;
     while start < len {
         let end = start.saturating_add(CHUNK_BYTES).min(len);
-        let chunk = &mut buf[..(end - start) as usize];
-        bytes.subarray(start, end).copy_to(chunk);
-        journal.feed_bytes(chunk);
+        // A copy per chunk, not one zeroed buffer reused: zeroing it cost
+        // more than the allocation (dlmalloc hands back the same block).
+        let chunk = bytes.subarray(start, end).to_vec();
+        journal.feed_bytes(&chunk);
+        drop(chunk);
         room(what)?;
         start = end;
     }
