@@ -388,7 +388,12 @@ impl Journal {
     /// usage-only read: user lines, most of a file's bytes) is counted and
     /// not checked (the check of every byte was a fifth of a `usage` read),
     /// and no warning is given for it, valid or not: nothing in it is read.
-    fn raw_lines<'b>(&mut self, bytes: &'b [u8], mut at: usize, more: fn(&Journal) -> bool) -> (&'b [u8], usize) {
+    fn raw_lines<'b>(
+        &mut self,
+        bytes: &'b [u8],
+        mut at: usize,
+        more: fn(&Journal) -> bool,
+    ) -> (&'b [u8], usize) {
         let mut rest = bytes;
         while more(self) {
             let Some(i) = find_newline(rest) else { break };

@@ -137,7 +137,8 @@ impl Prices {
             m => m.and_then(serde_json::Value::as_object).ok_or_else(|| SHAPE.to_owned())?,
         };
         // `global` is Vertex's global endpoint; any other name is a region or a multi-region.
-        let vertex_regional = region.is_some_and(|r| !r.trim().eq_ignore_ascii_case("global") && !r.trim().is_empty());
+        let vertex_regional =
+            region.is_some_and(|r| !r.trim().eq_ignore_ascii_case("global") && !r.trim().is_empty());
         let mut out = Prices { models: Vec::new(), vertex_regional };
         for (name, entry) in models {
             let price = price_of(entry).ok_or_else(|| format!("{SHAPE}: `{name}` needs numbers `input` and `output` (and `longContext.above` when it has one)"))?;
@@ -346,7 +347,10 @@ mod tests {
         let p = Prices::with_overrides(r#"{"vertexRegion":"global"}"#).unwrap();
         assert_eq!(p.cost_of_response(model, vertex, &t), Some(global));
         // With models of its own, and a region that is not a string.
-        let p = Prices::with_overrides(r#"{"vertexRegion":"us-east5","models":{"x-model":{"input":1,"output":2}}}"#).unwrap();
+        let p = Prices::with_overrides(
+            r#"{"vertexRegion":"us-east5","models":{"x-model":{"input":1,"output":2}}}"#,
+        )
+        .unwrap();
         assert!(p.get("x-model").is_some());
         assert!(Prices::with_overrides(r#"{"vertexRegion":5}"#).is_err());
         assert!(Prices::with_overrides(r#"{}"#).is_err());

@@ -602,7 +602,12 @@ impl Reader {
                     let cost = if usage == Tokens::default() {
                         Some(0.0)
                     } else {
-                        rec::priced_response(&self.prices, real, key.as_ref().map(|(id, _)| id.as_str()), &usage)
+                        rec::priced_response(
+                            &self.prices,
+                            real,
+                            key.as_ref().map(|(id, _)| id.as_str()),
+                            &usage,
+                        )
                     };
                     if !main(e) || off {
                         let purpose = if off { "another branch" } else { "subagent" };

@@ -222,7 +222,9 @@ fn usage_only_bytes_pass_user_lines_over() {
     }
     // A user line with a byte that is not UTF-8, after the first line.
     let first_end = text.find('\n').unwrap() + 1;
-    let bad_user = [&br#"{"type":"user","message":{"role":"user","content":"caf"#[..], &[0xff], br#""},"uuid":"x-1"}"#].concat();
+    let bad_user =
+        [&br#"{"type":"user","message":{"role":"user","content":"caf"#[..], &[0xff], br#""},"uuid":"x-1"}"#]
+            .concat();
     let mut with_user = b[..first_end].to_vec();
     with_user.extend_from_slice(&bad_user);
     with_user.push(b'\n');

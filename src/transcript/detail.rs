@@ -373,7 +373,8 @@ mod flatten_oracle {
     #[test]
     fn detail_json_is_what_flatten_wrote() {
         // Every kind of entry of the viewer's sample (tests.rs reads it too).
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web-demo/samples/viewer-sample.jsonl");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web-demo/samples/viewer-sample.jsonl");
         let text = std::fs::read_to_string(path).expect("the viewer sample");
         let mut j = Journal::new(Redactor::default()).with_history();
         j.feed(&text);

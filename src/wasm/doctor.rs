@@ -3,10 +3,10 @@
 //! resume and offer the repaired file.
 
 use super::{error, parse_json, text_arg, too_large, type_name};
-use wasm_bindgen::JsCast;
 use crate::doctor;
 use crate::formats::Format;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// The most a whole-input doctor call takes (1 GiB): it holds the bytes, a
 /// row per line and (repair) the repaired copy at once; `Diagnoser` streams
@@ -18,7 +18,10 @@ fn input(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
     if v.is_instance_of::<js_sys::Uint8Array>() {
         let bytes: &js_sys::Uint8Array = v.unchecked_ref();
         if bytes.length() > WHOLE_MAX {
-            return Err(too_large(what, "diagnose it with a Diagnoser (feed, then finish), which streams it"));
+            return Err(too_large(
+                what,
+                "diagnose it with a Diagnoser (feed, then finish), which streams it",
+            ));
         }
         Ok(bytes.to_vec())
     } else if v.is_string() {
