@@ -60,7 +60,18 @@ fn pages() -> usize {
 }
 
 impl Ahead {
-    /// Called after an allocation grew the memory from `before` pages.
+    /// `allocate`, then the reservation when it grew the memory.
+    #[inline(always)]
+    fn watching(&self, allocate: impl FnOnce() -> *mut u8) -> *mut u8 {
+        let before = pages();
+        let p = allocate();
+        if pages() != before {
+            self.reserve();
+        }
+        p
+    }
+
+    /// Called after an allocation grew the memory.
     #[cold]
     #[inline(never)]
     fn reserve(&self) {
@@ -94,22 +105,12 @@ impl Ahead {
 unsafe impl GlobalAlloc for Ahead {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let before = pages();
-        let p = System.alloc(layout);
-        if pages() != before {
-            self.reserve();
-        }
-        p
+        self.watching(|| System.alloc(layout))
     }
 
     #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let before = pages();
-        let p = System.alloc_zeroed(layout);
-        if pages() != before {
-            self.reserve();
-        }
-        p
+        self.watching(|| System.alloc_zeroed(layout))
     }
 
     #[inline(never)]
@@ -119,11 +120,6 @@ unsafe impl GlobalAlloc for Ahead {
 
     #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let before = pages();
-        let p = System.realloc(ptr, layout, new_size);
-        if pages() != before {
-            self.reserve();
-        }
-        p
+        self.watching(|| System.realloc(ptr, layout, new_size))
     }
 }
