@@ -69,6 +69,15 @@ function readSource(source, onBytes) {
 let loading = 0;
 class Superseded extends Error {}
 
+/** Bytes a..b of the source on screen: a slice of its file, or a range the server sends. */
+async function readRange(c, a, b) {
+  if (c.source.file) return new Uint8Array(await c.source.file.slice(a, b).arrayBuffer());
+  const url = new URL(c.source.url, self.location.href);
+  url.searchParams.set("from", String(a));
+  url.searchParams.set("to", String(b));
+  return new Uint8Array(await (await fetchServed(url)).arrayBuffer());
+}
+
 /** The text of some lines of the source on screen, as [line, text] pairs. */
 async function readLines(c, numbers) {
   const decoder = new TextDecoder();
@@ -77,16 +86,7 @@ async function readLines(c, numbers) {
       // Where the line is in the file: the core noted each line's start as
       // the bytes passed (a lean journal).
       const [a, b] = c.journal.lineRange(n) ?? [0, 0];
-      let bytes;
-      if (c.source.file) bytes = new Uint8Array(await c.source.file.slice(a, b).arrayBuffer());
-      else {
-        const url = new URL(c.source.url, self.location.href);
-        url.searchParams.set("from", String(a));
-        url.searchParams.set("to", String(b));
-        const res = await fetchServed(url);
-        bytes = new Uint8Array(await res.arrayBuffer());
-      }
-      return [n, decoder.decode(bytes)];
+      return [n, decoder.decode(await readRange(c, a, b))];
     }),
   );
 }
@@ -385,14 +385,7 @@ async function readLineSpan(c, numbers) {
   const ranges = numbers.map((n) => [n, c.journal.lineRange(n) ?? [0, 0]]);
   const a = Math.min(...ranges.map(([, r]) => r[0]));
   const b = Math.max(...ranges.map(([, r]) => r[1]));
-  let bytes;
-  if (c.source.file) bytes = new Uint8Array(await c.source.file.slice(a, b).arrayBuffer());
-  else {
-    const url = new URL(c.source.url, self.location.href);
-    url.searchParams.set("from", String(a));
-    url.searchParams.set("to", String(b));
-    bytes = new Uint8Array(await (await fetchServed(url)).arrayBuffer());
-  }
+  const bytes = await readRange(c, a, b);
   const decoder = new TextDecoder();
   return ranges.map(([n, [x, y]]) => [n, decoder.decode(bytes.subarray(x - a, y - a))]);
 }
