@@ -12,6 +12,25 @@ const session = new Proxy({}, { get: (_, name) => (core ??= require("../node/gar
 
 class UsageError extends Error {}
 
+/**
+ * Writes a command's whole answer to standard output: to the descriptor
+ * itself, not through `process.stdout`, whose stream machinery costs a
+ * warm `usage` or status line a few of its 100 ms to load. A closed pipe
+ * (`| head`) ends the run quietly; a descriptor that will not take it all
+ * at once (a non-blocking pipe) gets the rest through the stream.
+ */
+function writeOut(text) {
+  const buf = Buffer.from(text);
+  let at = 0;
+  try {
+    while (at < buf.length) at += fs.writeSync(1, buf, at);
+  } catch (e) {
+    if (e.code === "EPIPE") process.exit(0);
+    if (e.code !== "EAGAIN") throw e;
+    process.stdout.write(buf.subarray(at));
+  }
+}
+
 const CHUNK = 4 << 20;
 const PROGRESS_OVER = 10e6;
 
@@ -222,4 +241,4 @@ function redactorFor(o) {
   }
 }
 
-module.exports = { UsageError, CHUNK, progress, openInput, readChunks, FORMATS, readOptions, journalOf, replayFile, known, maskPassword, redisStore, withRedis, REDIS, READ, stateOf, parseArgs, n, redactorFor, session };
+module.exports = { UsageError, writeOut, CHUNK, progress, openInput, readChunks, FORMATS, readOptions, journalOf, replayFile, known, maskPassword, redisStore, withRedis, REDIS, READ, stateOf, parseArgs, n, redactorFor, session };

@@ -102,10 +102,22 @@ async function main(argv) {
   }
 }
 
-// `garuda-session export x --format md | head` closes the pipe early: not an error.
-process.stdout.on("error", (e) => {
-  if (e.code === "EPIPE") process.exit(0);
-  throw e;
+// `garuda-session export x --format md | head` closes the pipe early: not
+// an error. Said to the stream when a command first asks for it: creating
+// it is a few ms that the fast answers (cli.cjs writeOut) do without.
+const stdoutOf = Object.getOwnPropertyDescriptor(process, "stdout").get;
+Object.defineProperty(process, "stdout", {
+  configurable: true,
+  enumerable: true,
+  get() {
+    const stream = stdoutOf.call(process);
+    Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, writable: false, value: stream });
+    stream.on("error", (e) => {
+      if (e.code === "EPIPE") process.exit(0);
+      throw e;
+    });
+    return stream;
+  },
 });
 
 main(process.argv.slice(2)).then((code) => {

@@ -21,7 +21,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
-const VERSION = 1;
+const VERSION = 2;
 /** An answer larger than this (a session view of thousands of rows) is not kept: reading it back would cost what it saves. */
 const MAX_ANSWER = 256 << 10;
 
@@ -37,12 +37,15 @@ function cacheDir(env = process.env) {
  * kept answers' check and the index's both stat every folder (and, after
  * an append, every file) of a history (the second time was a sixth of a
  * run after an append on a 1 GB one). A run is a short process that
- * writes none of these paths.
+ * writes none of these paths. Only the three numbers asked of it are
+ * kept, not the `Stats` with its four `Date`s.
  */
 const stats = new Map();
+const STAT = { throwIfNoEntry: false };
+const numbersOf = (s) => s && { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
 function statOnce(p) {
   let st = stats.get(p);
-  if (st === undefined && !stats.has(p)) stats.set(p, (st = fs.statSync(p, { throwIfNoEntry: false })));
+  if (st === undefined && !stats.has(p)) stats.set(p, (st = numbersOf(fs.statSync(p, STAT))));
   return st;
 }
 
@@ -73,25 +76,69 @@ function baseOf(paths) {
   return base;
 }
 
-/** A snapshot as written: its paths under its base. */
+/**
+ * A snapshot as written: its paths under its base, joined by NUL (which
+ * no path holds) into one string, and their numbers in one array, so that
+ * it parses into three objects, not 5,000 arrays that outlive the young
+ * heap (copying them out of it was a fifth of a warm run).
+ */
 function pack(snapshot) {
   const base = baseOf([...snapshot.dirs.map((d) => d[0]), ...snapshot.files.map((f) => f[0])]);
   const rel = (p) => (base === "" ? p : p === base ? "" : p.slice(base.length + 1));
-  // Each field by place (rest and spread of 3,000 arrays were a tenth of a run after an append).
-  return { base, dirs: snapshot.dirs.map((d) => [rel(d[0]), d[1], d[2]]), files: snapshot.files.map((f) => [rel(f[0]), f[1], f[2], f[3]]) };
+  const dirs = { paths: snapshot.dirs.map((d) => rel(d[0])).join("\0"), numbers: [] };
+  for (const d of snapshot.dirs) dirs.numbers.push(d[1], d[2]);
+  const files = { paths: snapshot.files.map((f) => rel(f[0])).join("\0"), numbers: [] };
+  for (const f of snapshot.files) files.numbers.push(f[1], f[2], f[3]);
+  return { base, dirs, files };
 }
 
-/** Whether every folder and file of a (packed) snapshot stats as it did. */
-function unchanged(snapshot) {
-  const { base } = snapshot;
-  const full = (p) => (base === "" ? p : p === "" ? base : base + path.sep + p);
-  for (const [d, mtimeMs, ino] of snapshot.dirs) {
-    const st = statOnce(full(d));
-    if (st ? st.mtimeMs !== mtimeMs || st.ino !== ino : mtimeMs !== -1) return false;
+/** Each of a packed list's paths, with its place, until `f` returns true; returns whether it did. */
+function somePath(base, paths, count, f) {
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const end = paths.indexOf("\0", at);
+    const p = end === -1 ? paths.slice(at) : paths.slice(at, end);
+    at = end + 1;
+    if (f(base === "" ? p : p === "" ? base : base + path.sep + p, i)) return true;
   }
-  for (const [f, size, mtimeMs, ino] of snapshot.files) {
-    const st = statOnce(full(f));
-    if (!st || st.size !== size || st.mtimeMs !== mtimeMs || st.ino !== ino) return false;
+  return false;
+}
+
+/**
+ * Whether every folder and file of a (packed) snapshot stats as it did.
+ * What it stats goes to statOnce's map only when something differs (the
+ * index will stat them again then), and from a typed array: a run that
+ * answers from here keeps no object per path.
+ */
+function unchanged(snapshot) {
+  const { base, dirs, files } = snapshot;
+  // Folders: mtime and inode (-1: there was none); then files: size, mtime and inode.
+  for (const [list, width] of [[dirs, 2], [files, 3]]) {
+    const n = list.numbers;
+    const count = n.length / width;
+    const got = new Float64Array(count * 3);
+    const absent = new Uint8Array(count);
+    let last = -1;
+    const differs = somePath(base, list.paths, count, (p, i) => {
+      const st = fs.statSync(p, STAT);
+      last = i;
+      const j = width * i;
+      if (!st) {
+        absent[i] = 1;
+        return width === 3 || n[j] !== -1;
+      }
+      got[3 * i] = st.size;
+      got[3 * i + 1] = st.mtimeMs;
+      got[3 * i + 2] = st.ino;
+      return width === 2 ? st.mtimeMs !== n[j] || st.ino !== n[j + 1] : st.size !== n[j] || st.mtimeMs !== n[j + 1] || st.ino !== n[j + 2];
+    });
+    if (differs) {
+      somePath(base, list.paths, last + 1, (p, i) => {
+        if (!stats.has(p)) stats.set(p, absent[i] ? undefined : { size: got[3 * i], mtimeMs: got[3 * i + 1], ino: got[3 * i + 2] });
+        return false;
+      });
+      return false;
+    }
   }
   return true;
 }
@@ -99,12 +146,14 @@ function unchanged(snapshot) {
 /** Answers files kept: one per set of paths asked about, the most recently written. */
 const KEEP = 16;
 
-/** Removes all but the `KEEP` newest answers files (each report of another folder writes one). */
+/** Removes all but the `KEEP` newest answers files (each report of another folder writes one), and those of an earlier version. */
 function prune(dir) {
-  const files = fs
-    .readdirSync(dir)
-    .filter((f) => f.startsWith(`usage-answers-v${VERSION}-`) && f.endsWith(".json"))
-    .map((f) => [path.join(dir, f), fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0]);
+  const files = [];
+  for (const f of fs.readdirSync(dir)) {
+    if (!/^usage-answers-v\d+-[0-9a-f]+\.json$/.test(f)) continue;
+    if (!f.startsWith(`usage-answers-v${VERSION}-`)) fs.rmSync(path.join(dir, f), { force: true });
+    else files.push([path.join(dir, f), fs.statSync(path.join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0]);
+  }
   if (files.length <= KEEP) return;
   files.sort((a, b) => b[1] - a[1]);
   for (const [f] of files.slice(KEEP)) fs.rmSync(f, { force: true });

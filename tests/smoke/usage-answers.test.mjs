@@ -133,6 +133,10 @@ test("statusline: an unchanged history is answered from the kept answers, the sa
 
 test("answers files: one per set of paths asked about, the 16 written last kept", () => {
   const { home, dir, env } = setup();
+  // An earlier version's file is removed by the next save.
+  fs.mkdirSync(env.GARUDA_CACHE_DIR, { recursive: true });
+  const old = path.join(env.GARUDA_CACHE_DIR, "usage-answers-v1-0123456789abcdef.json");
+  fs.writeFileSync(old, "{}");
   for (let i = 0; i < 20; i++) {
     const d = path.join(home, `copy-${i}`);
     fs.cpSync(dir, d, { recursive: true });
@@ -140,7 +144,25 @@ test("answers files: one per set of paths asked about, the 16 written last kept"
   }
   const kept = fs.readdirSync(env.GARUDA_CACHE_DIR).filter((f) => f.startsWith("usage-answers-"));
   assert.equal(kept.length, 16);
+  assert.equal(fs.existsSync(old), false, "the earlier version's answers are gone");
   // The newest is among them: it still answers.
   assert.equal(run(["usage", path.join(home, "copy-19"), "--by", "day", "--json"], env).stats.answered, true);
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+test("a closed pipe ends a report quietly, and the report is whole through a pipe", () => {
+  const { home, project, iso, dir, env } = setup();
+  // A report larger than a pipe's buffer (64 KiB), so that the writer meets the closed pipe.
+  for (let i = 0; i < 400; i++) fs.writeFileSync(path.join(project, `s${i}.jsonl`), line(`s${i}`, 1, iso(5), 1));
+  const report = (tail) => spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${bin}" usage "${dir}" --by session --json ${tail}`], { encoding: "utf8", env: { ...process.env, TZ: "UTC", ...env } });
+  const whole = report("| cat");
+  assert.equal(whole.status, 0, whole.stderr);
+  assert.ok(whole.stdout.length > 65536, `${whole.stdout.length} bytes`);
+  assert.equal(JSON.parse(whole.stdout).totals.inputTokens, 1000);
+  // `| head -c 1`: the reader goes away after one byte: no error, exit 0.
+  const cut = report("| head -c 1");
+  assert.equal(cut.status, 0, cut.stderr);
+  assert.equal(cut.stderr, "");
+  assert.equal(cut.stdout, "{");
   fs.rmSync(home, { recursive: true, force: true });
 });

@@ -88,7 +88,7 @@ test("a warm index opens no unchanged file; appending re-reads only the appended
   assert.equal(rewritten.stats.filesRead, 1);
   assert.deepEqual(totals(rewritten), totals(run(["usage", dir, "--json", "--no-index"], env)));
   const idx = fs.readdirSync(env.GARUDA_CACHE_DIR).map((f) => path.join(env.GARUDA_CACHE_DIR, f));
-  assert.deepEqual(idx.map((f) => path.basename(f).replace(/-[0-9a-f]{16}\.json$/, "")).sort(), ["usage-answers-v1", "usage-index-v3.bin"], "the index and one answers file, no temporary left");
+  assert.deepEqual(idx.map((f) => path.basename(f).replace(/-[0-9a-f]{16}\.json$/, "")).sort(), ["usage-answers-v2", "usage-index-v3.bin"], "the index and one answers file, no temporary left");
   assert.equal(fs.statSync(env.GARUDA_CACHE_DIR).mode & 0o777, 0o700);
   for (const f of idx) {
     assert.equal(fs.statSync(f).mode & 0o777, 0o600);

@@ -10,7 +10,7 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { UsageError, parseArgs } = require("../cli.cjs");
+const { UsageError, parseArgs, writeOut } = require("../cli.cjs");
 const { cacheDir } = require("../usage-answers.cjs");
 const lineCache = require("../statusline-cache.cjs");
 // The rest only when the line kept (statusline-cache.cjs) does not answer:
@@ -62,7 +62,7 @@ async function statusline(args) {
   const keep = o.noCache !== true && refresh > 0 ? lineCache.open(cacheDir(), { text, args }, input.transcript_path) : null;
   const line = keep?.get(refresh * 1000);
   if (line !== undefined) {
-    process.stdout.write(line);
+    writeOut(line);
     if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session statusline: read ${JSON.stringify({ bytesRead: 0, answered: true, kept: "line" })}\n`);
     return 0;
   }
@@ -122,7 +122,7 @@ async function statusline(args) {
     parts.push(`🧠 ${n(context)} (${Math.round((context / window) * 100)}%)`);
   } else parts.push("🧠 N/A");
   const out = parts.join(" | ") + "\n";
-  process.stdout.write(out);
+  writeOut(out);
   keep?.put(out, computed);
   if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session statusline: read ${JSON.stringify(stats)}\n`);
   return 0;

@@ -5,8 +5,9 @@
 "use strict";
 
 const fs = require("node:fs");
-const { UsageError, parseArgs, READ, REDIS, withRedis, maskPassword, readOptions, known, progress, session } = require("../cli.cjs");
-const usageReport = require("../usage.cjs");
+const { UsageError, writeOut, parseArgs, READ, REDIS, withRedis, maskPassword, readOptions, known, progress, session } = require("../cli.cjs");
+// The report (and the walk of folders) only when the kept answers do not answer.
+const usageReport = () => require("../usage.cjs");
 const { answers, cacheDir } = require("../usage-answers.cjs");
 // The index (and the report's modules) only when the kept answers do not answer.
 const readIndexed = (...a) => require("../usage-index.cjs").readIndexed(...a);
@@ -104,7 +105,7 @@ function reportOptions(o) {
 
 /** The paths to read (or the default folders), each there. */
 function rootsOf(paths) {
-  const roots = paths.length > 0 ? paths : usageReport.defaultFolders();
+  const roots = paths.length > 0 ? paths : require("../roots.cjs").dataRoots();
   if (roots.length === 0) throw new UsageError(`no path given, and none of the agents' folders exists (${ROOTS_HELP})`);
   for (const r of roots) if (!fs.existsSync(r)) throw new UsageError(`${r}: no such file or folder`);
   return roots;
@@ -191,17 +192,17 @@ async function usageCommand(argv) {
   if (r === undefined) {
     // The index knows each request's copies (usage-count.cjs): marked, not counted again.
     if (items.copiesKnown) require("../usage-count.cjs").applyCopies(items);
-    r = items.days ? require("../usage-days.cjs").dayReport(items.days, items, ro.order) : usageReport.report(items, items.copiesKnown ? { ...ro, counted: true } : ro);
+    r = items.days ? require("../usage-days.cjs").dayReport(items.days, items, ro.order) : usageReport().report(items, items.copiesKnown ? { ...ro, counted: true } : ro);
     if (kept) {
       kept.put(question, r);
       kept.save(items.snapshot);
     }
   }
   if (o.json) {
-    process.stdout.write(JSON.stringify(r, null, 2) + "\n");
+    writeOut(JSON.stringify(r, null, 2) + "\n");
   } else {
     const colour = o.color ? true : o.noColor ? false : useColour(undefined);
-    process.stdout.write(table(r, ro.by, { ...ro, compact: o.compact === true, colour }));
+    writeOut(table(r, ro.by, { ...ro, compact: o.compact === true, colour }));
   }
   return 0;
 }
