@@ -76,17 +76,15 @@ impl Redactor {
     /// byte-identical; a changed record gains `"redacted": true`.
     #[wasm_bindgen(js_name = redactLine, unchecked_return_type = "{ line: string; changed: boolean }")]
     pub fn redact_line(&self, line: JsValue) -> Result<JsValue, JsValue> {
-        let text = text_arg(&line, "redactLine(line): line")?;
-        let out = self
-            .inner
-            .redact_line(&text)
-            .map_err(|e| coded("ERR_BAD_RECORD", format!("redactLine(line): {e}")))?;
+        // Encoded into the instance's kept buffer: no allocation per line.
+        let out = with_js_text(&line, |text| {
+            self.inner.redact_line(text).map(|r| r.changed.then(|| JsValue::from_str(&r.line)))
+        })
+        .ok_or_else(|| error(format!("redactLine(line): line must be a string, got {}", type_name(&line))))?
+        .map_err(|e| coded("ERR_BAD_RECORD", format!("redactLine(line): {e}")))?;
         // An unchanged line is the caller's own string: nothing to copy back.
-        let result_line = if out.changed { JsValue::from_str(&out.line) } else { line };
-        let result = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&result, &"line".into(), &result_line);
-        let _ = js_sys::Reflect::set(&result, &"changed".into(), &JsValue::from_bool(out.changed));
-        Ok(result.into())
+        let changed = out.is_some();
+        Ok(line_result(&out.unwrap_or(line), changed))
     }
 
     /// Redacts free text (not a journal line).
@@ -131,6 +129,13 @@ impl Redactor {
         let _ = js_sys::Reflect::set(&result, &"rules".into(), &rules);
         Ok(result.into())
     }
+}
+
+#[wasm_bindgen(module = "/src/wasm/js/results.js")]
+extern "C" {
+    // redactLine's result, made in JS (js/results.js says why).
+    #[wasm_bindgen(js_name = lineResult)]
+    fn line_result(line: &JsValue, changed: bool) -> JsValue;
 }
 
 impl Drop for Redactor {
