@@ -25,6 +25,8 @@ pub mod doctor;
 pub mod formats;
 pub mod journal;
 mod json;
+#[doc(hidden)]
+pub mod json_check;
 mod json_str;
 pub mod lines;
 pub mod listing;

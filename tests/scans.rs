@@ -11,6 +11,7 @@
 //! --test scans` with wasm-bindgen-test-runner: Node).
 
 use garuda_session::bytes;
+use garuda_session::json_check;
 use garuda_session::{Journal, Redactor};
 
 #[cfg(target_arch = "wasm32")]
@@ -229,5 +230,33 @@ fn redaction_finds_secrets_behind_escapes_at_every_alignment() {
         let lead_text: String = serde_json::from_str(&format!("\"{lead}\"")).unwrap();
         assert!(content.starts_with(&lead_text), "pad {pad}: {content}");
         assert!(content.ends_with(" tail ü\"{"), "pad {pad}: {content}");
+    }
+}
+
+/// The Redactor's JSON check (simd128 in wasm, a u64 step natively)
+/// accepts exactly what serde_json's `IgnoredAny` accepts, with strings
+/// whose stop bytes (`"`, `\`, control bytes) sit at every place of a
+/// 16-byte vector, cut at every byte.
+#[test]
+fn json_check_agrees_with_serde_json_at_every_alignment() {
+    let serde_says = |t: &str| serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok();
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let stops = ["\\\"", "\\\\", "\\n", "\\u00e9", "\\u12", "\\x", "\u{1}", "\u{1f}", "\"", "é", "😀", " "];
+    for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100] {
+        for _ in 0..6 {
+            let mut value = String::new();
+            while value.len() < len {
+                if rng.below(8) == 0 {
+                    value.push_str(stops[rng.below(stops.len())]);
+                } else {
+                    value.push('x');
+                }
+            }
+            let line = format!("{{\"k\":\"{value}\",\"n\":[1,-2.5e3,{{}}],\"t\":true}}");
+            for cut in (0..=line.len()).filter(|&c| line.is_char_boundary(c)) {
+                let t = &line[..cut];
+                assert_eq!(json_check::is_json(t.as_bytes()), serde_says(t), "{t:?}");
+            }
+        }
     }
 }

@@ -141,6 +141,9 @@ pub fn redact(data: &[u8]) {
             let now = serde_json::from_str::<serde_json::Value>(after);
             assert!(now.is_ok_and(|v| v.is_object()), "a record stopped being JSON: {before} -> {after}");
         }
+        // The Redactor's own JSON check (json_check.rs) against serde_json's.
+        let serde_accepts = serde_json::from_str::<serde::de::IgnoredAny>(before).is_ok();
+        assert_eq!(garuda_session::json_check::is_json(before.as_bytes()), serde_accepts, "JSON check: {before:?}");
         match redactor.redact_line(before) {
             Ok(r) => {
                 assert!(!r.changed || r.line != before);
