@@ -251,6 +251,7 @@ mod tests {
         serde_json::from_str::<IgnoredAny>(text).is_ok()
     }
 
+    #[rustfmt::skip]
     const CASES: &[&str] = &[
         "{}", "[]", "{\"a\":1}", " {\"a\" : [1, 2.5, -0, 1e9, 1E+2, 2e-3, true, false, null]} \n", "\"s\"", "0", "-0.0",
         "1.", ".5", "01", "-", "--1", "1e", "1e+", "+1", "{,}", "[,]", "[1,]", "{\"a\":1,}", "{\"a\"}", "{\"a\":}",
@@ -276,7 +277,8 @@ mod tests {
             texts.push(format!("{{\"k{run}\":\"{run}\\\"{run}\",\"n\":[-1.5e+3,0,{{}}],\"t\":true}}"));
             texts.push(format!("[\"{run}\\u00e9{run}\", null, \"{run}\\/\"]"));
         }
-        let swaps = [b'"', b'\\', b'\x01', b'\x1f', b' ', b'}', b']', b',', b':', b'0', b'e', b'.', b'-', b'u', b'x'];
+        let swaps =
+            [b'"', b'\\', b'\x01', b'\x1f', b' ', b'}', b']', b',', b':', b'0', b'e', b'.', b'-', b'u', b'x'];
         for text in &texts {
             for cut in 0..=text.len() {
                 let t = &text[..cut];

@@ -216,7 +216,8 @@ pub fn classify_name(name: &str) -> NameClass {
     if bytes.is_empty() || bytes.len() > KEPT_NAME {
         return classify(bytes);
     }
-    let slot = bytes.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193)) as usize % 64;
+    let slot =
+        bytes.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193)) as usize % 64;
     let kept = KEPT.with(|k| {
         let (len, ref kept, class) = k.borrow()[slot];
         (len == bytes.len() && kept[..len] == *bytes).then_some(class)

@@ -143,7 +143,11 @@ pub fn redact(data: &[u8]) {
         }
         // The Redactor's own JSON check (json_check.rs) against serde_json's.
         let serde_accepts = serde_json::from_str::<serde::de::IgnoredAny>(before).is_ok();
-        assert_eq!(garuda_session::json_check::is_json(before.as_bytes()), serde_accepts, "JSON check: {before:?}");
+        assert_eq!(
+            garuda_session::json_check::is_json(before.as_bytes()),
+            serde_accepts,
+            "JSON check: {before:?}"
+        );
         match redactor.redact_line(before) {
             Ok(r) => {
                 assert!(!r.changed || r.line != before);
