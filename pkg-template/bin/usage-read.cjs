@@ -9,15 +9,20 @@ const usageReport = require("./usage.cjs");
 
 const CHUNK = 4 << 20;
 
+const THREADS = 2;
+/** Below this many bytes (or with one file) the files are read here: two threads' start-up would cost more. */
+const ON_THREADS = 32e6;
+
+const threadsHere = () => Math.min(THREADS, require("node:os").availableParallelism?.() ?? THREADS);
+
 /**
  * The usage figures of every file: on two threads when there is enough to
- * read (each with its own wasm instance), else here. Files are dealt by
- * size, largest first, to the thread with less to do.
+ * read (each with its own wasm instance), else here. The threads claim
+ * the files from a shared counter, largest first (usage-worker.cjs).
  */
 async function replayAll(files, options, tick) {
   const total = files.reduce((a, f) => a + f.size, 0);
-  const threads = Math.min(2, require("node:os").availableParallelism?.() ?? 2);
-  if (threads < 2 || total < 32e6 || files.length < 2) {
+  if (threadsHere() < 2 || total < ON_THREADS || files.length < 2) {
     let done = 0;
     const buf = Buffer.allocUnsafe(CHUNK);
     return files.map((f) => {
@@ -32,28 +37,23 @@ async function replayAll(files, options, tick) {
     });
   }
   const { Worker } = require("node:worker_threads");
-  const shares = Array.from({ length: threads }, () => ({ size: 0, items: [] }));
-  const order = files.map((f, i) => [f, i]).sort((a, b) => b[0].size - a[0].size);
-  for (const [f, i] of order) {
-    const share = shares.reduce((a, b) => (b.size < a.size ? b : a));
-    share.size += f.size;
-    share.items.push([f, i]);
-  }
+  const list = files.map((f, index) => ({ file: f.file, size: f.size, index })).sort((a, b) => b.size - a.size);
+  const next = new SharedArrayBuffer(4);
   const results = new Array(files.length);
   let done = 0;
   await Promise.all(
-    shares.map(
-      (share) =>
+    Array.from({ length: THREADS }, () => new Worker(path.join(__dirname, "usage-worker.cjs"), { workerData: { options } })).map(
+      (worker) =>
         new Promise((resolve, reject) => {
-          const worker = new Worker(path.join(__dirname, "usage-worker.cjs"), { workerData: { files: share.items.map(([f]) => ({ file: f.file, size: f.size })), options } });
           worker.on("message", (m) => {
             if (m.progress !== undefined) tick((done += m.progress));
             if (m.done) {
-              m.done.forEach((r, k) => (results[share.items[k][1]] = r));
+              for (const [index, r] of m.done) results[index] = r;
               resolve();
             }
           });
           worker.on("error", reject);
+          worker.postMessage({ files: list, next });
         }),
     ),
   );
