@@ -9,9 +9,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { assistantLine, claudeHistory } from "./support/claude-history.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = path.join(root, "pkg/bin/garuda-session.cjs");
@@ -22,31 +22,14 @@ function run(args, env, input) {
   return { code: r.status, out: r.stdout, err: r.stderr, stats: stats ? JSON.parse(stats[1]) : null };
 }
 
-function line(session, n, t, input) {
-  const id = `msg_${session}_${n}`;
-  return (
-    JSON.stringify({
-      parentUuid: null,
-      sessionId: session,
-      type: "assistant",
-      uuid: `${session}-${n}`,
-      timestamp: t,
-      requestId: `req_${id}`,
-      message: { id, role: "assistant", model: "claude-sonnet-4-5-20250929", content: [{ type: "text", text: "the secret word is PAPAYA" }], usage: { input_tokens: input, output_tokens: 1 } },
-    }) + "\n"
-  );
-}
+const line = (session, n, t, input) => assistantLine(session, n, t, input, { text: "the secret word is PAPAYA" });
 
 function setup() {
-  const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-statusline-"));
-  const project = path.join(home, "claude", "projects", "app");
-  fs.mkdirSync(project, { recursive: true });
-  const now = Date.now();
-  const iso = (minutesAgo) => new Date(now - minutesAgo * 60000).toISOString();
+  const { home, project, iso, env } = claudeHistory("garuda-statusline-");
   fs.writeFileSync(path.join(project, "a.jsonl"), line("a", 1, iso(50), 100_000));
   fs.writeFileSync(path.join(project, "b.jsonl"), line("b", 1, iso(30), 300_000));
   const hook = (s) => JSON.stringify({ session_id: s, transcript_path: path.join(project, `${s}.jsonl`), model: { id: "claude-sonnet-4-5-20250929", display_name: "Sonnet 4.5" } });
-  return { home, project, iso, hook, env: { GARUDA_CACHE_DIR: path.join(home, "cache"), CLAUDE_CONFIG_DIR: path.join(home, "claude") } };
+  return { home, project, iso, hook, env };
 }
 
 // The time left in the block may tick over a minute between two runs.

@@ -10,9 +10,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { assistantLine, claudeHistory } from "./support/claude-history.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = path.join(root, "pkg/bin/garuda-session.cjs");
@@ -24,29 +24,14 @@ function run(args, env, input) {
   return { out: r.stdout, err: r.stderr, stats: stats ? JSON.parse(stats[1]) : null };
 }
 
-function line(session, n, t, input, id = `msg_${session}_${n}`) {
-  return (
-    JSON.stringify({
-      parentUuid: null,
-      sessionId: session,
-      type: "assistant",
-      uuid: `${session}-${n}`,
-      timestamp: t,
-      requestId: `req_${id}`,
-      message: { id, role: "assistant", model: "claude-sonnet-4-5-20250929", content: [{ type: "text", text: "ok" }], usage: { input_tokens: input, output_tokens: 1 } },
-    }) + "\n"
-  );
-}
+const line = (session, n, t, input) => assistantLine(session, n, t, input);
 
 function setup() {
-  const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-answers-"));
-  const project = path.join(home, "claude", "projects", "app");
-  fs.mkdirSync(project, { recursive: true });
-  const now = Date.now();
-  const iso = (minutesAgo) => new Date(now - minutesAgo * 60000).toISOString();
+  const history = claudeHistory("garuda-answers-");
+  const { project, iso } = history;
   fs.writeFileSync(path.join(project, "a.jsonl"), line("a", 1, iso(50), 100) + line("a", 2, iso(40), 200));
   fs.writeFileSync(path.join(project, "b.jsonl"), line("b", 1, iso(30), 300));
-  return { home, project, iso, dir: path.join(home, "claude", "projects"), env: { GARUDA_CACHE_DIR: path.join(home, "cache"), CLAUDE_CONFIG_DIR: path.join(home, "claude") } };
+  return history;
 }
 
 const input = (r) => JSON.parse(r.out).totals.inputTokens;

@@ -8,9 +8,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { assistantLine, claudeHistory } from "./support/claude-history.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = path.join(root, "pkg/bin/garuda-session.cjs");
@@ -21,29 +21,13 @@ function run(args, env, input) {
   return { code: r.status, out: r.stdout, err: r.stderr, stats: stats ? JSON.parse(stats[1]) : null };
 }
 
-function line(session, n, t, usage, id = `msg_${session}_${n}`) {
-  return (
-    JSON.stringify({
-      parentUuid: n === 1 ? null : `${session}-${n - 1}`,
-      sessionId: session,
-      type: "assistant",
-      uuid: `${session}-${n}`,
-      timestamp: t,
-      requestId: `req_${id}`,
-      message: { id, role: "assistant", model: "claude-sonnet-4-5-20250929", content: [{ type: "text", text: "ok" }], usage },
-    }) + "\n"
-  );
-}
+const line = (session, n, t, usage, id) => assistantLine(session, n, t, usage, { id, chained: true });
 
 function setup() {
-  const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-index-"));
-  const project = path.join(home, "claude", "projects", "app");
-  fs.mkdirSync(project, { recursive: true });
-  const now = Date.now();
-  const iso = (minutesAgo) => new Date(now - minutesAgo * 60000).toISOString();
+  const { home, project, iso, env } = claudeHistory("garuda-index-");
   fs.writeFileSync(path.join(project, "a.jsonl"), line("a", 1, iso(50), { input_tokens: 100, output_tokens: 10 }) + line("a", 2, iso(40), { input_tokens: 200, output_tokens: 20, cache_read_input_tokens: 1000 }));
   fs.writeFileSync(path.join(project, "b.jsonl"), line("b", 1, iso(30), { input_tokens: 300, output_tokens: 30 }));
-  return { home, project, iso, env: { GARUDA_CACHE_DIR: path.join(home, "cache"), CLAUDE_CONFIG_DIR: path.join(home, "claude") } };
+  return { home, project, iso, env };
 }
 
 const totals = (r) => JSON.parse(r.out).totals;
