@@ -300,19 +300,13 @@ impl Redactor {
     /// byte-identical (borrowed); a changed record gains `"redacted": true`.
     pub fn redact_line<'a>(&self, line: &'a str) -> Result<LineRedaction<'a>, RedactorError> {
         check_object(line)?;
-        self.redact_object_line(line, true)
+        self.redact_line_lazily(line)
     }
 
     /// `redact_line` that validates the line only when it must look inside
     /// it; an unchanged line may be invalid, and the caller (`Journal::write`,
     /// which parses every line anyway) checks it. Saves a parse per write.
     pub(crate) fn redact_line_lazily<'a>(&self, line: &'a str) -> Result<LineRedaction<'a>, RedactorError> {
-        self.redact_object_line(line, false)
-    }
-
-    /// The redaction of one line; `checked`: the line is known to be a JSON
-    /// object already (`redact_line` checked it: not checked twice).
-    fn redact_object_line<'a>(&self, line: &'a str, checked: bool) -> Result<LineRedaction<'a>, RedactorError> {
         let unchanged = LineRedaction { line: Cow::Borrowed(line), changed: false, rules: Vec::new() };
         let hits = self.triggers.scan(line.as_bytes());
         // `\u` escapes could spell a trigger the prefilter cannot see.
@@ -327,9 +321,7 @@ impl Redactor {
             // are metadata or assign nothing. No need for the line's structure.
             return Ok(unchanged);
         }
-        if !checked {
-            check_object(line)?;
-        }
+        check_object(line)?;
         let t = jsonline::tokenize(line);
         let mut edits = self.line_edits(line, &t, &hits);
         if edits.is_empty() {
