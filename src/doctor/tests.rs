@@ -69,6 +69,46 @@ fn a_signature_seen_on_another_text_is_a_changed_text_and_an_unsigned_block_is_s
     assert!(String::from_utf8(r.bytes).unwrap().contains("plan A"));
 }
 
+/// A signed thinking block with an empty text: display omitted when no
+/// signed block of the session has text (the API takes it back as it is),
+/// the text lost (claude-code#63147) when others have theirs.
+#[test]
+fn empty_signed_thinking_is_omitted_display_unless_other_blocks_have_text() {
+    let empty = r#"{"type":"thinking","thinking":"","signature":"S1"}"#;
+    let omitted = file(&[
+        user("u1", None, r#""hi""#),
+        assistant("a1", "u1", "m1", empty),
+        assistant("a2", "a1", "m1", r#"{"type":"text","text":"ok"}"#),
+        user("u2", Some("a2"), r#""again""#),
+        assistant("a3", "u2", "m2", r#"{"type":"thinking","thinking":"","signature":"S2"}"#),
+        assistant("a4", "a3", "m2", r#"{"type":"text","text":"done"}"#),
+    ]);
+    let d = diagnose(&omitted, None);
+    assert!(d.resumes(), "{}", d.to_json());
+    assert_eq!(kinds(&d), vec![]);
+    assert_eq!(repair(&omitted, None).bytes, omitted);
+
+    let lost = file(&[
+        user("u1", None, r#""hi""#),
+        assistant("a1", "u1", "m1", empty),
+        assistant("a2", "a1", "m1", r#"{"type":"text","text":"ok"}"#),
+        user("u2", Some("a2"), r#""again""#),
+        assistant("a3", "u2", "m2", r#"{"type":"thinking","thinking":"plan B","signature":"S2"}"#),
+        assistant("a4", "a3", "m2", r#"{"type":"text","text":"done"}"#),
+    ]);
+    let d = diagnose(&lost, None);
+    assert!(!d.resumes());
+    assert_eq!(kinds(&d), vec![(2, Kind::ThinkingEmpty)]);
+    assert!(repair(&lost, None).after.resumes());
+    // An unsigned empty block is unsigned either way.
+    let unsigned = file(&[
+        user("u1", None, r#""hi""#),
+        assistant("a1", "u1", "m1", r#"{"type":"thinking","thinking":""}"#),
+        assistant("a2", "a1", "m1", r#"{"type":"text","text":"ok"}"#),
+    ]);
+    assert_eq!(kinds(&diagnose(&unsigned, None)), vec![(2, Kind::ThinkingUnsigned)]);
+}
+
 #[test]
 fn one_unanswered_call_of_parallel_calls_gets_a_result_that_rejoins_the_chain() {
     let f = file(&[

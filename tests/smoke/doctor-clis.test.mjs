@@ -185,15 +185,15 @@ for (const [version, cli] of [["2.1.332", CLAUDE], ["2.0.30", CLAUDE_2_0]]) {
   });
 }
 
-// Claude Code 2.1.332 asks for `thinking.display: "omitted"`, so the API
-// answers with thinking blocks of empty text, each with its signature, and
-// Claude Code writes them so. The real API takes such a block back (the
-// signature carries the hidden thinking; claude-code#49268: Opus 4.7's
-// default), and so does Claude Code, but the doctor reads each one as the
-// text lost of claude-code#63147 and says the session will not resume.
-// A todo: the doctor cannot tell the two apart from the file alone, and
-// which rule holds (by model, by version, by display) is the lead's call.
-test("a session Claude Code writes with display omitted resumes, and the doctor says so", { todo: "the doctor flags every display-omitted thinking block as thinking-empty" }, async (t) => {
+// Claude Code 2.1.332 asks for `thinking.display: "omitted"` in a session
+// it runs without a terminal (`-p`), so the API answers with thinking
+// blocks of empty text, each with its signature, and Claude Code writes
+// them so. The API takes such a block back (the signature carries the
+// hidden thinking; claude-code#49268: Opus 4.7's default), and so does
+// Claude Code. The doctor cannot tell one such block from a text lost with
+// its signature kept (claude-code#63147, refused) by the block alone; it
+// reads a session in which no signed block has text as display omitted.
+test("a session Claude Code writes with display omitted resumes, and the doctor says so", async (t) => {
   const claude = runnable(CLAUDE, "Claude Code 2.1.332 (display omitted)");
   if (!claude) return t.skip("Claude Code not runnable here");
   const api = await fakeAnthropic({ omitted: true });
