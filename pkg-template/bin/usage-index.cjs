@@ -44,7 +44,7 @@ const path = require("node:path");
 const crypto = require("node:crypto");
 const { session } = require("./cli.cjs");
 const { STRIDE, sessionFiles } = require("./usage.cjs");
-const { readItems, replayAll } = require("./usage-read.cjs");
+const { readItems, replayAll, startEarly } = require("./usage-read.cjs");
 const { cacheDir, statOnce } = require("./usage-answers.cjs");
 const count = require("./usage-count.cjs");
 const daysKept = require("./usage-days.cjs");
@@ -316,6 +316,7 @@ function merge(old, add) {
 async function readIndexed(paths, options, warn, { noIndex = false, progress = () => ({ tick() {} }), dayZone = null } = {}) {
   const stats = { bytesRead: 0, bytesChecked: 0, filesRead: 0, filesAppended: 0, filesFromIndex: 0, walked: false };
   if (noIndex) {
+    startEarly(options);
     const files = sessionFiles(paths);
     const bar = progress(files.reduce((a, f) => a + f.size, 0));
     const items = await readItems(files, options, (done) => bar.tick(done), warn);
@@ -331,6 +332,9 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   // ms of a status line's 100): used only if a file needs reading. Not
   // for a cold index: its files are read on two threads of their own.
   const compiling = index.files.size > 0 ? compileAhead() : null;
+  // No index yet: every file is to be read, so the second reading thread
+  // starts now, while the walk runs.
+  if (index.files.size === 0) startEarly(options);
   const { files, walk, changed } = walkOf(index, paths);
   stats.walked = changed;
   let dirty = changed;

@@ -1,9 +1,10 @@
-// One thread of `garuda-session usage`: replays the files it claims (usage
-// only: no messages kept) and sends back what the report adds up. The main
-// thread sends two of these the same list, largest file first, and each
-// claims the next file from a shared counter: both cores stay busy to the
-// end whatever each file costs (dealt out ahead by size, the two threads
-// finished up to 125 ms apart on the 1 GB bench history; now within 15).
+// The second thread of `garuda-session usage`: replays the files it claims
+// (usage only: no messages kept) and sends back what the report adds up.
+// The main thread reads too (usage-read.cjs): it sends this thread the
+// list, largest file first, and each of the two claims the next file from
+// a shared counter, so both cores stay busy to the end whatever each file
+// costs (dealt out ahead by size, two threads finished up to 125 ms apart
+// on the 1 GB bench history; claimed, within 15).
 // The request rows go back as transferred buffers (no copy, no string).
 // Progress goes back in steps of about half a percent of the whole, not
 // per file: a message wakes the main thread, and on two cores one per file
