@@ -1,6 +1,7 @@
 //! The JavaScript surface (spec §8). The only module that knows about JS:
 //! this file holds the shared argument checks and string transfer;
-//! `redactor`, `journal` (replay, the transcript) and `functions`
+//! `redactor`, `journal` (the Journal, the transcript), `replay`
+//! (rebuildState, importSession) and `functions`
 //! (accounting, listing, resume) hold the bindings.
 //!
 //! Rules kept here: every argument is checked before it reaches the core
@@ -28,12 +29,14 @@ mod functions;
 mod grow;
 mod journal;
 mod redactor;
+mod replay;
 
 pub use context::*;
 pub use doctor::*;
 pub use functions::*;
 pub use journal::*;
 pub use redactor::*;
+pub use replay::*;
 
 /// A JS `Error` with a stable `code`, as Node's own errors carry: hosts
 /// branch on the code, never on the message text.
