@@ -44,7 +44,19 @@ function walkSessions(root, { links = false, dirs = null } = {}) {
       } catch {
         // unreadable: size 0, and its read gives the warning
       }
-      const row = { id: stem(e.name), file, rel: path.relative(root, file).split(path.sep).join("/"), project, size, link: e.isSymbolicLink(), children: [] };
+      // `rel` (list, serve, export) when asked: usage walks 2,758 files of
+      // a 1 GB history and asks none (path.relative was a tenth of its walk).
+      const row = {
+        id: stem(e.name),
+        file,
+        get rel() {
+          return path.relative(root, file).split(path.sep).join("/");
+        },
+        project,
+        size,
+        link: e.isSymbolicLink(),
+        children: [],
+      };
       if (parent) parent.children.push(row);
       else {
         sessions.push(row);

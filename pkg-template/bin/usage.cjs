@@ -46,7 +46,11 @@ function sessionFiles(paths, { dirs = null } = {}) {
     // the folder's real path and its own name: one realpath per folder
     // given, not one per file (that was a third of a warm report).
     const base = realOf(p);
-    const real = (s) => (s.link ? realOf(s.file) : path.join(base, path.relative(p, s.file)));
+    // The walk joins names onto `p` as path.join does, so a file's path
+    // under it is what follows `p` normalised (a prefix test, not a
+    // path.relative per file); anything else goes the long way.
+    const under = path.join(p, path.sep);
+    const real = (s) => (s.link ? realOf(s.file) : s.file.startsWith(under) ? path.join(base, s.file.slice(under.length)) : path.join(base, path.relative(p, s.file)));
     for (const s of walkSessions(p, { links: true, dirs })) {
       once({ file: s.file, size: s.size, named: false, id: s.id, project: s.project, link: s.link }, real(s));
       for (const c of s.children) once({ file: c.file, size: c.size, named: false, id: c.id, project: s.project, parent: s.file, link: c.link }, real(c));
