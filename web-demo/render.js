@@ -116,6 +116,8 @@ const FATE = { compacted: "compacted away", undone: "undone" };
 // What resume does with a thinking block, in plain words: the summary says
 // it only when the block would not go back; the rest is in a tooltip.
 const THINKING = { kept: "", notSent: "no longer in the conversation", dropped: "not sent back if resumed" };
+/** A thinking block the API sent without its text (display "omitted"). */
+const THINKING_UNSENT = "Thinking (the API did not send its text)";
 const THINKING_TIP = {
   kept: "Resuming this session sends this thinking back to the model as written.",
   notSent: "This message was compacted away or undone: resuming does not send it.",
@@ -192,6 +194,10 @@ function partHtml(p, d, r, opts = {}) {
       if (p.redacted) return `<div class="thinking redacted">Thinking (encrypted by the provider)</div>`;
       const fate = THINKING[d.thinkingFate] ?? "";
       const tip = d.thinkingFate === "dropped" ? `${THINKING_TIP.dropped}: ${dropWhy(d.droppedWhy)}.` : THINKING_TIP[d.thinkingFate] ?? "";
+      // Thinking asked for with display "omitted" (Claude Code without a
+      // terminal, the API's default on recent models) comes with no text,
+      // only its signature: an empty fold would read as no thinking at all.
+      if (!r(p.text).trim()) return `<div class="thinking redacted" title="${escapeHtml(tip)}">${THINKING_UNSENT}${fate ? ` <small>${escapeHtml(fate)}</small>` : ""}</div>`;
       return folded(`thinking ${escapeHtml(d.thinkingFate ?? "")}`, `<span title="${escapeHtml(tip)}">Thinking${fate ? ` <small>${escapeHtml(fate)}</small>` : ""}</span>`, `<div class="md">${markdownHtml(r(p.text))}</div>`);
     }
     case "toolUse": {
@@ -319,6 +325,7 @@ export function entryMarkdown(d, opts = {}) {
     if (p.type === "prompt" || p.type === "text") out.push(demote(r(p.text)), "");
     else if (p.type === "note") out.push(`> **Note:** ${esc(p.text).replace(/\n/g, "\n> ")}`, "");
     else if (p.type === "attachment") out.push("**Attachment**", "", fence(r(p.text)), "");
+    else if (p.type === "thinking" && !p.redacted && !r(p.text).trim()) out.push(`*${THINKING_UNSENT}*`, "");
     else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
     else if (p.type === "toolUse") {
       // Drawn by its tool's view, as the HTML is (tools-markdown.js).

@@ -63,3 +63,32 @@ test("the H1 is the title's first line cut short; a message's headings are demot
   // To stdout there is nowhere to put a file: the image is named only.
   assert.match(cli("export", path.join(samples, "reading-sample.jsonl"), "--format", "md").stdout, /\*\[image\]\*/);
 });
+
+// Claude Code writes thinking asked for with display "omitted" as an empty
+// text and its signature (the API's default on recent models): the export
+// says the text was not sent, where an empty fold would read as no
+// thinking at all; thinking with text is folded as before.
+test("thinking the API sent without its text is said so, in HTML and Markdown; thinking with text is folded", () => {
+  const dir = tmp();
+  const file = path.join(dir, "omitted.jsonl");
+  const at = (s) => `2026-11-30T10:00:0${s}.000Z`;
+  const base = { sessionId: "omitted", isSidechain: false, userType: "external", cwd: "/home/dev/app", version: "2.1.332" };
+  const thinking = (text) => ({ type: "thinking", thinking: text, signature: "EqcBCkgIBxABGAI" });
+  const assistant = (uuid, parent, id, content) => line({ ...base, type: "assistant", uuid, parentUuid: parent, timestamp: at(uuid.length), message: { id, type: "message", role: "assistant", model: "claude-opus-4-7", content, usage: { input_tokens: 5, output_tokens: 3 } } });
+  writeFileSync(
+    file,
+    line({ ...base, type: "user", uuid: "u1", parentUuid: null, timestamp: at(1), message: { role: "user", content: "Say hello" } }) +
+      assistant("a1", "u1", "msg_1", [thinking(""), { type: "text", text: "Hello." }]) +
+      line({ ...base, type: "user", uuid: "u2", parentUuid: "a1", timestamp: at(3), message: { role: "user", content: "Again, with a plan" } }) +
+      assistant("a22", "u2", "msg_2", [thinking("Plan: greet twice."), { type: "text", text: "Hello again." }]),
+  );
+  const html = cli("export", file, "--format", "html");
+  assert.equal(html.status, 0, html.stderr);
+  assert.equal(html.stdout.match(/Thinking \(the API did not send its text\)/g)?.length, 1, "the empty block, said once");
+  assert.match(html.stdout, /Plan: greet twice\./, "the block with text is drawn");
+  const md = cli("export", file, "--format", "md");
+  assert.equal(md.status, 0, md.stderr);
+  assert.equal(md.stdout.match(/\*Thinking \(the API did not send its text\)\*/g)?.length, 1);
+  assert.equal(md.stdout.match(/<summary>Thinking<\/summary>/g)?.length, 1, "only the block with text is folded");
+  assert.match(md.stdout, /Plan: greet twice\./);
+});
