@@ -70,6 +70,11 @@ struct LineHead<'a> {
     git_branch: Option<&'a RawValue>,
     #[serde(borrow)]
     timestamp: Option<&'a RawValue>,
+    /// The display its thinking was asked with (Claude Code 2.1.332 writes
+    /// it on the line holding the block: "omitted" when the API sent the
+    /// thinking without its text).
+    #[serde(borrow)]
+    thinking_display: Option<Cow<'a, str>>,
     #[serde(borrow)]
     message: Option<MessageHead<'a>>,
 }
@@ -182,6 +187,9 @@ struct Row {
     role: Option<Role>,
     response: S,
     model: S,
+    /// `thinkingDisplay` of the line: Some(true) when "omitted", Some(false)
+    /// when another display, None when the line does not say.
+    omitted: Option<bool>,
     blocks: usize,
     checks: usize,
 }
@@ -260,6 +268,7 @@ static UNPARSED: Row = Row {
     role: None,
     response: S::NONE,
     model: S::NONE,
+    omitted: None,
     blocks: 0,
     checks: 0,
 };
@@ -456,6 +465,7 @@ impl<'a> Rows<'a> {
             role,
             response: self.strs.add_like(response, &[previous]),
             model: self.strs.intern(l.message.as_ref().and_then(|m| m.model.as_deref())),
+            omitted: l.thinking_display.as_deref().map(|d| d == "omitted"),
             blocks: self.blocks.len(),
             checks: self.checks.len(),
         };

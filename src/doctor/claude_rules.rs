@@ -280,15 +280,17 @@ pub(super) fn thinking(rows: &Rows, hist: &[usize], problems: &mut Vec<Problem>,
         .rev()
         .filter(|&&i| row(i).role == Some(Role::Assistant))
         .find_map(|&i| real(row(i).model));
-    // A signed block with empty text is one of two things the file alone
-    // cannot tell apart: thinking asked for with `display: "omitted"` (what
-    // Claude Code 2.1.332 asks in a non-interactive session, and the API's
-    // default on recent models), which comes with an empty text and goes
-    // back so, accepted; or a text lost on the way to disk with its
-    // signature kept (claude-code#63147), refused. The display is chosen
-    // per session, so a session where no signed block has text is read as
-    // the first, and one where some have text as the second.
-    let omitted = !any_signed_text(rows, hist);
+    // A signed block with empty text is one of two things: thinking asked
+    // for with `display: "omitted"` (what Claude Code 2.1.332 asks in a
+    // non-interactive session, and the API's default on recent models),
+    // which comes with an empty text and goes back so, accepted; or a text
+    // lost on the way to disk with its signature kept (claude-code#63147),
+    // refused. Claude Code 2.1.332 says which on the line
+    // (`thinkingDisplay`). Where a line does not say, the session does: the
+    // display is chosen per session, so a session where no signed block
+    // has text is read as the first, and one where some have text as the
+    // second.
+    let session_omitted = !any_signed_text(rows, hist);
     let mut signed: HashMap<u64, u64> = HashMap::new();
     for &i in hist {
         let p = row(i);
@@ -299,7 +301,7 @@ pub(super) fn thinking(rows: &Rows, hist: &[usize], problems: &mut Vec<Problem>,
             let why = match block.kind {
                 BlockKind::Thinking => match block.signature() {
                     None => Some((Kind::ThinkingUnsigned, "a thinking block has no signature".to_owned())),
-                    Some(_) if block.empty && !omitted => Some((
+                    Some(_) if block.empty && !p.omitted.unwrap_or(session_omitted) => Some((
                         Kind::ThinkingEmpty,
                         "a signed thinking block's text is empty (the text was lost and the signature kept, claude-code#63147)".to_owned(),
                     )),

@@ -109,6 +109,32 @@ fn empty_signed_thinking_is_omitted_display_unless_other_blocks_have_text() {
     assert_eq!(kinds(&diagnose(&unsigned, None)), vec![(2, Kind::ThinkingUnsigned)]);
 }
 
+/// Claude Code 2.1.332 writes the display on the line (`thinkingDisplay`):
+/// it decides for the line's blocks whatever the session's others hold.
+#[test]
+fn the_lines_thinking_display_decides_over_the_session() {
+    let said =
+        |display: &str, line: String| line.replacen('{', &format!(r#"{{"thinkingDisplay":"{display}","#), 1);
+    let empty = r#"{"type":"thinking","thinking":"","signature":"S1"}"#;
+    let f = |display: &str, other: &str| {
+        file(&[
+            user("u1", None, r#""hi""#),
+            said(display, assistant("a1", "u1", "m1", empty)),
+            assistant("a2", "a1", "m1", r#"{"type":"text","text":"ok"}"#),
+            user("u2", Some("a2"), r#""again""#),
+            assistant("a3", "u2", "m2", other),
+            assistant("a4", "a3", "m2", r#"{"type":"text","text":"done"}"#),
+        ])
+    };
+    let with_text = r#"{"type":"thinking","thinking":"plan B","signature":"S2"}"#;
+    let without = r#"{"type":"thinking","thinking":"","signature":"S2"}"#;
+    // Omitted on its line: taken back, though another block has text.
+    let d = diagnose(&f("omitted", with_text), None);
+    assert!(d.resumes(), "{}", d.to_json());
+    // Summarized on its line: the text was lost, though no block has text.
+    assert_eq!(kinds(&diagnose(&f("summarized", without), None)), vec![(2, Kind::ThinkingEmpty)]);
+}
+
 #[test]
 fn one_unanswered_call_of_parallel_calls_gets_a_result_that_rejoins_the_chain() {
     let f = file(&[
