@@ -197,7 +197,8 @@ function partHtml(p, d, r, opts = {}) {
       // Thinking asked for with display "omitted" (Claude Code without a
       // terminal, the API's default on recent models) comes with no text,
       // only its signature: an empty fold would read as no thinking at all.
-      if (!r(p.text).trim()) return `<div class="thinking redacted" title="${escapeHtml(tip)}">${THINKING_UNSENT}${fate ? ` <small>${escapeHtml(fate)}</small>` : ""}</div>`;
+      // (The text as the API sent it: nothing to redact in an empty one.)
+      if (!p.text?.trim()) return `<div class="thinking redacted" title="${escapeHtml(tip)}">${THINKING_UNSENT}${fate ? ` <small>${escapeHtml(fate)}</small>` : ""}</div>`;
       return folded(`thinking ${escapeHtml(d.thinkingFate ?? "")}`, `<span title="${escapeHtml(tip)}">Thinking${fate ? ` <small>${escapeHtml(fate)}</small>` : ""}</span>`, `<div class="md">${markdownHtml(r(p.text))}</div>`);
     }
     case "toolUse": {
@@ -325,7 +326,7 @@ export function entryMarkdown(d, opts = {}) {
     if (p.type === "prompt" || p.type === "text") out.push(demote(r(p.text)), "");
     else if (p.type === "note") out.push(`> **Note:** ${esc(p.text).replace(/\n/g, "\n> ")}`, "");
     else if (p.type === "attachment") out.push("**Attachment**", "", fence(r(p.text)), "");
-    else if (p.type === "thinking" && !p.redacted && !r(p.text).trim()) out.push(`*${THINKING_UNSENT}*`, "");
+    else if (p.type === "thinking" && !p.redacted && !p.text?.trim()) out.push(`*${THINKING_UNSENT}*`, "");
     else if (p.type === "thinking") out.push("<details><summary>Thinking</summary>", "", p.redacted ? "(encrypted by the provider)" : fence(r(p.text)), "", "</details>", "");
     else if (p.type === "toolUse") {
       // Drawn by its tool's view, as the HTML is (tools-markdown.js).

@@ -15,8 +15,9 @@
 //!   call in the turn before (claude-code #473, claude-agent-sdk-python #631);
 //! - a thinking block needs its signature, and the signature covers its text
 //!   and everything before it (claude-code #63147: text saved as `""` with the
-//!   signature kept, told from `display: "omitted"` thinking by the other
-//!   blocks of the session; #63410: thinking of another model). The repair drops
+//!   signature kept, told from `display: "omitted"` thinking by the line's
+//!   `thinkingDisplay`, else by the other blocks of the session; #63410:
+//!   thinking of another model). The repair drops
 //!   thinking by the prefix rule: from the first bad block on, and from the
 //!   first change the repair makes on, since a signature made over the old
 //!   prefix no longer holds;

@@ -43,9 +43,9 @@ pub enum Kind {
     BadLine,
     /// A `parentUuid` that names no line: the chain stops there.
     BrokenChain,
-    /// A signed thinking block whose text is empty (claude-code#63147) in a
-    /// session where other signed blocks have text: a session where none
-    /// has is read as thinking asked for with `display: "omitted"`.
+    /// A signed thinking block whose text is empty (claude-code#63147):
+    /// on a line whose `thinkingDisplay` is not "omitted", or, where the
+    /// line does not say, in a session where other signed blocks have text.
     ThinkingEmpty,
     /// A thinking block without a signature.
     ThinkingUnsigned,
