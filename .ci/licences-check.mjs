@@ -12,7 +12,17 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const manifest = fileURLToPath(new URL("../Cargo.toml", import.meta.url));
-const meta = JSON.parse(execFileSync("cargo", ["metadata", "--manifest-path", manifest, "--format-version", "1", "--filter-platform", "wasm32-unknown-unknown", "--offline"], { encoding: "utf8", maxBuffer: 64 << 20 }));
+// Offline first (no network when cargo has every crate of the lock file); on
+// a fresh machine cargo metadata must download the crates it has not seen,
+// dev and fuzz dependencies included, before it resolves the graph.
+const metadata = (extra) => execFileSync("cargo", ["metadata", "--manifest-path", manifest, "--format-version", "1", "--filter-platform", "wasm32-unknown-unknown", "--locked", ...extra], { encoding: "utf8", maxBuffer: 64 << 20, stdio: ["ignore", "pipe", "pipe"] });
+let text;
+try {
+  text = metadata(["--offline"]);
+} catch {
+  text = metadata([]);
+}
+const meta = JSON.parse(text);
 const byId = new Map(meta.packages.map((p) => [p.id, p]));
 const nodes = new Map(meta.resolve.nodes.map((n) => [n.id, n]));
 const rootId = meta.resolve.root;
