@@ -12,6 +12,7 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
+const statNumbers = require("./stat-numbers.cjs");
 
 const isSessionFile = (name) => name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
 const stem = (name) => name.replace(/\.jsonl?$/, "");
@@ -24,7 +25,7 @@ function walkSessions(root, { links = false, dirs = null } = {}) {
     // `dirs` (the usage index) hears of each folder read, stat'ed before
     // its listing: a change after that changes its mtime.
     if (dirs) {
-      const st = fs.statSync(dir, { throwIfNoEntry: false });
+      const st = statNumbers.numbers(dir);
       dirs.push([dir, st ? st.mtimeMs : -1, st ? st.ino : -1]);
     }
     try {
@@ -40,7 +41,7 @@ function walkSessions(root, { links = false, dirs = null } = {}) {
       const file = path.join(dir, e.name);
       let size = 0;
       try {
-        size = fs.statSync(file).size;
+        size = statNumbers.numbers(file)?.size ?? 0;
       } catch {
         // unreadable: size 0, and its read gives the warning
       }

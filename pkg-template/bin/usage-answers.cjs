@@ -20,6 +20,7 @@
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const statNumbers = require("./stat-numbers.cjs");
 
 const VERSION = 2;
 /** An answer larger than this (a session view of thousands of rows) is not kept: reading it back would cost what it saves. */
@@ -41,11 +42,9 @@ function cacheDir(env = process.env) {
  * kept, not the `Stats` with its four `Date`s.
  */
 const stats = new Map();
-const STAT = { throwIfNoEntry: false };
-const numbersOf = (s) => s && { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
 function statOnce(p) {
   let st = stats.get(p);
-  if (st === undefined && !stats.has(p)) stats.set(p, (st = numbersOf(fs.statSync(p, STAT))));
+  if (st === undefined && !stats.has(p)) stats.set(p, (st = statNumbers.numbers(p)));
   return st;
 }
 
@@ -120,17 +119,16 @@ function unchanged(snapshot) {
     const absent = new Uint8Array(count);
     let last = -1;
     const differs = somePath(base, list.paths, count, (p, i) => {
-      const st = fs.statSync(p, STAT);
       last = i;
       const j = width * i;
-      if (!st) {
+      if (!statNumbers.into(p, got, 3 * i)) {
         absent[i] = 1;
         return width === 3 || n[j] !== -1;
       }
-      got[3 * i] = st.size;
-      got[3 * i + 1] = st.mtimeMs;
-      got[3 * i + 2] = st.ino;
-      return width === 2 ? st.mtimeMs !== n[j] || st.ino !== n[j + 1] : st.size !== n[j] || st.mtimeMs !== n[j + 1] || st.ino !== n[j + 2];
+      const size = got[3 * i];
+      const mtimeMs = got[3 * i + 1];
+      const ino = got[3 * i + 2];
+      return width === 2 ? mtimeMs !== n[j] || ino !== n[j + 1] : size !== n[j] || mtimeMs !== n[j + 1] || ino !== n[j + 2];
     });
     if (differs) {
       somePath(base, list.paths, last + 1, (p, i) => {
