@@ -31,6 +31,21 @@ function writeOut(text) {
   }
 }
 
+/**
+ * GARUDA_USAGE_STATS's line on stderr (what a run read: the benchmarks'
+ * and tests' evidence), written to the descriptor as writeOut does, so
+ * that asking for it does not load the stream machinery the run it
+ * describes does without.
+ */
+function writeStats(command, stats) {
+  if (!process.env.GARUDA_USAGE_STATS) return;
+  try {
+    fs.writeSync(2, `garuda-session ${command}: read ${JSON.stringify(stats)}\n`);
+  } catch {
+    // stderr closed: the stats are only evidence
+  }
+}
+
 const CHUNK = 4 << 20;
 const PROGRESS_OVER = 10e6;
 
@@ -241,4 +256,4 @@ function redactorFor(o) {
   }
 }
 
-module.exports = { UsageError, writeOut, CHUNK, progress, openInput, readChunks, FORMATS, readOptions, journalOf, replayFile, known, maskPassword, redisStore, withRedis, REDIS, READ, stateOf, parseArgs, n, redactorFor, session };
+module.exports = { UsageError, writeOut, writeStats, CHUNK, progress, openInput, readChunks, FORMATS, readOptions, journalOf, replayFile, known, maskPassword, redisStore, withRedis, REDIS, READ, stateOf, parseArgs, n, redactorFor, session };

@@ -10,7 +10,7 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { UsageError, parseArgs, writeOut } = require("../cli.cjs");
+const { UsageError, parseArgs, writeOut, writeStats } = require("../cli.cjs");
 const { cacheDir } = require("../usage-answers.cjs");
 const lineCache = require("../statusline-cache.cjs");
 // The rest only when the line kept (statusline-cache.cjs) does not answer:
@@ -63,7 +63,7 @@ async function statusline(args) {
   const line = keep?.get(refresh * 1000);
   if (line !== undefined) {
     writeOut(line);
-    if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session statusline: read ${JSON.stringify({ bytesRead: 0, answered: true, kept: "line" })}\n`);
+    writeStats("statusline", { bytesRead: 0, answered: true, kept: "line" });
     return 0;
   }
   const computed = Date.now();
@@ -124,7 +124,7 @@ async function statusline(args) {
   const out = parts.join(" | ") + "\n";
   writeOut(out);
   keep?.put(out, computed);
-  if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session statusline: read ${JSON.stringify(stats)}\n`);
+  writeStats("statusline", stats);
   return 0;
 }
 

@@ -5,7 +5,7 @@
 "use strict";
 
 const fs = require("node:fs");
-const { UsageError, writeOut, parseArgs, READ, REDIS, withRedis, maskPassword, readOptions, known, progress, session } = require("../cli.cjs");
+const { UsageError, writeOut, writeStats, parseArgs, READ, REDIS, withRedis, maskPassword, readOptions, known, progress, session } = require("../cli.cjs");
 // The report (and the walk of folders) only when the kept answers do not answer.
 const usageReport = () => require("../usage.cjs");
 const { answers, cacheDir } = require("../usage-answers.cjs");
@@ -179,14 +179,14 @@ async function usageCommand(argv) {
   const kept = roots && o.noIndex !== true && ro.by !== "block" ? answers(cacheDir(), roots, options) : null;
   const question = kept && JSON.stringify({ ...ro, zone: time.zoneKey(ro.zone) });
   r = kept?.get(question);
-  if (r !== undefined && process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify({ bytesRead: 0, answered: true })}\n`);
+  if (r !== undefined) writeStats("usage", { bytesRead: 0, answered: true });
   if (r === undefined && roots) {
     let bar = null;
     // --by day over everything: its days are kept in the index (usage-days.cjs), only those an append touched added up again.
     const plainDay = ro.by === "day" && ro.since === undefined && ro.until === undefined && ro.project === undefined && !ro.instances && ro.id === undefined;
     items = await readIndexed(roots, options, warn, { noIndex: o.noIndex === true, progress: (bytes) => (bar = progress("usage", bytes)), dayZone: plainDay ? ro.zone : null });
     bar?.done();
-    if (process.env.GARUDA_USAGE_STATS) process.stderr.write(`garuda-session usage: read ${JSON.stringify(items.stats)}\n`);
+    writeStats("usage", items.stats);
     if (items.unknownFormat) known({ format: null }, items.unknownFormat);
   }
   if (r === undefined) {
