@@ -30,7 +30,7 @@ function bindingStat(env = process.env, execArgv = process.execArgv) {
   try {
     const pending = (s) => typeof s === "string" && s.includes("--pending-deprecation");
     if (env.NODE_PENDING_DEPRECATION === "1" || pending(env.NODE_OPTIONS) || execArgv.some(pending)) return null;
-    // Node 20's and 22's statSync: binding.stat(path, bigint, undefined, throwIfNoEntry), then Stats of its array.
+    // Node 20's statSync (and any other version's written the same): binding.stat(path, bigint, undefined, throwIfNoEntry), then Stats of its array.
     const source = Function.prototype.toString.call(fs.statSync);
     if (!/binding\.stat\(\s*pathModule\.toNamespacedPath\(path\),\s*options\.bigint,\s*undefined,\s*options\.throwIfNoEntry,?\s*\)/.test(source)) return null;
     if (typeof process.binding !== "function") return null;
