@@ -13,6 +13,13 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
+/// The child session id of a run inside its parent's file (a Claude Code
+/// sidechain): this prefix and the id of the Task call that started it.
+/// Read alone with `Journal::with_run(<id>)`. Here, in the record model,
+/// because the state (which lists a session's inline runs) and the readers
+/// (which write such ids) both know records, and the state knows no reader.
+pub const INLINE_RUN: &str = "sidechain-";
+
 /// Every field any known record type uses. Which ones a type needs is
 /// checked in `Record::from_fields`; the rest are ignored, like unknown fields.
 #[derive(Debug, Default, Deserialize)]

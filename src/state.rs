@@ -480,7 +480,7 @@ impl SessionState {
                     let inline = call
                         .child_session_id
                         .as_deref()
-                        .and_then(|c| c.strip_prefix(crate::formats::INLINE_RUN));
+                        .and_then(|c| c.strip_prefix(crate::record::INLINE_RUN));
                     if let Some(id) = inline.filter(|id| !self.inline_runs.iter().any(|r| r == id)) {
                         self.inline_runs.push(id.to_owned());
                     }

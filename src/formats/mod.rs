@@ -25,10 +25,9 @@ use std::rc::Rc;
 
 pub use crate::session_format::Format;
 
-/// The child session id of a run inside its parent's file (a Claude Code
-/// sidechain): this prefix and the id of the Task call that started it.
-/// Read alone with `Journal::with_run(<id>)`.
-pub const INLINE_RUN: &str = "sidechain-";
+// The prefix of a run inside its parent's file is the record model's
+// (record.rs): the state keeps those runs without knowing the readers.
+pub use crate::record::INLINE_RUN;
 
 /// Detection lives with the readers; the name (`session_format`) is a leaf
 /// the state can hold without knowing the readers.
