@@ -50,7 +50,8 @@ function bindingStat(env = process.env, execArgv = process.execArgv) {
 function make(stat) {
   let checked = stat === null;
   const into = (p, out, at) => {
-    if (stat === null || p.includes("\0")) {
+    // Anything but a plain path string goes through statSync's checks (the binding asserts a string, and would abort the process).
+    if (stat === null || typeof p !== "string" || p.includes("\0")) {
       const st = fs.statSync(p, STAT);
       if (!st) return false;
       out[at] = st.size;

@@ -46,6 +46,10 @@ test("stat numbers: statSync's size, mtime and inode, whichever way they are rea
     // Where statSync throws (a file taken as a folder), so does it.
     assert.throws(() => fs.statSync(path.join(dir, "a.jsonl", "x"), { throwIfNoEntry: false }), { code: "ENOTDIR" });
     assert.throws(() => s.numbers(path.join(dir, "a.jsonl", "x")), { code: "ENOTDIR" }, name);
+    // What is not a path string gets statSync's errors (the binding would abort the process on it).
+    assert.throws(() => s.numbers(undefined), { code: "ERR_INVALID_ARG_TYPE" }, name);
+    assert.throws(() => s.numbers(`${dir}\0x`), { code: "ERR_INVALID_ARG_VALUE" }, name);
+    assert.deepEqual(s.numbers(""), undefined, name);
   }
   // On Node 20 the binding's way is the one taken (what the warm paths' speed rests on; checked there); elsewhere it may fall back.
   if (process.versions.node.startsWith("20.")) assert.equal(statNumbers.fast(), true, `Node ${process.versions.node}`);
