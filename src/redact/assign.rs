@@ -231,9 +231,11 @@ fn data_context_value(
     } else {
         None
     };
-    let Some((span, _)) = context::data_value(text, v_at, ctx, MAX_VALUE, stop) else { return Some(None) };
+    let Some((span, quoted)) = context::data_value(text, v_at, ctx, MAX_VALUE, stop) else {
+        return Some(None);
+    };
     let span = after_scheme(text, span);
-    Some((span.1 > span.0 && !context::keeps(&text[span.0..span.1], ctx, class)).then_some(span))
+    Some((span.1 > span.0 && !context::keeps(&text[span.0..span.1], quoted, ctx, class)).then_some(span))
 }
 
 /// `Authorization: …` as a `-H '…'` argument: the name follows a quote

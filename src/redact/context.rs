@@ -11,7 +11,7 @@
 //! (and, for YAML, the lines above it up to its parent), never further.
 
 use super::names::NameClass;
-use super::value::{is_code_expression, keeps_literal};
+use super::value::{is_code_expression, is_word_path, keeps_literal};
 
 /// Where a value sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -379,13 +379,19 @@ pub fn data_value(
 /// Whether a value in a data context stays. YAML keeps what reads as code
 /// there too (`apiKey: options.apiKey`, `password: str`), since a bare
 /// `name: value` line is also a Python annotation or an object's last field.
-pub fn keeps(v: &[u8], ctx: Context, class: NameClass) -> bool {
+/// A quoted value is a string literal in all of them: data.
+pub fn keeps(v: &[u8], quoted: bool, ctx: Context, class: NameClass) -> bool {
     if keeps_literal(v, class) {
         return true;
     }
-    // A call or a dotted path under a YAML key or an INI section
-    // (`get_password()`, `options.apiKey`) is no password anyone chose.
-    if ctx == Context::Yaml || ctx == Context::Ini {
+    // A bare call under a YAML key or an INI section (`get_password()`), a
+    // bare primitive type (`password: str`), or a bare dotted path of words
+    // under a YAML key (`apiKey: options.apiKey`, a JS object's field) is no
+    // password anyone chose. A dotted path that is not words, any under an
+    // INI section (`password = J.DYCwuADpWDZeLh` in a .pypirc, where no code
+    // sits), and anything in quotes (TOML's `api_token = "EI_ZJuoY.fRsOJFX"`)
+    // is a value.
+    if !quoted && (ctx == Context::Yaml || ctx == Context::Ini) {
         let t = v.trim_ascii();
         let primitive = [
             &b"str"[..],
@@ -401,7 +407,8 @@ pub fn keeps(v: &[u8], ctx: Context, class: NameClass) -> bool {
             b"unknown",
         ]
         .contains(&t);
-        return primitive || (is_code_expression(t) && !t.iter().any(u8::is_ascii_digit));
+        let named = t.contains(&b'(') || (ctx == Context::Yaml && is_word_path(t));
+        return primitive || (is_code_expression(t) && !t.iter().any(u8::is_ascii_digit) && named);
     }
     false
 }

@@ -103,6 +103,23 @@ fn assignments_lose_their_values_and_keep_their_names() {
         ("tokenBudget: 20000000", "tokenBudget: 20000000"),
         ("password := \"x9y8z7w6\"", "password := \"[REDACTED]\""),
         ("secret => 'abc12345'", "secret => '[REDACTED]'"),
+        // A quoted value under an INI/TOML section or a YAML key is a literal,
+        // even shaped like a dotted path (a random value of
+        // tests/smoke/redaction-at-rest.test.mjs reached disk this way); a
+        // bare one may be code there and stays.
+        (
+            "[database]\nhost = \"db\"\napi_token = \"EI_ZJuoY.fRsOJFX\"\n",
+            "[database]\nhost = \"db\"\napi_token = \"[REDACTED]\"\n",
+        ),
+        ("db:\n  password: 'EI_ZJuoY.fRsOJFX'\n", "db:\n  password: '[REDACTED]'\n"),
+        ("db:\n  password: options.dbPassword\n", "db:\n  password: options.dbPassword\n"),
+        ("db:\n  password: Ab.ZJuoYq\n", "db:\n  password: [REDACTED]\n"),
+        ("[auth]\ntoken = settings.authToken\n", "[auth]\ntoken = [REDACTED]\n"),
+        ("[auth]\ntoken = get_token()\n", "[auth]\ntoken = get_token()\n"),
+        (
+            "[pypi]\nusername = __token__\npassword = J.DYCwuADpWDZeLh\n",
+            "[pypi]\nusername = __token__\npassword = [REDACTED]\n",
+        ),
     ];
     for (input, expected) in cases {
         assert_eq!(r.redact(input), expected, "{input}");

@@ -82,6 +82,50 @@ pub fn is_code_expression(v: &[u8]) -> bool {
     parts > 0 && (punctuation || parts > 1)
 }
 
+/// A path of names made of words, as people write them (`errors.notFound`,
+/// `settings.DEFAULT_URL`): each part (between `.`, `_` and `-`) lower case
+/// (`not`), capitalised (`Found`), an acronym of two to five letters
+/// (`HTTP`), these run together in camel case (`notFound`, `HTTPServer`,
+/// `iPhone`), or all capitals (`DEFAULT`); a run of four letters of one case
+/// or more has a vowel. A made string breaks one of these by chance in most
+/// places: a lone capital between others (`ZJuoY`), a long run of capitals
+/// (`kaTLMYWS`), lower case no one speaks (`Ifzzq`).
+#[inline(never)]
+pub fn is_word_path(v: &[u8]) -> bool {
+    v.split(|&b| matches!(b, b'.' | b'_' | b'-')).all(is_word_part)
+}
+
+fn is_word_part(part: &[u8]) -> bool {
+    let vowel = |run: &[u8]| run.len() < 4 || run.iter().any(|b| b"aeiouyAEIOUY".contains(b));
+    if part.iter().all(u8::is_ascii_uppercase) {
+        // SCREAMING_CASE: a word in capitals (`DEFAULT`).
+        return vowel(part);
+    }
+    let mut i = 0;
+    while i < part.len() {
+        // A run of capitals (none at the start of `notFound`), then lower case.
+        let caps = i;
+        while i < part.len() && part[i].is_ascii_uppercase() {
+            i += 1;
+        }
+        let low = i;
+        while i < part.len() && part[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        if i == low && i == caps {
+            return false; // a digit or a symbol
+        }
+        // Before lower case the run's last capital starts a word
+        // (HTTPServer: HTTP, Server): what is left is an acronym; at the
+        // end the whole run is.
+        let acronym = if i > low { low - caps - usize::from(low > caps) } else { low - caps };
+        if acronym == 1 || acronym > 5 || !vowel(&part[low..i]) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Placeholders: `<your-key>`, `***`, `xxxx`, `your_api_key_here`.
 fn is_placeholder(v: &[u8]) -> bool {
     if v.len() >= 2 && v[0] == b'<' && v[v.len() - 1] == b'>' {
@@ -256,9 +300,14 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     }
     if quoted {
         // A string literal is data, unless it is a dotted path like
-        // "errors.notFound" (an i18n key, a config path).
+        // "errors.notFound" (an i18n key, a config path): names made of
+        // words. A made value with a dot (`"EI_ZJuoY.fRsOJFX"`) is one too,
+        // by shape, and is no path of words.
         return v.len() < 4
-            || (v.contains(&b'.') && is_code_expression(v) && !v.iter().any(u8::is_ascii_digit));
+            || (v.contains(&b'.')
+                && is_code_expression(v)
+                && !v.iter().any(u8::is_ascii_digit)
+                && is_word_path(v));
     }
     // Code: a parenthesised expression or a cast (`(env.X as 'sso' | 'jwt')`),
     // an array of names, an expression.
@@ -391,5 +440,43 @@ mod tests {
         }
         assert!(!keeps_value(b"12345678", false, classify_name("password")));
         assert!(keeps_value(b"0", false, classify_name("PuttyPassword")));
+    }
+
+    /// In code, a quoted dotted path of words stays (an i18n key, a config
+    /// path); a made value with a dot in it goes.
+    #[test]
+    fn quoted_dotted_words_stay_and_made_dotted_values_go() {
+        // Under a password's name (a machine credential's keeps plain words of any case, dotted or not).
+        let c = classify_name("password");
+        for path in [
+            "errors.notFound",
+            "auth.login.title",
+            "com.example.app",
+            "server.HTTPServer.port",
+            "ui.iPhone.x",
+            "db.DEFAULT_URL",
+        ] {
+            assert!(keeps_value(path.as_bytes(), true, c), "{path}");
+        }
+        for made in
+            ["EI_ZJuoY.fRsOJFX", "EIxZJuoY.fRsOJFX", "qWeRtYuI.oPaSdF", "Ab.cDEfGhIjKl", "aaaa.bBbbbBBb"]
+        {
+            assert!(!keeps_value(made.as_bytes(), true, c), "{made}");
+        }
+        assert!(
+            is_word_path(b"notFound")
+                && is_word_path(b"HTTPServer")
+                && is_word_path(b"EI")
+                && is_word_path(b"x")
+                && is_word_path(b"db.DEFAULT_URL")
+        );
+        assert!(
+            !is_word_path(b"ZJuoY")
+                && !is_word_path(b"IDs")
+                && !is_word_path(b"getX")
+                && !is_word_path(b"a1")
+                && !is_word_path(b"kaTLMYWS")
+                && !is_word_path(b"Ifzzq")
+        );
     }
 }
