@@ -407,8 +407,10 @@ pub fn keeps(v: &[u8], quoted: bool, ctx: Context, class: NameClass) -> bool {
             b"unknown",
         ]
         .contains(&t);
-        let named = t.contains(&b'(') || (ctx == Context::Yaml && is_word_path(t));
-        return primitive || (is_code_expression(t) && !t.iter().any(u8::is_ascii_digit) && named);
+        return primitive
+            || (is_code_expression(t)
+                && !t.iter().any(u8::is_ascii_digit)
+                && (t.contains(&b'(') || (ctx == Context::Yaml && is_word_path(t))));
     }
     false
 }
