@@ -89,13 +89,64 @@ pub fn is_code_expression(v: &[u8]) -> bool {
 /// `iPhone`), or all capitals (`DEFAULT`); a run of four letters of one case
 /// or more has a vowel. A made string breaks one of these by chance in most
 /// places: a lone capital between others (`ZJuoY`), a long run of capitals
-/// (`kaTLMYWS`), lower case no one speaks (`Ifzzq`).
+/// (`kaTLMYWS`), lower case no one speaks (`Ifzzq`), letter pairs words do
+/// not hold (`KSNWRnYPWgHwmgKN`: see `has_made_pairs`). A path has no empty
+/// step (`COSqgNlNMJayr...` is no path).
 #[inline(never)]
 pub fn is_word_path(v: &[u8]) -> bool {
-    v.split(|&b| matches!(b, b'.' | b'_' | b'-')).all(is_word_part)
+    v.split(|&b| b == b'.')
+        .all(|step| !step.is_empty() && step.split(|&b| matches!(b, b'_' | b'-')).all(is_word_part))
+}
+
+/// Letter pairs that words, in English and in code, almost never hold: row
+/// `a`, bit `b` is the pair `ab`. These are the pairs found in at most five
+/// of the distinct words (seen twice or more) of the peers' transcripts in
+/// `../shared/peers`, less 45 pairs of everyday words those transcripts
+/// happen to lack (`jazz`, `linux`, `xml`, `www`, `ctx`): 221 pairs, where a
+/// random letter pair is one of them a third of the time.
+const RARE_PAIRS: [u32; 26] = [
+    66048, 48342176, 48300608, 46203392, 0, 48338562, 48301600, 48301668, 512, 65748718, 48337542, 33620480,
+    48301760, 42008576, 33619968, 48301568, 66058238, 42009216, 8454656, 66048, 56689152, 65777326, 61937254,
+    41101034, 10553056, 33537774,
+];
+
+/// Made letters, not words: eight letters or more with two rare pairs inside
+/// their words (pairs across a camel-case step, `dT` in `addTitle`, do not
+/// count). Of the peers' distinct words of 8 to 24 letters, 162 of 8,134
+/// have two, most of them random text themselves (12 of the 6,485 seen twice
+/// or more: `TIOCGWINSZ`, `MathSqrt`); of 16 random letters, 83% (mixed case)
+/// to 94% (one case). One rare pair is a name (`Backward`, `mdHeading`).
+fn has_made_pairs(part: &[u8]) -> bool {
+    if part.len() < 8 {
+        return false;
+    }
+    let mut rare = 0;
+    for i in 1..part.len() {
+        let (a, b) = (part[i - 1], part[i]);
+        if !a.is_ascii_alphabetic() || !b.is_ascii_alphabetic() {
+            continue;
+        }
+        // A camel-case step: `tT` in `getToken`, `PS` in `HTTPServer`.
+        let step = a.is_ascii_lowercase() && b.is_ascii_uppercase()
+            || a.is_ascii_uppercase() && b.is_ascii_uppercase() && part.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+        let (a, b) = (a.to_ascii_lowercase() - b'a', b.to_ascii_lowercase() - b'a');
+        if !step && RARE_PAIRS[usize::from(a)] >> b & 1 == 1 {
+            rare += 1;
+        }
+    }
+    rare >= 2
 }
 
 fn is_word_part(part: &[u8]) -> bool {
+    // Case that flips at each of six letters (`YuXxEs`): no one writes a
+    // word so; in the peers' transcripts only random ids do (`msg_01…`).
+    let flips = |w: &[u8]| {
+        w.iter().all(u8::is_ascii_alphabetic)
+            && w.windows(2).all(|p| p[0].is_ascii_uppercase() != p[1].is_ascii_uppercase())
+    };
+    if has_made_pairs(part) || part.windows(6).any(flips) {
+        return false;
+    }
     let vowel = |run: &[u8]| run.len() < 4 || run.iter().any(|b| b"aeiouyAEIOUY".contains(b));
     if part.iter().all(u8::is_ascii_uppercase) {
         // SCREAMING_CASE: a word in capitals (`DEFAULT`).
@@ -183,30 +234,55 @@ fn is_stand_in_word(w: &[u8]) -> bool {
     matches!(w, b"test" | b"my" | b"your" | b"fake" | b"dummy" | b"example" | b"sample" | b"mock" | b"demo")
 }
 
+/// A stand-in (`test-key`, `my_api_token`, `sk-test-1234`): a stand-in word,
+/// and every other run of letters or digits a number or a word as people
+/// write it. A made value with `_MY` or `test` somewhere in it is not one
+/// (`ogqxmYrwRmghh_MY`).
+fn is_stand_in(v: &[u8]) -> bool {
+    let mut runs = v.split(|b| !b.is_ascii_alphanumeric()).filter(|w| !w.is_empty());
+    let mut any = false;
+    let all = runs.all(|w| {
+        let stand_in = is_stand_in_word(&w.to_ascii_lowercase());
+        any |= stand_in;
+        stand_in || w.iter().all(u8::is_ascii_digit) || is_word_part(w)
+    });
+    any && all
+}
+
 /// Words in a value that say it is (or names) a secret: `real_secret`.
 fn is_secret_ish_word(w: &[u8]) -> bool {
     matches!(w, b"secret" | b"password" | b"passwd" | b"token" | b"key" | b"credential" | b"pass")
 }
 
-/// An environment variable's name (`GEMINI_API_KEY`): upper case, digits
-/// and `_`, with at least one `_`. A name, not its value.
+/// An environment variable's name (`GEMINI_API_KEY`, `OAUTH2_TOKEN`,
+/// `K8S_TOKEN`): words in capitals joined by single `_`s. A word may end in
+/// digits; only a short one (an acronym) has digits inside. A name, not its
+/// value: a made value in capitals and digits (`EHP_3QUTNQ0JCFT5`,
+/// `RADMK7US7RMJPXE_`) has digits where no name does.
 fn is_env_name(v: &[u8]) -> bool {
-    v.first().is_some_and(u8::is_ascii_uppercase)
-        && v.contains(&b'_')
-        && v.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    let word = |w: &[u8]| {
+        let letters = w.iter().position(u8::is_ascii_digit).unwrap_or(w.len());
+        w.first().is_some_and(u8::is_ascii_uppercase)
+            && w.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            && (w.len() <= 5 || w[letters..].iter().all(u8::is_ascii_digit) && is_word_part(&w[..letters]))
+    };
+    v.contains(&b'_') && v.split(|&b| b == b'_').enumerate().all(|(i, w)| word(w) || i > 0 && !w.is_empty() && w.iter().all(u8::is_ascii_digit))
 }
 
 /// Plain words, not a made credential: letters joined by `-`, `_`, `.` or
 /// blanks, with no digit; one case throughout (`proxy-handled`, `ollama`,
-/// `REDACTED_API_KEY`), or an identifier shorter than 24 (`apiKey`).
-/// Machine-made keys and tokens mix cases and digits.
+/// `REDACTED_API_KEY`), or shorter than 24 with each word written as people
+/// write words (`apiKey`, `OpenAI`: see `is_word_path`). Machine-made keys
+/// and tokens mix cases and digits; one without a digit mixes cases where no
+/// word does (`ogqxmYrwRmghh_MY`).
 fn is_plain_words(v: &[u8]) -> bool {
     if !v.iter().all(|&b| b.is_ascii_alphabetic() || matches!(b, b'-' | b'_' | b'.' | b' ')) {
         return false;
     }
     let upper = v.iter().any(u8::is_ascii_uppercase);
     let lower = v.iter().any(u8::is_ascii_lowercase);
-    !(upper && lower) || v.len() < 24
+    let words = v.split(|&b| matches!(b, b'-' | b'_' | b'.' | b' ')).all(|w| !has_made_pairs(w));
+    words && (!(upper && lower) || v.len() < 24 && v.split(|&b| b == b' ').all(is_word_path))
 }
 
 fn words(v: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
@@ -235,11 +311,20 @@ fn is_pattern(v: &[u8]) -> bool {
     bracketed_word || quantifier
 }
 
-/// A value shown in part: `sk-ant-...`, `gsk_…`, or a bare prefix `sk-ant-`.
+/// A value shown in part: `sk-ant-...`, `gsk_…`, `sk-ant-api03-...`, `AIza...`,
+/// or a bare prefix `sk-ant-`. What is shown is a vendor's prefix: short
+/// steps between `-` and `_`, in lower case and digits or of four characters
+/// at most. Twelve made characters and an ellipsis (`kxSXAN-0+gtA8...`,
+/// `LhSXLK_5CtSIt...`) are most of a secret.
 fn is_elided(v: &[u8]) -> bool {
-    v.ends_with(b"...")
-        || v.ends_with("…".as_bytes())
-        || (v.len() <= 12 && matches!(v.last(), Some(b'-' | b'_')))
+    let shown = v.strip_suffix(b"...").or_else(|| v.strip_suffix("…".as_bytes()));
+    let prefix = |p: &[u8]| {
+        p.split(|&b| matches!(b, b'-' | b'_')).all(|w| {
+            w.len() <= 4 && w.iter().all(u8::is_ascii_alphanumeric)
+                || w.len() <= 6 && w.iter().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+    };
+    shown.is_some_and(prefix) || (v.len() <= 12 && matches!(v.last(), Some(b'-' | b'_')))
 }
 
 /// An array literal whose every element stays: `['GEMINI_API_KEY',
@@ -284,7 +369,7 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
         // An endpoint or a path (credentials inside a URL have their own rule).
         return true;
     }
-    if words(v).any(|w| is_stand_in_word(&w)) {
+    if is_stand_in(v) {
         return true;
     }
     // Plain words under the name of a machine-made credential: an enum value,
@@ -378,7 +463,7 @@ pub fn keeps_literal(v: &[u8], class: NameClass) -> bool {
     // Stand-ins are plain words (`test-key`, `my-token`); a random value
     // with a `my` between its symbols is not one.
     let plain = v.iter().all(|&b| b.is_ascii_alphabetic() || matches!(b, b'-' | b'_' | b'.'));
-    if !class.human && (is_env_name(v) || plain && words(v).any(|w| is_stand_in_word(&w))) {
+    if !class.human && (is_env_name(v) || plain && is_stand_in(v)) {
         return true;
     }
     class.generic_key && !looks_made(v) && !words(v).any(|w| is_secret_ish_word(&w))
@@ -440,6 +525,36 @@ mod tests {
         }
         assert!(!keeps_value(b"12345678", false, classify_name("password")));
         assert!(keeps_value(b"0", false, classify_name("PuttyPassword")));
+    }
+
+    /// Under a machine credential's name, plain words stay (an enum value, a
+    /// mode); letters and `_` mixing cases where no word does are a made
+    /// value (the redaction-at-rest generator's `ogqxmYrwRmghh_MY`).
+    #[test]
+    fn mixed_case_plain_words_stay_only_as_words() {
+        let c = classify_name("api_token");
+        for words in ["proxy-handled", "proxyHandled", "OpenAI", "notConfigured", "USE_ENV", "Not Set", "HTTPServerError", "REDACTED_FOR_PRIVACY", "backwardCompatible"] {
+            assert!(keeps_value(words.as_bytes(), true, c), "{words}");
+        }
+        for made in ["ogqxmYrwRmghh_MY", "EIxZJuoYfRsOJFX", "qWeRtYuIoPaSdF", "Ab_cDEfGhIjKl", "KSNWRnYPWgHwmgKN", "iqrUhQsKVBZDjKpj", "UTZWMXYEEKMCDOBQ", "COSqgNlNMJayr...", "C.YuXxEs_MZ_J.MY"] {
+            assert!(!keeps_value(made.as_bytes(), true, c), "{made}");
+            assert!(!keeps_literal(made.as_bytes(), c), "{made}");
+        }
+    }
+
+    /// An env var's name stays under a secret's name (`API_KEY=OPENAI_API_KEY`);
+    /// a made value in capitals, digits and `_` does not (the generator's
+    /// `EHP_3QUTNQ0JCFT5`). Nor does most of a secret shown with an ellipsis.
+    #[test]
+    fn env_names_and_elisions_are_not_made_values() {
+        let c = classify_name("api_token");
+        for name in ["GEMINI_API_KEY", "OAUTH2_TOKEN", "K8S_TOKEN", "OPENAI_API_KEY_V2", "KEY_2", "sk-ant-...", "sk-ant-api03-...", "gsk_\u{2026}"] {
+            assert!(keeps_literal(name.as_bytes(), c), "{name}");
+        }
+        for made in ["EHP_3QUTNQ0JCFT5", "RADMK7US7RMJPXE_", "BL3NU_4JSG7XJCKP", "kxSXAN-0+gtA8...", "sk-ant-api03-AbCdEfGhIjKlMn..."] {
+            assert!(!keeps_literal(made.as_bytes(), c), "{made}");
+            assert!(!keeps_value(made.as_bytes(), true, c), "{made}");
+        }
     }
 
     /// In code, a quoted dotted path of words stays (an i18n key, a config
