@@ -8,7 +8,9 @@
 
 use super::context::{self, Context};
 use super::names::{classify_name, NameClass, MAX_NAME};
-use super::value::{is_ident, keeps_literal, keeps_value, looks_made};
+use super::value::{
+    is_code_expression, is_ident, is_ident_start, is_minified_name, is_word_path, keeps_literal, keeps_value, looks_made,
+};
 
 /// Longest value taken; a longer one is cut there (the cap keeps adversarial
 /// input such as `password=password=…` linear).
@@ -62,6 +64,12 @@ fn bare_value(text: &[u8], start: usize) -> (usize, usize) {
                 None => true,
             },
             b'\n' | b'\r' => true,
+            // `{apiKey:B,authToken:Q}`, `this.key=k;this.iv=v`: minified code
+            // has no blank after a comma or a semicolon; the next name and
+            // its operator end the value.
+            b',' | b';' => depth == 0 && next_is_assignment(text, start + i + 1),
+            // `A?.schemes??[…]`, `a.clientSecret||""`: code's operators.
+            b'|' | b'?' => depth == 0 && text.get(start + i + 1) == Some(&b),
             b'\\' => depth == 0 && matches!(text.get(start + i + 1), Some(b'n' | b'r' | b't' | b'"')),
             b' ' | b'\t' | b'&' | b'"' | b'\'' | b'`' | b'<' | b'>' => depth == 0,
             _ => false,
@@ -75,6 +83,36 @@ fn bare_value(text: &[u8], start: usize) -> (usize, usize) {
         end -= 1;
     }
     (start, end)
+}
+
+/// Whether code at `i` starts the next item of a list or the next
+/// statement: a spread, or a name or a dotted path (quoted or not) and then
+/// an operator or a bracket (`authToken:Q`, `B.seed=K(…)`, `x.length===0)`,
+/// `a!=b`, `B}`). A password with a comma in it (`password=abc,def`) is no such thing.
+fn next_is_assignment(text: &[u8], i: usize) -> bool {
+    let mut j = skip_blanks(text, i);
+    if text[j.min(text.len())..].starts_with(b"...") || matches!(text.get(j), Some(b'!' | b'{')) {
+        return true;
+    }
+    let quote = text.get(j).filter(|q| matches!(q, b'"' | b'\''));
+    j += usize::from(quote.is_some());
+    let name = text[j.min(text.len())..].iter().take(MAX_NAME).take_while(|&&b| is_ident(b) || b == b'.').count();
+    if name == 0 || !text.get(j).copied().is_some_and(is_ident_start) {
+        return false;
+    }
+    j += name;
+    if let Some(q) = quote {
+        if text.get(j) != Some(q) {
+            return false;
+        }
+        j += 1;
+    }
+    match text.get(j) {
+        Some(b':') => text.get(j + 1) != Some(&b':'),
+        Some(b'=' | b'(' | b'[' | b')' | b'}') => true,
+        Some(&b @ (b'!' | b'&' | b'|')) => text.get(j + 1) == Some(if b == b'!' { &b'=' } else { &b }),
+        _ => false,
+    }
 }
 
 fn skip_blanks(text: &[u8], mut i: usize) -> usize {
@@ -278,7 +316,11 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
             return found;
         }
         let after = j + op.len();
+        let comparison = matches!(op, b"===" | b"!==" | b"==" | b"!=");
         match value_at(text, after) {
+            // `s.key===Z1`, `a.key!=null`: a comparison's literal is quoted;
+            // a bare operand is an expression.
+            Some(((s, e), false)) if comparison && bare_operand(&text[s..e]) => return None,
             // `auth.ts:12:import`: a grep line's file and line number.
             Some(((s, _), false)) if op == b":" && is_grep_prefix(&text[start..end], &text[s..]) => {
                 return None
@@ -294,7 +336,8 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         // value that looks made by a machine: call arguments are mostly
         // other names (`sanitize('API_KEY', 'api-key')`).
         value_at(text, j + 1).filter(|&((s, e), quoted)| {
-            quoted && matches!(text[s - 1], b'"' | b'\'') && looks_made(&text[s..e])
+            // `.s("AWSSecurityTokenServiceV20110615", "AssumeRoleWithWebIdentity")`: words are not made.
+            quoted && matches!(text[s - 1], b'"' | b'\'') && looks_made(&text[s..e]) && !is_word_path(&text[s..e])
         })
     } else if cli && j > i && i < text.len() {
         return data_context_value(text, start, end, b"", j, class).flatten();
@@ -315,6 +358,29 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         return None;
     }
     reversed_comparison(text, start - usize::from(quote.is_some()), class)
+}
+
+/// An operand of a comparison that is code, not a literal: it starts with
+/// a member, a minifier's name or a variable without digits (`s.key===Z1`,
+/// `a.key!=null`); `token == hunter2` still compares with a value.
+fn bare_operand(v: &[u8]) -> bool {
+    let head = v.iter().take_while(|&&b| is_ident(b) || b == b'.').count();
+    let after = v.get(head).copied();
+    let head = &v[..head];
+    !head.is_empty()
+        && match after {
+            // A ternary on a member or a keyword: `a.key===b.key?x:y`, `a.key!=null?f(a):b`.
+            Some(b'?') => {
+                head.contains(&b'.') && is_code_expression(head)
+                    || [&b"null"[..], b"undefined", b"true", b"false", b"void"].contains(&head)
+            }
+            Some(b @ (b'&' | b'|')) => v.get(head.len() + 1) == Some(&b),
+            other => matches!(other, None | Some(b')' | b';' | b',' | b' ')),
+        }
+        && keeps_value(head, false, NameClass::default())
+        && (is_code_expression(head)
+            || is_minified_name(head)
+            || is_ident_start(head[0]) && !head.iter().any(u8::is_ascii_digit))
 }
 
 /// `file.ts:12:` or `file.ts:12-` (grep -n output): a file name, then a

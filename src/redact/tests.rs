@@ -391,3 +391,40 @@ fn a_custom_rule_stays_linear_on_its_own_literal_repeated() {
     // 200,000 occurrences would take minutes, a linear one well under this.
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
+
+/// Minified code (a bundle an agent opens) comes back byte for byte: no
+/// blank after a comma, minifiers' names, chains, comparisons of code.
+/// `tests/code_redaction.rs` runs the same over a whole bundle.
+#[test]
+fn minified_code_comes_back() {
+    let r = redactor();
+    for code in [
+        r#"let G={apiKey:B,authToken:Q,...I,baseURL:A||"https://api.anthropic.com"}"#,
+        "IB={costCounter:null,tokenCounter:null,codeEditToolDecisionCounter:null,activeTimeCounter:null}",
+        "yJ.CancelToken=dI0",
+        "if(Q)I=new i_A.HttpsProxyAgent(A,{cert:Q.cert,key:Q.key,passphrase:Q.passphrase})",
+        "B.key=V(C(B.key,F(B.seed))),B.seed=K(C(B.key,B.seed))",
+        "H3.createContextKey=H3.baggageEntryMetadataFromString=void 0",
+        "(f11||(af2.CancellationToken=f11={}))",
+        "if(!k1.isUndefined(G.withCredentials))H.withCredentials=!!G.withCredentials",
+        r#"h18={RULES:"Rules",TOKEN:"Token"}"#,
+        r#"typeof A.SecretAccessKey==="string"&&typeof A.Token==="string""#,
+        "return typeof A===\"object\"&&A!==null&&A.key!=null?wA(A.key):B",
+        r#"throw Error("No issue time in token: "+JSON.stringify(C))"#,
+        r#"clientRequestToken:[!0,(Z)=>Z??(0,x$.v4)()],description:[]"#,
+        "this.href=B}},password:{get:function(){var A=this._url",
+    ] {
+        assert_eq!(r.redact(code), code);
+    }
+    // A made value still goes, and only the value: the next statement stays.
+    let out = r.redact("this.password=Xq7bZp9LmK2wRtVn;this.user=B");
+    assert_eq!(out, "this.password=[REDACTED];this.user=B");
+    for (text, secret) in [
+        ("then set api_key=JBnkzGrLjuQqYyMR and retry", "JBnkzGrLjuQqYyMR"),
+        ("if token == hunter2xyz", "hunter2xyz"),
+        ("the password: KfXvWfYWOgarUmJV", "KfXvWfYWOgarUmJV"),
+        ("api_key=Xq7b,Zp9LmK2wRt", "Zp9LmK2wRt"),
+    ] {
+        gone(&r.redact(text), secret);
+    }
+}

@@ -137,14 +137,19 @@ fn has_made_pairs(part: &[u8]) -> bool {
     rare >= 2
 }
 
-fn is_word_part(part: &[u8]) -> bool {
-    // Case that flips at each of six letters (`YuXxEs`): no one writes a
-    // word so; in the peers' transcripts only random ids do (`msg_01…`).
+/// Letters no one writes as a word: two rare pairs (`has_made_pairs`), or
+/// case that flips at each of six letters (`YuXxEs`; in the peers'
+/// transcripts only random ids do, `msg_01…`).
+fn is_made_letters(part: &[u8]) -> bool {
     let flips = |w: &[u8]| {
         w.iter().all(u8::is_ascii_alphabetic)
             && w.windows(2).all(|p| p[0].is_ascii_uppercase() != p[1].is_ascii_uppercase())
     };
-    if has_made_pairs(part) || part.windows(6).any(flips) {
+    has_made_pairs(part) || part.windows(6).any(flips)
+}
+
+fn is_word_part(part: &[u8]) -> bool {
+    if is_made_letters(part) {
         return false;
     }
     let vowel = |run: &[u8]| run.len() < 4 || run.iter().any(|b| b"aeiouyAEIOUY".contains(b));
@@ -197,6 +202,8 @@ fn is_placeholder(v: &[u8]) -> bool {
 
 /// Template references: `${X}`, `$X`, `{{ x }}`, `%X%`, `{x}`, `$(cmd)`.
 fn is_template(v: &[u8]) -> bool {
+    // `\${{ secrets.X }}`: a template written inside another one.
+    let v = v.strip_prefix(b"\\").filter(|r| r.first() == Some(&b'$')).unwrap_or(v);
     let n = v.len();
     // A template literal that interpolates (`~${pwd.slice(home.length)}`):
     // `${` then a balanced expression and `}`.
@@ -226,6 +233,20 @@ fn is_template(v: &[u8]) -> bool {
 fn is_number(v: &[u8]) -> bool {
     let digits = v.strip_prefix(b"-").unwrap_or(v);
     !digits.is_empty() && digits.iter().all(|b| b.is_ascii_digit() || *b == b'.') && digits[0] != b'.'
+}
+
+/// A minifier's name: three identifier characters at most (`dI0`, `Z1`).
+pub fn is_minified_name(v: &[u8]) -> bool {
+    !v.is_empty() && v.len() < 4 && is_ident_start(v[0]) && v.iter().all(|&b| is_ident(b))
+}
+
+/// Words and numbers between blanks, with a sentence's punctuation.
+fn is_sentence(v: &[u8]) -> bool {
+    v.split(|&b| b == b' ').filter(|w| !w.is_empty()).all(|w| {
+        let w = w.strip_suffix(b".").or_else(|| w.strip_suffix(b",")).or_else(|| w.strip_suffix(b":")).unwrap_or(w);
+        let w = w.strip_suffix(b"?").or_else(|| w.strip_suffix(b"!")).unwrap_or(w);
+        w.is_empty() || w.iter().all(u8::is_ascii_digit) || w.iter().all(u8::is_ascii_alphabetic) && is_word_part(w)
+    })
 }
 
 /// Words that make a plain-word value a stand-in, not a credential:
@@ -331,7 +352,13 @@ fn is_elided(v: &[u8]) -> bool {
 /// 'GOOGLE_API_KEY']` (env var names), `[]`, `[a, b]`.
 fn is_kept_array(v: &[u8], class: NameClass) -> bool {
     let Some(inner) = v.strip_prefix(b"[").and_then(|i| i.strip_suffix(b"]")) else { return false };
-    inner.split(|&b| b == b',').all(|item| {
+    // Items split at the commas outside brackets (`[!0,(Z)=>f(0,Z)]`).
+    let mut depth = 0i32;
+    let items = inner.split(|&b| {
+        depth += i32::from(matches!(b, b'(' | b'[' | b'{')) - i32::from(matches!(b, b')' | b']' | b'}'));
+        b == b',' && depth == 0
+    });
+    items.into_iter().all(|item| {
         let item = item.trim_ascii();
         match item.first() {
             None => true,
@@ -372,6 +399,27 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     if is_stand_in(v) {
         return true;
     }
+    // `TOKEN: "Token"`, `{ key: "key" }`: the value names what goes there;
+    // `AWS_SECRET_KEY: "AWS_SECRET_KEY"` names a variable; `typeof
+    // A.SecretAccessKey === "string"` names a type.
+    let type_name = [&b"string"[..], b"number", b"boolean", b"object", b"function", b"undefined", b"symbol", b"bigint"];
+    let names_secret = || words(v).any(|w| is_secret_ish_word(&w));
+    if !class.human && is_secret_ish_word(&lower)
+        || is_env_name(v) && (names_secret() || !class.human && !v.iter().any(u8::is_ascii_digit))
+        || type_name.contains(&v)
+    {
+        return true;
+    }
+    // `"No issue time in token: "+JSON.stringify(C)`: the quote after the
+    // name closes a string, and what follows is code.
+    if quoted && v.first() == Some(&b'+') && v.get(1).copied().is_some_and(is_ident_start) {
+        return true;
+    }
+    // A sentence under a machine credential's name (a message, a
+    // description): three words or more, each one a word or a number.
+    if quoted && !class.human && v.iter().filter(|&&b| b == b' ').count() >= 2 && is_sentence(v) {
+        return true;
+    }
     // Plain words under the name of a machine-made credential: an enum value,
     // a mode, a stand-in (`apiKey: 'proxy-handled'`, `{ key: 'completed' }`).
     // Not under a password's name, and not when the words name a secret
@@ -396,15 +444,61 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     }
     // Code: a parenthesised expression or a cast (`(env.X as 'sso' | 'jwt')`),
     // an array of names, an expression.
-    if v[0] == b'(' || is_kept_array(v, class) || is_code_expression(v) {
+    // Code names things in words; a name in made letters
+    // (`api_key=JBnkzGrLjuQqYyMR`, `po.KJWAjhjCbEtkA`) is a value.
+    if v.split(|&b| !b.is_ascii_alphabetic()).any(is_made_letters) {
+        return false;
+    }
+    // An object literal or a block (`password:{get:function(){…`, whose own
+    // names are judged where they stand), a function, a statement after a
+    // `case X:` label, a chained assignment (`a.Key=a.Token=void 0`).
+    let statement = [&b"function"[..], b"if(", b"for(", b"while(", b"switch(", b"return", b"throw"];
+    // Each step of a chain is a member, a minifier's name or a keyword
+    // (`af2.CancellationToken=f11={}`, `a.Key=a.Token=void`); the last may
+    // be an object or a call.
+    let last_opens = v.rsplit(|&b| b == b'=').next().is_some_and(|l| matches!(l.first(), Some(b'{' | b'(' | b'[')));
+    let chained = v.contains(&b'=') && (v.contains(&b'.') || last_opens) && {
+        let steps = v.split(|&b| b == b'=').count();
+        v.split(|&b| b == b'=').enumerate().all(|(i, step)| {
+            is_code_expression(step)
+                || is_minified_name(step)
+                || [&b"void"[..], b"null", b"undefined", b"true", b"false"].contains(&step)
+                || i + 1 == steps && matches!(step.first(), Some(b'{' | b'(' | b'['))
+        })
+    };
+    // `!!G.withCredentials`, `!0`: a negation; `mQ!=null?mQ:null`: a
+    // comparison of code with code.
+    let negated = v.iter().take_while(|&&b| b == b'!').count();
+    if negated > 0 && negated < v.len() && keeps_value(&v[negated..], false, class) {
+        return true;
+    }
+    let compared = v.windows(2).position(|w| w == b"==" || w == b"!=").is_some_and(|p| {
+        let left = &v[..p];
+        let right = v[p + 2..].strip_prefix(b"=").unwrap_or(&v[p + 2..]);
+        !left.is_empty()
+            && (is_code_expression(left) || is_minified_name(left))
+            && right.first().is_some_and(|&b| is_ident_start(b) || b.is_ascii_digit() || b == b'"')
+    });
+    let v_ternary = v.strip_suffix(b"?").unwrap_or(v);
+    if compared || is_code_expression(v_ternary) && v_ternary.len() < v.len() {
+        return true;
+    }
+    if matches!(v[0], b'(' | b'{')
+        || statement.iter().any(|s| v.starts_with(s))
+        || chained
+        || is_kept_array(v, class)
+        || is_code_expression(v)
+    {
         return true;
     }
     // A bare identifier without digits is a variable (`accessToken`, `K`,
     // `string`, a nullable `String?`); with digits (`hunter2`,
-    // `CLOJARS_34bf…`) it is a value.
+    // `CLOJARS_34bf…`) it is a value, unless it is three characters at most:
+    // a minifier's name (`CancelToken=dI0`).
     let v = v.strip_suffix(b"?").or_else(|| v.strip_suffix(b"!")).unwrap_or(v);
     if !v.is_empty() && v.iter().all(|&c| is_ident(c)) && is_ident_start(v[0]) {
-        return !v.iter().any(u8::is_ascii_digit);
+        let name = v.strip_prefix(b"$").unwrap_or(v);
+        return is_minified_name(v) || !v.iter().any(u8::is_ascii_digit) && is_word_path(name);
     }
     v.len() < 4
 }
@@ -473,7 +567,15 @@ pub fn keeps_literal(v: &[u8], class: NameClass) -> bool {
 /// with no blank, or 8 or more mixing letters and digits with no separator
 /// (`v2:stage0key` and `ABC-1234` are identifiers, not keys).
 pub fn looks_made(v: &[u8]) -> bool {
-    if v.iter().any(u8::is_ascii_whitespace) {
+    // Words and numbers (`sonnet-4.5-update`, `claude-opus-4-1`): a name.
+    // A word may end in digits (`HankelH1`, `v2`).
+    let words = v.split(|&b| matches!(b, b'.' | b'-' | b'_' | b'/' | b':')).all(|w| {
+        let letters = w.iter().position(u8::is_ascii_digit).unwrap_or(w.len());
+        !w.is_empty()
+            && w[letters..].iter().all(u8::is_ascii_digit)
+            && (letters == 0 || w[..letters].iter().all(u8::is_ascii_alphabetic) && is_word_part(&w[..letters]))
+    });
+    if v.iter().any(u8::is_ascii_whitespace) || words {
         return false;
     }
     let digits = v.iter().any(u8::is_ascii_digit);
