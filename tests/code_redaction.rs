@@ -14,7 +14,11 @@
 //! must go. A run of six of the value's characters left in the output
 //! counts as a leak.
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use garuda_session::Redactor;
+use rng::Rng;
 use std::path::Path;
 
 const BUNDLE: &str = ".ci/agents/clis/node_modules/claude-code-2.0.30/cli.js";
@@ -59,20 +63,6 @@ fn a_minified_bundle_comes_back() {
     // abc123"`), ternaries and optional chains under a secret's name
     // (`credentials:w?F:void 0`), quoted words under `PASSWORD`.
     assert!(changed.len() <= 40, "{} statements of minified code came back changed", changed.len());
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick(&mut self, alphabet: &[u8], n: usize) -> String {
-        (0..n).map(|_| char::from(alphabet[(self.next() % alphabet.len() as u64) as usize])).collect()
-    }
 }
 
 const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
