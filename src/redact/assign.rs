@@ -9,7 +9,8 @@
 use super::context::{self, Context};
 use super::names::{classify_name, NameClass, MAX_NAME};
 use super::value::{
-    is_code_expression, is_ident, is_ident_start, is_minified_name, is_word_path, keeps_literal, keeps_value, looks_made,
+    is_code_expression, is_ident, is_ident_start, is_minified_name, is_word_path, keeps_literal, keeps_value,
+    looks_made,
 };
 
 /// Longest value taken; a longer one is cut there (the cap keeps adversarial
@@ -96,7 +97,8 @@ fn next_is_assignment(text: &[u8], i: usize) -> bool {
     }
     let quote = text.get(j).filter(|q| matches!(q, b'"' | b'\''));
     j += usize::from(quote.is_some());
-    let name = text[j.min(text.len())..].iter().take(MAX_NAME).take_while(|&&b| is_ident(b) || b == b'.').count();
+    let name =
+        text[j.min(text.len())..].iter().take(MAX_NAME).take_while(|&&b| is_ident(b) || b == b'.').count();
     if name == 0 || !text.get(j).copied().is_some_and(is_ident_start) {
         return false;
     }
@@ -337,7 +339,10 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         // other names (`sanitize('API_KEY', 'api-key')`).
         value_at(text, j + 1).filter(|&((s, e), quoted)| {
             // `.s("AWSSecurityTokenServiceV20110615", "AssumeRoleWithWebIdentity")`: words are not made.
-            quoted && matches!(text[s - 1], b'"' | b'\'') && looks_made(&text[s..e]) && !is_word_path(&text[s..e])
+            quoted
+                && matches!(text[s - 1], b'"' | b'\'')
+                && looks_made(&text[s..e])
+                && !is_word_path(&text[s..e])
         })
     } else if cli && j > i && i < text.len() {
         return data_context_value(text, start, end, b"", j, class).flatten();

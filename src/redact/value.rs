@@ -128,7 +128,9 @@ fn has_made_pairs(part: &[u8]) -> bool {
         }
         // A camel-case step: `tT` in `getToken`, `PS` in `HTTPServer`.
         let step = a.is_ascii_lowercase() && b.is_ascii_uppercase()
-            || a.is_ascii_uppercase() && b.is_ascii_uppercase() && part.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+            || a.is_ascii_uppercase()
+                && b.is_ascii_uppercase()
+                && part.get(i + 1).is_some_and(u8::is_ascii_lowercase);
         let (a, b) = (a.to_ascii_lowercase() - b'a', b.to_ascii_lowercase() - b'a');
         if !step && RARE_PAIRS[usize::from(a)] >> b & 1 == 1 {
             rare += 1;
@@ -243,9 +245,15 @@ pub fn is_minified_name(v: &[u8]) -> bool {
 /// Words and numbers between blanks, with a sentence's punctuation.
 fn is_sentence(v: &[u8]) -> bool {
     v.split(|&b| b == b' ').filter(|w| !w.is_empty()).all(|w| {
-        let w = w.strip_suffix(b".").or_else(|| w.strip_suffix(b",")).or_else(|| w.strip_suffix(b":")).unwrap_or(w);
+        let w = w
+            .strip_suffix(b".")
+            .or_else(|| w.strip_suffix(b","))
+            .or_else(|| w.strip_suffix(b":"))
+            .unwrap_or(w);
         let w = w.strip_suffix(b"?").or_else(|| w.strip_suffix(b"!")).unwrap_or(w);
-        w.is_empty() || w.iter().all(u8::is_ascii_digit) || w.iter().all(u8::is_ascii_alphabetic) && is_word_part(w)
+        w.is_empty()
+            || w.iter().all(u8::is_ascii_digit)
+            || w.iter().all(u8::is_ascii_alphabetic) && is_word_part(w)
     })
 }
 
@@ -287,7 +295,10 @@ fn is_env_name(v: &[u8]) -> bool {
             && w.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit())
             && (w.len() <= 5 || w[letters..].iter().all(u8::is_ascii_digit) && is_word_part(&w[..letters]))
     };
-    v.contains(&b'_') && v.split(|&b| b == b'_').enumerate().all(|(i, w)| word(w) || i > 0 && !w.is_empty() && w.iter().all(u8::is_ascii_digit))
+    v.contains(&b'_')
+        && v.split(|&b| b == b'_')
+            .enumerate()
+            .all(|(i, w)| word(w) || i > 0 && !w.is_empty() && w.iter().all(u8::is_ascii_digit))
 }
 
 /// Plain words, not a made credential: letters joined by `-`, `_`, `.` or
@@ -402,7 +413,8 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     // `TOKEN: "Token"`, `{ key: "key" }`: the value names what goes there;
     // `AWS_SECRET_KEY: "AWS_SECRET_KEY"` names a variable; `typeof
     // A.SecretAccessKey === "string"` names a type.
-    let type_name = [&b"string"[..], b"number", b"boolean", b"object", b"function", b"undefined", b"symbol", b"bigint"];
+    let type_name =
+        [&b"string"[..], b"number", b"boolean", b"object", b"function", b"undefined", b"symbol", b"bigint"];
     let names_secret = || words(v).any(|w| is_secret_ish_word(&w));
     if !class.human && is_secret_ish_word(&lower)
         || is_env_name(v) && (names_secret() || !class.human && !v.iter().any(u8::is_ascii_digit))
@@ -456,7 +468,8 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     // Each step of a chain is a member, a minifier's name or a keyword
     // (`af2.CancellationToken=f11={}`, `a.Key=a.Token=void`); the last may
     // be an object or a call.
-    let last_opens = v.rsplit(|&b| b == b'=').next().is_some_and(|l| matches!(l.first(), Some(b'{' | b'(' | b'[')));
+    let last_opens =
+        v.rsplit(|&b| b == b'=').next().is_some_and(|l| matches!(l.first(), Some(b'{' | b'(' | b'[')));
     let chained = v.contains(&b'=') && (v.contains(&b'.') || last_opens) && {
         let steps = v.split(|&b| b == b'=').count();
         v.split(|&b| b == b'=').enumerate().all(|(i, step)| {
@@ -573,7 +586,8 @@ pub fn looks_made(v: &[u8]) -> bool {
         let letters = w.iter().position(u8::is_ascii_digit).unwrap_or(w.len());
         !w.is_empty()
             && w[letters..].iter().all(u8::is_ascii_digit)
-            && (letters == 0 || w[..letters].iter().all(u8::is_ascii_alphabetic) && is_word_part(&w[..letters]))
+            && (letters == 0
+                || w[..letters].iter().all(u8::is_ascii_alphabetic) && is_word_part(&w[..letters]))
     });
     if v.iter().any(u8::is_ascii_whitespace) || words {
         return false;
@@ -635,10 +649,30 @@ mod tests {
     #[test]
     fn mixed_case_plain_words_stay_only_as_words() {
         let c = classify_name("api_token");
-        for words in ["proxy-handled", "proxyHandled", "OpenAI", "notConfigured", "USE_ENV", "Not Set", "HTTPServerError", "REDACTED_FOR_PRIVACY", "backwardCompatible"] {
+        for words in [
+            "proxy-handled",
+            "proxyHandled",
+            "OpenAI",
+            "notConfigured",
+            "USE_ENV",
+            "Not Set",
+            "HTTPServerError",
+            "REDACTED_FOR_PRIVACY",
+            "backwardCompatible",
+        ] {
             assert!(keeps_value(words.as_bytes(), true, c), "{words}");
         }
-        for made in ["ogqxmYrwRmghh_MY", "EIxZJuoYfRsOJFX", "qWeRtYuIoPaSdF", "Ab_cDEfGhIjKl", "KSNWRnYPWgHwmgKN", "iqrUhQsKVBZDjKpj", "UTZWMXYEEKMCDOBQ", "COSqgNlNMJayr...", "C.YuXxEs_MZ_J.MY"] {
+        for made in [
+            "ogqxmYrwRmghh_MY",
+            "EIxZJuoYfRsOJFX",
+            "qWeRtYuIoPaSdF",
+            "Ab_cDEfGhIjKl",
+            "KSNWRnYPWgHwmgKN",
+            "iqrUhQsKVBZDjKpj",
+            "UTZWMXYEEKMCDOBQ",
+            "COSqgNlNMJayr...",
+            "C.YuXxEs_MZ_J.MY",
+        ] {
             assert!(!keeps_value(made.as_bytes(), true, c), "{made}");
             assert!(!keeps_literal(made.as_bytes(), c), "{made}");
         }
@@ -650,10 +684,25 @@ mod tests {
     #[test]
     fn env_names_and_elisions_are_not_made_values() {
         let c = classify_name("api_token");
-        for name in ["GEMINI_API_KEY", "OAUTH2_TOKEN", "K8S_TOKEN", "OPENAI_API_KEY_V2", "KEY_2", "sk-ant-...", "sk-ant-api03-...", "gsk_\u{2026}"] {
+        for name in [
+            "GEMINI_API_KEY",
+            "OAUTH2_TOKEN",
+            "K8S_TOKEN",
+            "OPENAI_API_KEY_V2",
+            "KEY_2",
+            "sk-ant-...",
+            "sk-ant-api03-...",
+            "gsk_\u{2026}",
+        ] {
             assert!(keeps_literal(name.as_bytes(), c), "{name}");
         }
-        for made in ["EHP_3QUTNQ0JCFT5", "RADMK7US7RMJPXE_", "BL3NU_4JSG7XJCKP", "kxSXAN-0+gtA8...", "sk-ant-api03-AbCdEfGhIjKlMn..."] {
+        for made in [
+            "EHP_3QUTNQ0JCFT5",
+            "RADMK7US7RMJPXE_",
+            "BL3NU_4JSG7XJCKP",
+            "kxSXAN-0+gtA8...",
+            "sk-ant-api03-AbCdEfGhIjKlMn...",
+        ] {
             assert!(!keeps_literal(made.as_bytes(), c), "{made}");
             assert!(!keeps_value(made.as_bytes(), true, c), "{made}");
         }
