@@ -9,8 +9,8 @@
 use super::context::{self, Context};
 use super::names::{classify_name, NameClass, MAX_NAME};
 use super::value::{
-    is_code_expression, is_ident, is_ident_start, is_minified_name, is_word_path, keeps_literal, keeps_value,
-    looks_made,
+    is_code_expression, is_ident, is_ident_start, is_keyword_value, is_minified_name, is_word_path,
+    keeps_literal, keeps_value, looks_made,
 };
 
 /// Longest value taken; a longer one is cut there (the cap keeps adversarial
@@ -375,10 +375,7 @@ fn bare_operand(v: &[u8]) -> bool {
     !head.is_empty()
         && match after {
             // A ternary on a member or a keyword: `a.key===b.key?x:y`, `a.key!=null?f(a):b`.
-            Some(b'?') => {
-                head.contains(&b'.') && is_code_expression(head)
-                    || [&b"null"[..], b"undefined", b"true", b"false", b"void"].contains(&head)
-            }
+            Some(b'?') => head.contains(&b'.') && is_code_expression(head) || is_keyword_value(head),
             Some(b @ (b'&' | b'|')) => v.get(head.len() + 1) == Some(&b),
             other => matches!(other, None | Some(b')' | b';' | b',' | b' ')),
         }

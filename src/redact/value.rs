@@ -237,6 +237,19 @@ fn is_number(v: &[u8]) -> bool {
     !digits.is_empty() && digits.iter().all(|b| b.is_ascii_digit() || *b == b'.') && digits[0] != b'.'
 }
 
+/// A word that may end in digits (`OAUTH2`, `HankelH1`, `v2`), or digits.
+fn is_word_then_digits(w: &[u8]) -> bool {
+    let letters = w.iter().position(u8::is_ascii_digit).unwrap_or(w.len());
+    w[letters..].iter().all(u8::is_ascii_digit)
+        && w[..letters].iter().all(u8::is_ascii_alphabetic)
+        && is_word_part(&w[..letters])
+}
+
+/// The values of JavaScript's keywords: `void 0`'s `void`, `null`, ...
+pub fn is_keyword_value(v: &[u8]) -> bool {
+    [&b"void"[..], b"null", b"undefined", b"true", b"false"].contains(&v)
+}
+
 /// A minifier's name: three identifier characters at most (`dI0`, `Z1`).
 pub fn is_minified_name(v: &[u8]) -> bool {
     !v.is_empty() && v.len() < 4 && is_ident_start(v[0]) && v.iter().all(|&b| is_ident(b))
@@ -290,10 +303,9 @@ fn is_secret_ish_word(w: &[u8]) -> bool {
 /// `RADMK7US7RMJPXE_`) has digits where no name does.
 fn is_env_name(v: &[u8]) -> bool {
     let word = |w: &[u8]| {
-        let letters = w.iter().position(u8::is_ascii_digit).unwrap_or(w.len());
         w.first().is_some_and(u8::is_ascii_uppercase)
             && w.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit())
-            && (w.len() <= 5 || w[letters..].iter().all(u8::is_ascii_digit) && is_word_part(&w[..letters]))
+            && (w.len() <= 5 || is_word_then_digits(w))
     };
     v.contains(&b'_')
         && v.split(|&b| b == b'_')
@@ -313,8 +325,11 @@ fn is_plain_words(v: &[u8]) -> bool {
     }
     let upper = v.iter().any(u8::is_ascii_uppercase);
     let lower = v.iter().any(u8::is_ascii_lowercase);
-    let words = v.split(|&b| matches!(b, b'-' | b'_' | b'.' | b' ')).all(|w| !has_made_pairs(w));
-    words && (!(upper && lower) || v.len() < 24 && v.split(|&b| b == b' ').all(is_word_path))
+    if upper && lower {
+        v.len() < 24 && v.split(|&b| b == b' ').all(is_word_path)
+    } else {
+        v.split(|&b| matches!(b, b'-' | b'_' | b'.' | b' ')).all(|w| !has_made_pairs(w))
+    }
 }
 
 fn words(v: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
@@ -475,7 +490,7 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
         v.split(|&b| b == b'=').enumerate().all(|(i, step)| {
             is_code_expression(step)
                 || is_minified_name(step)
-                || [&b"void"[..], b"null", b"undefined", b"true", b"false"].contains(&step)
+                || is_keyword_value(step)
                 || i + 1 == steps && matches!(step.first(), Some(b'{' | b'(' | b'['))
         })
     };
@@ -581,14 +596,9 @@ pub fn keeps_literal(v: &[u8], class: NameClass) -> bool {
 /// (`v2:stage0key` and `ABC-1234` are identifiers, not keys).
 pub fn looks_made(v: &[u8]) -> bool {
     // Words and numbers (`sonnet-4.5-update`, `claude-opus-4-1`): a name.
-    // A word may end in digits (`HankelH1`, `v2`).
-    let words = v.split(|&b| matches!(b, b'.' | b'-' | b'_' | b'/' | b':')).all(|w| {
-        let letters = w.iter().position(u8::is_ascii_digit).unwrap_or(w.len());
-        !w.is_empty()
-            && w[letters..].iter().all(u8::is_ascii_digit)
-            && (letters == 0
-                || w[..letters].iter().all(u8::is_ascii_alphabetic) && is_word_part(&w[..letters]))
-    });
+    let words = v
+        .split(|&b| matches!(b, b'.' | b'-' | b'_' | b'/' | b':'))
+        .all(|w| !w.is_empty() && is_word_then_digits(w));
     if v.iter().any(u8::is_ascii_whitespace) || words {
         return false;
     }
