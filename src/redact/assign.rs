@@ -80,6 +80,24 @@ fn bare_value(text: &[u8], start: usize) -> (usize, usize) {
             break;
         }
     }
+    // A closing bracket that closes nothing, then more of the same blank-free
+    // token, may be inside the value (`the password: TGQXP}fa+;N>Upjt`
+    // leaked from the `}` on). It is taken when what follows it cannot be
+    // code: not a word alone (minified code's `B}function`, `)return`), no
+    // call, block, assignment, member or list (`A)}.then(`, `B},c=`), short.
+    if end < limit && matches!(text[end], b')' | b']' | b'}') {
+        let tail = &text[end + 1..limit];
+        let len = tail.iter().position(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'`'));
+        let tail = &tail[..len.unwrap_or(tail.len())];
+        let word = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$');
+        if tail.first().is_some_and(u8::is_ascii_alphanumeric)
+            && tail.len() <= 64
+            && !tail.iter().all(word)
+            && !tail.iter().any(|b| matches!(b, b'(' | b'{' | b'=' | b'.' | b',' | b':' | b'\\'))
+        {
+            end += 1 + tail.len();
+        }
+    }
     while end > start && matches!(text[end - 1], b';' | b',') {
         end -= 1;
     }

@@ -120,6 +120,14 @@ fn assignments_lose_their_values_and_keep_their_names() {
             "[pypi]\nusername = __token__\npassword = J.DYCwuADpWDZeLh\n",
             "[pypi]\nusername = __token__\npassword = [REDACTED]\n",
         ),
+        // A bracket that closes nothing, then a letter: the value goes on
+        // (it leaked from the `}` on); a bracket that closes the code
+        // around the name still ends it.
+        ("the password: TGQXP}fa+;N>Upjt", "the password: [REDACTED]"),
+        ("so token = ab9)Qx7]z-Lk and then", "so token = [REDACTED] and then"),
+        ("f({password: pw}).then(go)", "f({password: pw}).then(go)"),
+        ("f({password: Xk29fPq8}).then(go)", "f({password: [REDACTED]}).then(go)"),
+        ("{password: Xk29fPq8}, next", "{password: [REDACTED]}, next"),
     ];
     for (input, expected) in cases {
         assert_eq!(r.redact(input), expected, "{input}");
