@@ -54,7 +54,9 @@ function setup() {
 function views(home, env, project) {
   const dir = path.join(home, "claude", "projects");
   const hook = JSON.stringify({ session_id: "c", transcript_path: path.join(project, "c.jsonl"), model: { id: "claude-sonnet-4-5-20250929", display_name: "Sonnet 4.5" } });
-  const status = run(["statusline"], env, hook);
+  // --no-cache: past the line statusline keeps for a second while its transcript is unchanged
+  // (a step that changes another file came within that second on a fast machine).
+  const status = run(["statusline", "--no-cache"], env, hook);
   const day = run(["usage", dir, "--by", "day", "--json"], env);
   const out = {
     statusline: status.out.replace(/\(\d+h \d+m left\)/, "(left)"),
