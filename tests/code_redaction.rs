@@ -77,18 +77,14 @@ const ALPHABETS: &[(&str, &[u8], usize)] = &[
     ("letters", LETTERS, 30),
     ("alnum", b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 5),
     ("symbols", b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!%*+-.=?@^_~", 80),
-    // Brackets and `;<>`: a bare value stopped at a `}` that closed nothing
-    // and the rest reached disk (`the password: TGQXP}fa+;N>Upjt`).
-    ("brackets", b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+;<>)]}", BRACKETS),
+    // Brackets and `;<>` (`the password: TGQXP}fa+;N>Upjt` leaked from the
+    // `}` on): 509 to 550 leaks in prose, a bare assignment and a bare
+    // comparison before a value went on past a `)`, `]` or `}` that closes
+    // nothing, 244 to 321 after. What is left stops at `<` or `>` (which end
+    // a value in types and markup: `Option<String>`, `{todo.id}>`), and the
+    // minified member (528) is cut at `;` by design (`;this.user=B`).
+    ("brackets", b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+;<>)]}", 530),
 ];
-
-/// At most this many leaks of `PER_CELL` for the brackets alphabet. When
-/// this was written: 509 to 550 in prose, a bare assignment and a bare
-/// comparison before a value went on past a `)`, `]` or `}` that closes
-/// nothing; 244 to 321 after. What is left stops at `<` or `>` (which end
-/// a value in types and markup: `Option<String>`, `{todo.id}>`), and the
-/// minified member (528) is cut at `;` by design (`;this.user=B`).
-const BRACKETS: usize = 530;
 
 const PER_CELL: usize = 1000;
 
