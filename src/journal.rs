@@ -253,6 +253,13 @@ impl Journal {
                 self.state.torn_tail = true;
             }
         }
+        self.finish_reader();
+    }
+
+    /// What another agent's reader kept to the end (out of line: see
+    /// `read_foreign_line`).
+    #[inline(never)]
+    fn finish_reader(&mut self) {
         if let Some(mut reader) = self.reader.take() {
             let (mut out, mut notices) = (Vec::new(), Vec::new());
             reader.finish(&mut out, &mut notices);
@@ -291,6 +298,7 @@ impl Journal {
     }
 
     /// Which format the first line that says one is in; a reader for it.
+    #[inline(never)]
     fn detect(&mut self, line: &str) {
         let format = self.forced.or_else(|| Format::detect(line));
         if let Some(format) = format {
@@ -445,16 +453,32 @@ impl Journal {
         if self.state.format.is_none() {
             self.detect(line);
         }
-        if let Some(reader) = &mut self.reader {
-            let (mut out, mut notices) = (Vec::new(), Vec::new());
-            reader.line(self.lines, line, &mut out, &mut notices);
-            if last && notices.iter().any(|n| matches!(n, Notice::BadLine(..))) {
-                notices.retain(|n| !matches!(n, Notice::BadLine(..)));
-                self.state.torn_tail = true;
-            }
-            self.apply_translated(out, notices);
-            return;
+        if self.reader.is_some() {
+            return self.read_foreign_line(line, last);
         }
+        self.apply_record_line(line, last);
+    }
+
+    /// Another agent's line, through its reader. Out of line, like
+    /// `apply_record_line`: the engine optimises a function whole once it is
+    /// hot, and one function holding both paths (readers, records) took
+    /// V8's optimising compiler over 100 ms, on the critical path of a
+    /// `usage` run that needs only one of them (`--trace-wasm-compilation-times`).
+    #[inline(never)]
+    fn read_foreign_line(&mut self, line: &str, last: bool) {
+        let Some(reader) = &mut self.reader else { return };
+        let (mut out, mut notices) = (Vec::new(), Vec::new());
+        reader.line(self.lines, line, &mut out, &mut notices);
+        if last && notices.iter().any(|n| matches!(n, Notice::BadLine(..))) {
+            notices.retain(|n| !matches!(n, Notice::BadLine(..)));
+            self.state.torn_tail = true;
+        }
+        self.apply_translated(out, notices);
+    }
+
+    /// A Garuda journal's line: parsed and applied as a record.
+    #[inline(never)]
+    fn apply_record_line(&mut self, line: &str, last: bool) {
         // More opening brackets than `MAX_NESTING` is the only way a message
         // in the line can nest too deep (a vectorised count, stopping there).
         let deep = crate::bytes::count_openings(line.as_bytes(), MAX_NESTING) > MAX_NESTING;

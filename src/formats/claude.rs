@@ -255,6 +255,13 @@ impl Reader {
         if self.usage_only.is_some() {
             return self.usage_line(number, text, notices);
         }
+        self.full_line(number, text, notices);
+    }
+
+    /// A line of a full read. Out of line, as each mode's path is: V8
+    /// optimises a hot function whole, and a usage read needs none of this.
+    #[inline(never)]
+    fn full_line(&mut self, number: u64, text: &str, notices: &mut Vec<Notice>) {
         let mut l: Line = match serde_json::from_str(text) {
             Ok(l) => l,
             Err(e) => {
@@ -476,6 +483,12 @@ impl Reader {
         if self.usage_only.is_some() {
             return self.usage_finish(out);
         }
+        self.full_finish(out, notices);
+    }
+
+    /// The end of a full read (out of line: see `full_line`).
+    #[inline(never)]
+    fn full_finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         if let Some(id) = self.run.take() {
             // One sidechain run alone: its lines are the file.
             let nodes = self.nodes();

@@ -205,6 +205,7 @@ impl Reader {
         self.results.push(block);
     }
 
+    #[inline(never)]
     pub fn line(&mut self, number: u64, text: &str, out: &mut Out, notices: &mut Vec<Notice>) {
         self.lines = number;
         let l: Line = match serde_json::from_str(text) {
@@ -445,6 +446,7 @@ impl Reader {
         ));
     }
 
+    #[inline(never)]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         if !self.started {
             return;

@@ -38,6 +38,7 @@ impl Reader {
         self.lines.push((number, text.to_owned()));
     }
 
+    #[inline(never)]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         let lines = std::mem::take(&mut self.lines);
         let Some((first_line, first)) = lines.first() else { return };

@@ -172,7 +172,10 @@ impl Reader {
         }
     }
 
-    /// One line of the file (without its newline).
+    /// One line of the file (without its newline). Each reader's `line` and
+    /// `finish` are `#[inline(never)]`: V8 optimises a hot function whole,
+    /// and with them inlined here a Claude Code usage read would wait on
+    /// the compiler for Codex's parser too (journal.rs `read_foreign_line`).
     pub fn line(&mut self, number: u64, line: &str, out: &mut Out, notices: &mut Vec<Notice>) {
         match self {
             Reader::ClaudeCode(r) => r.line(number, line, notices),

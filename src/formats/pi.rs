@@ -47,6 +47,7 @@ impl Reader {
         Reader { prices, entries: Vec::new(), header: None, header_line: 1, loaded: 0 }
     }
 
+    #[inline(never)]
     pub fn line(&mut self, number: u64, text: &str, _out: &mut Out, notices: &mut Vec<Notice>) {
         let value: Value = match serde_json::from_str(text) {
             Ok(v @ Value::Object(_)) => v,
@@ -90,6 +91,7 @@ impl Reader {
         self.entries.push(Entry { line: number, index, id: s("id"), parent: s("parentId"), value });
     }
 
+    #[inline(never)]
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         let hs =
             |k: &str| self.header.as_ref().and_then(|h| h.get(k)).and_then(Value::as_str).map(str::to_owned);
