@@ -245,7 +245,7 @@ impl Journal {
     pub fn finish(&mut self) {
         self.skipping = false;
         let line = std::mem::take(&mut self.partial);
-        match std::str::from_utf8(&line) {
+        match crate::bytes::utf8(&line) {
             Ok(text) => self.read_last_line(text),
             // Cut inside a character: torn for sure.
             Err(_) => {

@@ -52,14 +52,14 @@ impl Journal {
             self.end_chunk(chunk.len());
             return;
         }
-        match std::str::from_utf8(rest) {
+        match crate::bytes::utf8(rest) {
             Ok(text) => self.feed_text(text, at),
             Err(e) => {
                 // Whole lines of the valid prefix go the fast way; the rest
                 // line by line.
                 let valid = &rest[..e.valid_up_to()];
                 let cut = crate::bytes::find_last_byte(valid, b'\n').map_or(0, |i| i + 1);
-                if let Ok(text) = std::str::from_utf8(&rest[..cut]) {
+                if let Ok(text) = crate::bytes::utf8(&rest[..cut]) {
                     self.feed_text(text, at);
                 }
                 self.feed_raw(&rest[cut..], at + cut);
@@ -182,7 +182,7 @@ impl Journal {
     }
 
     fn read_line_bytes(&mut self, line: &[u8]) {
-        match std::str::from_utf8(line) {
+        match crate::bytes::utf8(line) {
             Ok(text) => self.read_line(text),
             Err(_) => {
                 self.lines += 1;
