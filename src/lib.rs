@@ -27,6 +27,7 @@ pub mod journal;
 mod json;
 #[doc(hidden)]
 pub mod json_check;
+mod json_skim;
 mod json_str;
 pub mod lines;
 pub mod listing;

@@ -73,7 +73,12 @@ pub(crate) struct BlockHead<'a> {
 
 /// A raw value as a string, when it is one.
 pub(crate) fn string(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
-    let text = raw?.get();
+    string_text(raw.map(RawValue::get))
+}
+
+/// `string` of a value's JSON text.
+pub(crate) fn string_text(text: Option<&str>) -> Option<Cow<'_, str>> {
+    let text = text?;
     // Most strings have no escape: borrowed (serde's Cow<str> always copies).
     // A valid JSON string with no backslash holds no quote either.
     if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {

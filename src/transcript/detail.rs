@@ -11,7 +11,6 @@ use super::{cut, note_text, text_role, EntryKind, Transcript, INTERRUPTED};
 use crate::record::RecordKind;
 use crate::state::{HistoryItem, SessionState};
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// An image from a base64 source (nothing else is shown: a URL would be fetched).
@@ -331,18 +330,20 @@ fn result_parts(content: Option<&Value>) -> (String, Vec<Image>) {
 }
 
 /// A tool result's text for a preview, from its raw content, stopping near `limit`.
-pub(super) fn result_text(content: Option<&RawValue>, limit: usize) -> String {
+pub(super) fn result_text(content: Option<&str>, limit: usize) -> String {
     let Some(raw) = content else { return String::new() };
-    if crate::record::raw_kind(raw) == b'"' {
+    if raw.starts_with('"') {
         return super::preview_of(Some(raw)).unwrap_or_default();
     }
-    let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) else { return String::new() };
+    // A message this crate wrote (the summary's): its blocks walked, and
+    // only as far as the limit.
+    let Some(items) = crate::json_skim::elements(raw) else { return String::new() };
     let mut out = String::new();
     for item in items {
         if out.len() >= limit {
             break;
         }
-        let Ok(b) = serde_json::from_str::<crate::resume::message::BlockHead>(item.get()) else { continue };
+        let Some(b) = super::summary::block_of(item) else { continue };
         if !out.is_empty() {
             out.push('\n');
         }

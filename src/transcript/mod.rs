@@ -530,7 +530,8 @@ impl Transcript {
             // hashed each id again at every doubling (80 ms of a 1 GB
             // journal's 0.5 s settle, profiled in Node).
             let calls = self.entries.iter().map(|e| e.tools.iter().filter(|t| t.is_use).count()).sum();
-            let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::with_capacity(calls);
+            let mut at: std::collections::HashMap<&str, usize> =
+                std::collections::HashMap::with_capacity(calls);
             let mut latest: Vec<(u32, usize)> = Vec::with_capacity(calls);
             let history = state.history.as_deref().unwrap_or(&[]);
             let children_of = |h: usize| match history.get(h) {

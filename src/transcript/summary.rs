@@ -1,194 +1,128 @@
 //! A message summarised for the index: its role, block types, tools and a
 //! preview, from its role and its blocks' heads read in one pass.
 //!
-//! Building the transcript of a 100 MB journal reads every message once
-//! more after replay. Taking `content` as raw JSON and then parsing its
-//! blocks scanned the content twice (the second time for the heads); here
-//! the blocks are visited where they stand. A block that is not an object,
-//! or repeats a field, is skipped, as parsing it alone would skip it.
+//! The message is the history's JSON text, which this crate wrote from
+//! checked parts: it is walked with `json_skim` (quotes found by memchr),
+//! not parsed again by serde, which checked every byte of every text it
+//! skipped. The reading keeps serde's answers exactly (the test
+//! `heads_are_what_serde_reads` holds it to them): a repeated field fails
+//! the message or the block as serde refuses duplicates, a block that is
+//! not an object is skipped, and a `null` field is absent.
 
 #![forbid(unsafe_code)]
 
 use super::{detail, Entry, ToolRef, INTERRUPTED, PREVIEW};
+use crate::json_skim::{elements, members};
 use crate::record::RecordKind;
-use crate::resume::message::{string, BlockHead};
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
+use crate::resume::message::string_text;
 use std::borrow::Cow;
-use std::fmt;
 
-/// The visits of a JSON scalar, each giving `$value`: what a content or
-/// block of the wrong kind is taken as.
-macro_rules! scalars_give {
-    ($value:expr) => {
-        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok($value)
-        }
-    };
-}
-
-/// A message's `role` and `content`.
-#[derive(serde::Deserialize)]
+/// A message's `role` (its JSON text) and `content`.
 pub(crate) struct Head<'a> {
-    #[serde(borrow)]
-    pub role: Option<&'a RawValue>,
-    #[serde(borrow)]
+    pub role: Option<&'a str>,
     pub content: Option<Content<'a>>,
 }
 
 /// A message's content: its text, its blocks' heads, or something else.
 pub(crate) enum Content<'a> {
     Text(Cow<'a, str>),
-    Blocks(Vec<BlockHead<'a>>),
+    Blocks(Vec<BlockSpans<'a>>),
     Other,
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ContentVisitor(std::marker::PhantomData))
-    }
+/// The fields of a content block the transcript reads, each the JSON text
+/// of its value.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct BlockSpans<'a> {
+    pub kind: Option<&'a str>,
+    pub id: Option<&'a str>,
+    pub tool_use_id: Option<&'a str>,
+    pub name: Option<&'a str>,
+    pub text: Option<&'a str>,
+    pub thinking: Option<&'a str>,
+    pub input: Option<&'a str>,
+    pub content: Option<&'a str>,
+    pub is_error: Option<&'a str>,
 }
 
-struct ContentVisitor<'a>(std::marker::PhantomData<&'a ()>);
+/// A key as serde compares it: unescaped (a key with an escape is rare).
+fn key_of(raw: &str) -> Cow<'_, str> {
+    if !raw.contains('\\') {
+        return Cow::Borrowed(raw);
+    }
+    Cow::Owned(serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_default())
+}
 
-impl<'de: 'a, 'a> Visitor<'de> for ContentVisitor<'a> {
-    type Value = Content<'a>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("message content")
-    }
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Content::Text(Cow::Borrowed(v)))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-        // An escaped text: only its start is ever shown in an index.
-        Ok(Content::Text(Cow::Owned(cut(v, PREVIEW).to_owned())))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(2).min(16));
-        while let Some(MaybeBlock(block)) = seq.next_element()? {
-            blocks.extend(block);
+/// A value's text, or None for `null` (serde reads an Option so).
+fn present(value: &str) -> Option<&str> {
+    (value != "null").then_some(value)
+}
+
+/// A message's head; None when it is not an object or repeats `role` or
+/// `content` (serde would refuse it).
+pub(crate) fn head_of(json: &str) -> Option<Head<'_>> {
+    let (mut role, mut content, mut seen) = (None, None, (false, false));
+    for (key, value) in members(json)? {
+        match &*key_of(key) {
+            "role" if seen.0 => return None,
+            "role" => (seen.0, role) = (true, present(value)),
+            "content" if seen.1 => return None,
+            "content" => (seen.1, content) = (true, present(value)),
+            _ => {}
         }
-        Ok(Content::Blocks(blocks))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Content::Other)
-    }
-    scalars_give!(Content::Other);
-}
-
-/// One element of a content array: a block's head, or None.
-struct MaybeBlock<'a>(Option<BlockHead<'a>>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for MaybeBlock<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(BlockVisitor(std::marker::PhantomData))
-    }
-}
-
-struct BlockVisitor<'a>(std::marker::PhantomData<&'a ()>);
-
-/// The fields of a block the transcript reads (the rest are skipped).
-enum Field {
-    Kind,
-    Id,
-    ToolUseId,
-    Name,
-    Text,
-    Thinking,
-    Signature,
-    Data,
-    Input,
-    Source,
-    Content,
-    IsError,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for Field {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct FieldVisitor;
-        impl Visitor<'_> for FieldVisitor {
-            type Value = Field;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a field name")
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Field, E> {
-                Ok(match v {
-                    "type" => Field::Kind,
-                    "id" => Field::Id,
-                    "tool_use_id" => Field::ToolUseId,
-                    "name" => Field::Name,
-                    "text" => Field::Text,
-                    "thinking" => Field::Thinking,
-                    "signature" => Field::Signature,
-                    "data" => Field::Data,
-                    "input" => Field::Input,
-                    "source" => Field::Source,
-                    "content" => Field::Content,
-                    "is_error" => Field::IsError,
-                    _ => Field::Other,
-                })
-            }
-        }
-        d.deserialize_identifier(FieldVisitor)
-    }
-}
-
-impl<'de: 'a, 'a> Visitor<'de> for BlockVisitor<'a> {
-    type Value = MaybeBlock<'a>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a content block")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut h = BlockHead::default();
-        let mut repeated = false;
-        while let Some(field) = map.next_key::<Field>()? {
-            let slot = match field {
-                Field::Kind => &mut h.kind,
-                Field::Id => &mut h.id,
-                Field::ToolUseId => &mut h.tool_use_id,
-                Field::Name => &mut h.name,
-                Field::Text => &mut h.text,
-                Field::Thinking => &mut h.thinking,
-                Field::Signature => &mut h.signature,
-                Field::Data => &mut h.data,
-                Field::Input => &mut h.input,
-                Field::Source => &mut h.source,
-                Field::Content => &mut h.content,
-                Field::IsError => &mut h.is_error,
-                Field::Other => {
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
+    let content = match content.map(|c| c.as_bytes()[0]) {
+        None => None,
+        Some(b'"') => {
+            let c = content.unwrap_or_default();
+            // serde's own reading of the string: one it refuses (a lone
+            // surrogate escape) fails the message, as it did.
+            let text = match crate::bytes::find_byte(c.as_bytes(), b'\\') {
+                None => Cow::Borrowed(&c[1..c.len() - 1]),
+                Some(_) => Cow::Owned(cut(&serde_json::from_str::<String>(c).ok()?, PREVIEW).to_owned()),
             };
-            let value: &'a RawValue = map.next_value()?;
-            repeated |= slot.replace(value).is_some();
+            Some(Content::Text(text))
         }
-        // A repeated field fails the block's own parse (serde refuses
-        // duplicates): the block is skipped, as it was read alone.
-        Ok(MaybeBlock((!repeated).then_some(h)))
+        Some(b'[') => {
+            Some(Content::Blocks(elements(content.unwrap_or_default())?.filter_map(block_of).collect()))
+        }
+        Some(_) => Some(Content::Other),
+    };
+    Some(Head { role, content })
+}
+
+/// A content block's fields; None when it is not an object or repeats a
+/// field the transcript or resume reads (serde would refuse the block).
+pub(crate) fn block_of(text: &str) -> Option<BlockSpans<'_>> {
+    let mut b = BlockSpans::default();
+    let mut seen = 0u16;
+    for (key, value) in members(text)? {
+        let (bit, slot) = match &*key_of(key) {
+            "type" => (0, Some(&mut b.kind)),
+            "id" => (1, Some(&mut b.id)),
+            "tool_use_id" => (2, Some(&mut b.tool_use_id)),
+            "name" => (3, Some(&mut b.name)),
+            "text" => (4, Some(&mut b.text)),
+            "thinking" => (5, Some(&mut b.thinking)),
+            "input" => (6, Some(&mut b.input)),
+            "content" => (7, Some(&mut b.content)),
+            "is_error" => (8, Some(&mut b.is_error)),
+            // Read by resume's block head, so a repeat fails the block too.
+            "signature" => (9, None),
+            "data" => (10, None),
+            "source" => (11, None),
+            _ => continue,
+        };
+        if seen & 1 << bit != 0 {
+            return None;
+        }
+        seen |= 1 << bit;
+        // Kept when `null` too: serde's reading of a block kept every value raw.
+        if let Some(slot) = slot {
+            *slot = Some(value);
+        }
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(MaybeBlock(None))
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(MaybeBlock(None))
-    }
-    scalars_give!(MaybeBlock(None));
+    Some(b)
 }
 
 /// A prompt's notes are text blocks `<garuda_note>…</garuda_note>` (spec §2).
@@ -229,12 +163,12 @@ pub(crate) fn cut(text: &str, limit: usize) -> &str {
 
 /// The first `PREVIEW` characters or so of a JSON string, decoding only
 /// its start: a 50 KB tool result need not be decoded for a preview.
-pub(crate) fn preview_of(raw: Option<&RawValue>) -> Option<String> {
-    let text = raw?.get();
+pub(crate) fn preview_of(raw: Option<&str>) -> Option<String> {
+    let text = raw?;
     // Bytes enough for PREVIEW characters even if every one is escaped.
     let room = PREVIEW * 12;
     if text.len() <= room {
-        return string(raw).map(|s| cut(&s, PREVIEW).to_owned());
+        return string_text(raw).map(|s| cut(&s, PREVIEW).to_owned());
     }
     let mut at = room;
     while !text.is_char_boundary(at) {
@@ -248,16 +182,16 @@ pub(crate) fn preview_of(raw: Option<&RawValue>) -> Option<String> {
             return Some(cut(&s, PREVIEW).to_owned());
         }
     }
-    string(raw).map(|s| cut(&s, PREVIEW).to_owned())
+    string_text(raw).map(|s| cut(&s, PREVIEW).to_owned())
 }
 
 /// Fills an entry's preview, block list, tools and counts from its message.
 pub(super) fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
-    let Ok(head) = serde_json::from_str::<Head>(json) else {
+    let Some(head) = head_of(json) else {
         e.preview = "a message that could not be read".into();
         return;
     };
-    e.role = match string(head.role).as_deref() {
+    e.role = match string_text(head.role).as_deref() {
         Some("assistant") => Some("assistant"),
         _ => Some("user"),
     };
@@ -272,7 +206,7 @@ pub(super) fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
     };
     let mut first_text = true;
     for b in blocks {
-        let Some(kind_name) = string(b.kind) else { continue };
+        let Some(kind_name) = string_text(b.kind) else { continue };
         let name = block_name(&kind_name);
         if !e.blocks.contains(&name) {
             e.blocks.push(name);
@@ -282,7 +216,7 @@ pub(super) fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
                 // A prompt's later text blocks are notes or attachments: the
                 // whole text says which (its end marks a note).
                 let text = if kind == RecordKind::User && !first_text {
-                    string(b.text).unwrap_or_default()
+                    string_text(b.text).unwrap_or_default()
                 } else {
                     preview_of(b.text).unwrap_or_default().into()
                 };
@@ -299,14 +233,14 @@ pub(super) fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
                 add_piece(&mut e.preview, &[&preview_of(b.thinking).unwrap_or_default()]);
             }
             "tool_use" | "server_tool_use" => {
-                let tool_name = string(b.name).map(|n| n.into_owned());
-                let input = b.input.map_or("{}", RawValue::get);
+                let tool_name = string_text(b.name).map(|n| n.into_owned());
+                let input = b.input.unwrap_or("{}");
                 add_piece(
                     &mut e.preview,
                     &[tool_name.as_deref().unwrap_or("?"), "(", cut(input, PREVIEW), ")"],
                 );
                 e.tools.push(ToolRef {
-                    id: string(b.id).unwrap_or_default().into_owned(),
+                    id: string_text(b.id).unwrap_or_default().into_owned(),
                     name: tool_name,
                     is_use: true,
                     error: false,
@@ -319,10 +253,10 @@ pub(super) fn summarise(e: &mut Entry, kind: RecordKind, json: &str) {
                 let text = detail::result_text(b.content, PREVIEW + INTERRUPTED.len());
                 add_piece(&mut e.preview, &[cut(&text, PREVIEW)]);
                 e.tools.push(ToolRef {
-                    id: string(b.tool_use_id).unwrap_or_default().into_owned(),
+                    id: string_text(b.tool_use_id).unwrap_or_default().into_owned(),
                     name: None,
                     is_use: false,
-                    error: b.is_error.is_some_and(|r| r.get() == "true"),
+                    error: b.is_error == Some("true"),
                     interrupted: text == INTERRUPTED,
                     pair: None,
                     child: None,
@@ -370,58 +304,162 @@ pub(crate) fn note_text(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::value::RawValue;
 
-    /// Heads read in one pass are those the blocks give when read alone.
-    #[test]
-    fn one_pass_reads_what_the_blocks_read_alone_give() {
-        let contents = [
-            r#"[{"type":"text","text":"a"},{"type":"tool_use","id":"x","name":"n","input":{"a":[1,{"b":2}]}}]"#,
-            r#"[null,5,"s",[1,2],{"type":"tool_result","tool_use_id":7,"content":{"a":1}},true]"#,
-            r#"[{"type":"text","text":"a","text":"b"},{"type":"thinking","thinking":"t","signature":"s","extra":[{}]}]"#,
-            r#"[{"t\u0079pe":"text","text":"esc\"aped"}]"#,
-            r#"[]"#,
-        ];
-        for c in contents {
-            let json = format!(r#"{{"role":"user","content":{c}}}"#);
-            let one: Head = serde_json::from_str(&json).unwrap();
-            let Some(Content::Blocks(one)) = one.content else { panic!("blocks: {c}") };
-            let alone: Vec<BlockHead> = serde_json::from_str::<Vec<&RawValue>>(c)
-                .unwrap()
-                .into_iter()
-                .filter_map(|raw| serde_json::from_str::<BlockHead>(raw.get()).ok())
-                .collect();
-            fn show(b: &[BlockHead]) -> Vec<[Option<String>; 9]> {
-                b.iter()
-                    .map(|h| {
-                        [
-                            h.kind,
-                            h.id,
-                            h.tool_use_id,
-                            h.name,
-                            h.text,
-                            h.thinking,
-                            h.input,
-                            h.content,
-                            h.is_error,
-                        ]
-                        .map(|r| r.map(|r| r.get().to_owned()))
-                    })
-                    .collect()
+    /// The oracle: serde's reading of a message, as the transcript read it
+    /// before `json_skim`. The head as a derive reads it (a repeated `role`
+    /// or `content` fails, `null` is absent), a string content decoded by
+    /// serde, and each block as serde's map gives it: a repeat of a field
+    /// read by the transcript or resume fails the block, `null` kept raw.
+    type Shown = (Option<String>, String, Vec<[Option<String>; 9]>);
+
+    fn serde_members(text: &str) -> Option<Vec<(String, &RawValue)>> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Vec<(String, &'de RawValue)>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
             }
-            assert_eq!(show(&one), show(&alone), "{c}");
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = m.next_key::<String>()? {
+                    out.push((k, m.next_value()?));
+                }
+                Ok(out)
+            }
         }
-        for (c, text) in [(r#""plain""#, "plain"), (r#""with \"escape\"""#, r#"with "escape""#)] {
-            let json = format!(r#"{{"content":{c}}}"#);
-            let one: Head = serde_json::from_str(&json).unwrap();
-            let Some(Content::Text(t)) = one.content else { panic!("text: {c}") };
-            assert_eq!(t, text);
+        serde::Deserializer::deserialize_map(&mut serde_json::Deserializer::from_str(text), V).ok()
+    }
+
+    const BLOCK_FIELDS: [&str; 12] = [
+        "type",
+        "id",
+        "tool_use_id",
+        "name",
+        "text",
+        "thinking",
+        "input",
+        "content",
+        "is_error",
+        "signature",
+        "data",
+        "source",
+    ];
+
+    fn serde_block(text: &str) -> Option<[Option<String>; 9]> {
+        let members = serde_members(text)?;
+        let mut out: [Option<String>; 9] = Default::default();
+        for (i, name) in BLOCK_FIELDS.iter().enumerate() {
+            let mut values = members.iter().filter(|(k, _)| k == name);
+            let first = values.next();
+            if values.next().is_some() {
+                return None;
+            }
+            if i < 9 {
+                out[i] = first.map(|(_, v)| v.get().to_owned());
+            }
         }
-        for c in ["{}", "1", "true"] {
-            let json = format!(r#"{{"content":{c}}}"#);
-            let one: Head = serde_json::from_str(&json).unwrap();
-            assert!(matches!(one.content, Some(Content::Other)), "{c}");
+        Some(out)
+    }
+
+    fn by_serde(json: &str) -> Option<Shown> {
+        #[derive(serde::Deserialize)]
+        struct Head<'a> {
+            #[serde(borrow)]
+            role: Option<&'a RawValue>,
+            #[serde(borrow)]
+            content: Option<&'a RawValue>,
         }
-        let one: Head = serde_json::from_str(r#"{"content":null}"#).unwrap();
-        assert!(one.content.is_none());
+        let head: Head = serde_json::from_str(json).ok()?;
+        let role = head.role.map(|r| r.get().to_owned());
+        Some(match head.content.map(RawValue::get) {
+            None => (role, "none".into(), vec![]),
+            Some(c) if c.starts_with('"') => {
+                (role, format!("text {}", cut(&serde_json::from_str::<String>(c).ok()?, PREVIEW)), vec![])
+            }
+            Some(c) if c.starts_with('[') => {
+                let items: Vec<&RawValue> = serde_json::from_str(c).ok()?;
+                (role, "blocks".into(), items.iter().filter_map(|i| serde_block(i.get())).collect())
+            }
+            Some(_) => (role, "other".into(), vec![]),
+        })
+    }
+
+    fn skimmed(json: &str) -> Option<Shown> {
+        let head = head_of(json)?;
+        let role = head.role.map(str::to_owned);
+        let show = |b: &BlockSpans| {
+            [b.kind, b.id, b.tool_use_id, b.name, b.text, b.thinking, b.input, b.content, b.is_error]
+                .map(|v| v.map(str::to_owned))
+        };
+        Some(match head.content {
+            None => (role, "none".into(), vec![]),
+            Some(Content::Text(t)) => (role, format!("text {}", cut(&t, PREVIEW)), vec![]),
+            Some(Content::Blocks(b)) => (role, "blocks".into(), b.iter().map(show).collect()),
+            Some(Content::Other) => (role, "other".into(), vec![]),
+        })
+    }
+
+    #[rustfmt::skip]
+    const CONTENTS: &[&str] = &[
+        r#"[{"type":"text","text":"a"},{"type":"tool_use","id":"x","name":"n","input":{"a":[1,{"b":2}]}}]"#,
+        r#"[null,5,"s",[1,2],{"type":"tool_result","tool_use_id":7,"content":{"a":1}},true]"#,
+        r#"[{"type":"text","text":"a","text":"b"},{"type":"thinking","thinking":"t","signature":"s","extra":[{}]}]"#,
+        r#"[{"t\u0079pe":"text","text":"esc\"aped"}]"#, r#"[]"#, r#" [ {"type" : "text" , "text" : null } ] "#,
+        r#"[{"type":"image","source":{"data":"x"},"source":{}},{"type":"tool_use","input":null,"x":1,"x":2}]"#,
+        r#"[{"type":"tool_result","content":[{"type":"text","text":"}\"]\\"}],"is_error":true}]"#,
+        r#""plain""#, r#""with \"escape\"""#, r#""lone \ud800 half""#, r#""\\""#, "{}", "1", "true", "null",
+    ];
+
+    #[test]
+    fn heads_are_what_serde_reads() {
+        for c in CONTENTS {
+            for json in [
+                format!(r#"{{"role":"user","content":{c}}}"#),
+                format!(r#"{{ "content" : {c} , "role" : null }}"#),
+                format!(r#"{{"content":{c},"extra":{{"content":1}},"content":{c}}}"#),
+                format!(r#"{{"r\u006fle":"assistant","content":{c}}}"#),
+            ] {
+                assert_eq!(skimmed(&json), by_serde(&json), "{json}");
+            }
+        }
+        for json in ["[1]", "\"s\"", "{}", r#"{"role":"a","role":"b"}"#] {
+            assert_eq!(skimmed(json), by_serde(json), "{json}");
+        }
+    }
+
+    /// Every message of the repository's samples and of the peers' real
+    /// sessions (../shared/peers, every format), as the journal keeps it.
+    #[test]
+    fn heads_of_real_messages_are_what_serde_reads() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<std::path::PathBuf> = Vec::new();
+        let mut dirs = vec![root.join("web-demo/samples"), root.join("../shared/peers")];
+        if !dirs[1].is_dir() {
+            eprintln!("SKIP the peers' messages: ../shared/peers is absent (the samples are still read)");
+        }
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "jsonl" || e == "json") {
+                    files.push(path);
+                }
+            }
+        }
+        let mut messages = 0;
+        for file in &files {
+            let mut journal = crate::Journal::new(crate::Redactor::default()).with_history();
+            journal.feed_bytes(&std::fs::read(file).unwrap());
+            journal.finish();
+            for item in journal.state().history.iter().flatten() {
+                if let crate::state::HistoryItem::Message { json, .. } = item {
+                    assert_eq!(skimmed(json), by_serde(json), "{}: {json}", file.display());
+                    messages += 1;
+                }
+            }
+        }
+        assert!(messages > 100, "{messages} messages in {} files", files.len());
     }
 }

@@ -1,0 +1,245 @@
+//! Walking JSON text already known to be valid (a message this crate wrote
+//! from checked parts): where a value ends, an object's members, an
+//! array's elements, without checking the grammar a second time.
+//!
+//! Why not serde_json: it checks every byte of a string it skips (control
+//! characters, escapes), eight at a time, stopping at each escape; a
+//! checked text needs only its quotes. Here memchr finds each `"` (SIMD in
+//! the module's build) and the backslashes before it say whether it is
+//! escaped, so a tool result full of `\n` is crossed in long strides.
+//! Building a 1 GB journal's transcript read every message once more this
+//! way instead of through serde.
+//!
+//! On text that is not valid JSON the answers are wrong but safe: every
+//! step moves forward, no index leaves the text, nothing panics.
+//! A leaf module: it imports nothing of the crate.
+
+#![forbid(unsafe_code)]
+
+/// Past the closing quote of the string whose opening quote is at `i`
+/// (the text's end when it has none).
+pub fn string_end(b: &[u8], i: usize) -> usize {
+    let mut at = i.saturating_add(1);
+    while let Some(rest) = b.get(at..) {
+        let Some(q) = memchr::memchr(b'"', rest) else { break };
+        let q = at + q;
+        // Escaped when an odd run of backslashes comes before it (the run
+        // cannot reach back past the opening quote).
+        let slashes = b[at..q].iter().rev().take_while(|&&c| c == b'\\').count();
+        if slashes % 2 == 0 {
+            return q + 1;
+        }
+        at = q + 1;
+    }
+    b.len()
+}
+
+/// Past the end of the value that starts at `i` (a string, an object or
+/// array with all it holds, or a scalar); always past `i`.
+pub fn value_end(b: &[u8], i: usize) -> usize {
+    match b.get(i) {
+        Some(b'"') => string_end(b, i),
+        Some(b'{' | b'[') => {
+            let mut depth = 0usize;
+            let mut at = i;
+            while let Some(&c) = b.get(at) {
+                match c {
+                    b'"' => {
+                        at = string_end(b, at);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            return at + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                at += 1;
+            }
+            b.len()
+        }
+        Some(_) => {
+            let ends = |c: &u8| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r');
+            let len = b[i..].iter().position(ends).unwrap_or(b.len() - i);
+            i + len.max(1)
+        }
+        None => b.len(),
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// An object's members as `(key, value)`: the key as written between its
+/// quotes (escapes left in), the value's whole text. None when the text is
+/// not an object.
+pub fn members(text: &str) -> Option<Members<'_>> {
+    let at = skip_ws(text.as_bytes(), 0);
+    (text.as_bytes().get(at) == Some(&b'{')).then_some(Members { text, at: at + 1 })
+}
+
+/// An array's elements, each value's whole text. None when the text is not an array.
+pub fn elements(text: &str) -> Option<Elements<'_>> {
+    let at = skip_ws(text.as_bytes(), 0);
+    (text.as_bytes().get(at) == Some(&b'[')).then_some(Elements { text, at: at + 1 })
+}
+
+/// See `members`.
+pub struct Members<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.text.as_bytes();
+        let mut at = skip_ws(b, self.at);
+        if b.get(at) == Some(&b',') {
+            at = skip_ws(b, at + 1);
+        }
+        if b.get(at) != Some(&b'"') {
+            self.at = b.len();
+            return None;
+        }
+        let key_end = string_end(b, at);
+        let key = self.text.get(at + 1..key_end.saturating_sub(1).max(at + 1))?;
+        at = skip_ws(b, key_end);
+        if b.get(at) != Some(&b':') {
+            self.at = b.len();
+            return None;
+        }
+        at = skip_ws(b, at + 1);
+        let end = value_end(b, at);
+        self.at = end;
+        Some((key, self.text.get(at..end)?))
+    }
+}
+
+/// See `elements`.
+pub struct Elements<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.text.as_bytes();
+        let mut at = skip_ws(b, self.at);
+        if b.get(at) == Some(&b',') {
+            at = skip_ws(b, at + 1);
+        }
+        if matches!(b.get(at), None | Some(b']')) {
+            self.at = b.len();
+            return None;
+        }
+        let end = value_end(b, at);
+        self.at = end;
+        self.text.get(at..end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::value::RawValue;
+
+    /// What serde reads of a valid object: its keys as written and its values' texts.
+    fn serde_members(text: &str) -> Vec<(String, String)> {
+        let map: Vec<(String, &RawValue)> = {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Vec<(String, &'de RawValue)>;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                    let mut out = Vec::new();
+                    while let Some(k) = m.next_key::<String>()? {
+                        out.push((k, m.next_value()?));
+                    }
+                    Ok(out)
+                }
+            }
+            use serde::Deserializer;
+            serde_json::Deserializer::from_str(text).deserialize_map(V).unwrap()
+        };
+        map.into_iter().map(|(k, v)| (k, v.get().to_owned())).collect()
+    }
+
+    fn skimmed(text: &str) -> Vec<(String, String)> {
+        members(text)
+            .unwrap()
+            .map(|(k, v)| (serde_json::from_str(&format!("\"{k}\"")).unwrap(), v.to_owned()))
+            .collect()
+    }
+
+    #[rustfmt::skip]
+    const OBJECTS: &[&str] = &[
+        r#"{}"#, r#" { } "#, r#"{"a":1}"#, r#"{ "a" : [1, {"b": "]}"}, "\"", "\\"] , "c":null,"d":true }"#,
+        r#"{"k\"ey":"v\\","e":"\\\"","f":"\\\\","g":-1.5e+3,"h":{"i":{"j":[[],{}]}}}"#,
+        r#"{"t\u0079pe":"text","text":"a\nb\u00e9 ✓","x":"}{][,:"}"#,
+        "{\"a\"\t:\n\"b\"\r,\"c\":[ 1 , 2 ]}",
+    ];
+
+    #[test]
+    fn members_are_what_serde_reads() {
+        for text in OBJECTS {
+            assert_eq!(skimmed(text), serde_members(text), "{text}");
+        }
+        // Backslash runs of every length before a quote, at the start of a string and later.
+        for n in 0..8 {
+            let run = "\\\\".repeat(n);
+            let text = format!(r#"{{"a":"{run}","b":"x{run}\"{run}","c":["{run}"]}}"#);
+            assert_eq!(skimmed(&text), serde_members(&text), "{text}");
+        }
+    }
+
+    #[test]
+    fn elements_are_what_serde_reads() {
+        for text in [r#"[]"#, r#"[ 1 ,"a\"]",{"b":[2]}, [3], null ]"#, r#"["\\",true,-0.5]"#] {
+            let want: Vec<&RawValue> = serde_json::from_str(text).unwrap();
+            let got: Vec<&str> = elements(text).unwrap().collect();
+            assert_eq!(got, want.iter().map(|r| r.get()).collect::<Vec<_>>(), "{text}");
+        }
+        assert!(elements("{}").is_none() && members("[]").is_none() && members("").is_none());
+    }
+
+    /// Any bytes: no panic, and each walk ends (every step moves on).
+    #[test]
+    fn any_text_is_walked_safely() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let alphabet = b"{}[]\",:\\ a1\n";
+        for len in 0..200 {
+            for _ in 0..50 {
+                let text: String = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        alphabet[(seed % alphabet.len() as u64) as usize] as char
+                    })
+                    .collect();
+                let b = text.as_bytes();
+                for i in 0..=b.len() {
+                    assert!(value_end(b, i) > i || i >= b.len());
+                    assert!(value_end(b, i) <= b.len() && string_end(b, i) <= b.len().max(i + 1));
+                }
+                for text in [format!("{{{text}"), format!("[{text}")] {
+                    assert!(members(&text).map_or(0, |m| m.count()) <= text.len());
+                    assert!(elements(&text).map_or(0, |e| e.count()) <= text.len());
+                }
+            }
+        }
+    }
+}
