@@ -170,7 +170,7 @@ fn stops(c: u8) -> bool {
 
 /// The first index from `i` whose byte ends a plain run (or `b.len()`):
 /// 16 bytes a step with wasm SIMD (the module's build), else 8 as a u64.
-fn plain_run_end(b: &[u8], i: usize) -> usize {
+pub(crate) fn plain_run_end(b: &[u8], i: usize) -> usize {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     let i = simd::plain_run_end(b, i);
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]

@@ -101,7 +101,8 @@ pub enum Part {
 /// JSON, because flatten serialises every field once more through a map
 /// serializer of its own, ~10 KB of wasm (issue 24's size budget).
 fn detail_json(entry: &super::Entry, parts: &[Part]) -> Option<String> {
-    let mut out = serde_json::to_string(entry).ok()?;
+    let mut out = String::new();
+    super::write::entry(&mut out, entry);
     // `{...}`: the entry always has fields (`index` first), so a comma.
     if out.pop() != Some('}') || out.len() < 2 {
         return None;

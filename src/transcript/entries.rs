@@ -11,7 +11,6 @@
 #![forbid(unsafe_code)]
 
 use super::Entry;
-use serde::ser::{Serialize, Serializer};
 
 /// Entries per block: about 1 MB on wasm32.
 const BLOCK: usize = 4096;
@@ -61,11 +60,6 @@ impl Entries {
         let from = from.min(to);
         (from..to).filter_map(move |i| self.get(i))
     }
-
-    /// Entries `from..to` as one JSON array (what serializing the slice gave).
-    pub(super) fn slice(&self, from: usize, to: usize) -> Slice<'_> {
-        Slice { entries: self, from, to }
-    }
 }
 
 impl IntoIterator for Entries {
@@ -86,18 +80,5 @@ impl std::ops::Index<usize> for Entries {
 impl std::ops::IndexMut<usize> for Entries {
     fn index_mut(&mut self, i: usize) -> &mut Entry {
         &mut self.blocks[i / BLOCK][i % BLOCK]
-    }
-}
-
-/// A range of entries, serialized as a sequence.
-pub(super) struct Slice<'a> {
-    entries: &'a Entries,
-    from: usize,
-    to: usize,
-}
-
-impl Serialize for Slice<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.entries.range(self.from, self.to))
     }
 }

@@ -22,6 +22,7 @@ mod entries;
 mod plain;
 mod summary;
 pub mod tools;
+mod write;
 
 pub use detail::{Image, Outcome, Part};
 
@@ -47,6 +48,26 @@ pub enum EntryKind {
     Message,
     Landmark,
     Warning,
+}
+
+impl EntryKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EntryKind::Message => "message",
+            EntryKind::Landmark => "landmark",
+            EntryKind::Warning => "warning",
+        }
+    }
+}
+
+impl ThinkingFate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThinkingFate::Kept => "kept",
+            ThinkingFate::NotSent => "notSent",
+            ThinkingFate::Dropped => "dropped",
+        }
+    }
 }
 
 impl Fate {
@@ -256,6 +277,18 @@ struct Settled<'a> {
     under_calls: bool,
 }
 
+impl Settled<'_> {
+    fn of(e: &Entry) -> Settled<'_> {
+        Settled {
+            fate: e.fate,
+            tools: &e.tools,
+            thinking_fate: e.thinking_fate,
+            dropped_why: e.dropped_why.as_deref(),
+            under_calls: e.under_calls,
+        }
+    }
+}
+
 impl Transcript {
     /// Builds the transcript of a state that kept its history (without one,
     /// only its warnings).
@@ -340,7 +373,15 @@ impl Transcript {
 
     /// Entries `from..to` as a JSON array.
     pub fn index_json(&self, from: usize, to: usize) -> String {
-        serde_json::to_string(&self.entries.slice(from, to)).unwrap_or_else(|_| "[]".into())
+        let mut out = String::from("[");
+        for (i, e) in self.entries.range(from, to).enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write::entry(&mut out, e);
+        }
+        out.push(']');
+        out
     }
 
     /// What `settle` decided of entries `from..to`, as a JSON array of
@@ -356,18 +397,15 @@ impl Transcript {
         if self.reordered || !self.settled {
             return None;
         }
-        let settled: Vec<Settled> = self
-            .entries
-            .range(from, to)
-            .map(|e| Settled {
-                fate: e.fate,
-                tools: &e.tools,
-                thinking_fate: e.thinking_fate,
-                dropped_why: e.dropped_why.as_deref(),
-                under_calls: e.under_calls,
-            })
-            .collect();
-        serde_json::to_string(&settled).ok()
+        let mut out = String::from("[");
+        for (i, e) in self.entries.range(from, to).enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write::settled(&mut out, &Settled::of(e));
+        }
+        out.push(']');
+        Some(out)
     }
 
     /// One entry whole, as JSON (None past the end). `lines`: journal lines

@@ -1,0 +1,301 @@
+//! Entries as JSON text, written by hand: the index of a 1 GB journal is
+//! 600,000 entries, and serde_json's writer looked up every byte of every
+//! preview in its escape table. The text is what the derived `Serialize`
+//! of `Entry` and `Settled` writes, field for field (the tests keep the
+//! derive as the oracle); only strings are escaped the faster way
+//! (json_str), and floats still go through serde_json's printer.
+
+#![forbid(unsafe_code)]
+
+use super::{Entry, Settled, Subagent, ToolRef};
+use crate::json_str::push_str_literal;
+use std::fmt::Write;
+
+/// `,"name":` (every field but an object's first).
+fn key(out: &mut String, name: &str) {
+    out.push_str(",\"");
+    out.push_str(name);
+    out.push_str("\":");
+}
+
+fn number(out: &mut String, n: impl std::fmt::Display) {
+    let _ = write!(out, "{n}");
+}
+
+/// A float as serde_json prints it (`null` when not finite).
+fn float(out: &mut String, x: Option<f64>) {
+    match x {
+        Some(x) => out.push_str(&serde_json::to_string(&x).unwrap_or_else(|_| "null".into())),
+        None => out.push_str("null"),
+    }
+}
+
+fn array<T>(out: &mut String, items: &[T], each: impl Fn(&mut String, &T)) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        each(out, item);
+    }
+    out.push(']');
+}
+
+fn tool(out: &mut String, t: &ToolRef) {
+    out.push_str("{\"id\":");
+    push_str_literal(out, &t.id);
+    if let Some(name) = &t.name {
+        key(out, "name");
+        push_str_literal(out, name);
+    }
+    key(out, "use");
+    out.push_str(if t.is_use { "true" } else { "false" });
+    if t.error {
+        out.push_str(",\"error\":true");
+    }
+    if t.interrupted {
+        out.push_str(",\"interrupted\":true");
+    }
+    if let Some(pair) = t.pair {
+        key(out, "pair");
+        number(out, pair);
+    }
+    if let Some(child) = &t.child {
+        key(out, "child");
+        push_str_literal(out, child);
+    }
+    out.push('}');
+}
+
+fn subagent(out: &mut String, s: &Subagent) {
+    out.push_str("{\"child\":");
+    match &s.child {
+        Some(child) => push_str_literal(out, child),
+        None => out.push_str("null"),
+    }
+    key(out, "tokens");
+    number(out, s.tokens);
+    key(out, "costUsd");
+    float(out, s.cost_usd);
+    out.push('}');
+}
+
+/// Appends one entry's JSON object.
+pub(super) fn entry(out: &mut String, e: &Entry) {
+    out.push_str("{\"index\":");
+    number(out, e.index);
+    key(out, "line");
+    number(out, e.line);
+    key(out, "type");
+    push_str_literal(out, e.record);
+    key(out, "kind");
+    push_str_literal(out, e.kind.as_str());
+    if let Some(role) = e.role {
+        key(out, "role");
+        push_str_literal(out, role);
+    }
+    if let Some(fate) = e.fate {
+        key(out, "fate");
+        push_str_literal(out, fate.as_str());
+    }
+    if let Some(t) = &e.t {
+        key(out, "t");
+        push_str_literal(out, t);
+    }
+    key(out, "preview");
+    push_str_literal(out, &e.preview);
+    if !e.blocks.is_empty() {
+        key(out, "blocks");
+        array(out, &e.blocks, |out, b| push_str_literal(out, b));
+    }
+    if !e.tools.is_empty() {
+        key(out, "tools");
+        array(out, &e.tools, tool);
+    }
+    if e.thinking != 0 {
+        key(out, "thinking");
+        number(out, e.thinking);
+    }
+    if let Some(fate) = e.thinking_fate {
+        key(out, "thinkingFate");
+        push_str_literal(out, fate.as_str());
+    }
+    if let Some(why) = &e.dropped_why {
+        key(out, "droppedWhy");
+        push_str_literal(out, why);
+    }
+    if let Some(u) = &e.usage {
+        let _ = write!(
+            out,
+            ",\"usage\":{{\"inputTokens\":{},\"outputTokens\":{},\"cacheReadTokens\":{},\"cacheWriteTokens\":{}}}",
+            u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
+        );
+    }
+    if let Some(cost) = e.cost_usd {
+        key(out, "costUsd");
+        float(out, cost);
+    }
+    for (name, value) in [("contextTokens", e.context_tokens), ("contextWindow", e.context_window)] {
+        if let Some(n) = value {
+            key(out, name);
+            number(out, n);
+        }
+    }
+    for (name, n) in [("notes", e.notes), ("attachments", e.attachments)] {
+        if n != 0 {
+            key(out, name);
+            number(out, n);
+        }
+    }
+    for (name, on) in [("synthetic", e.synthetic), ("redacted", e.redacted), ("underCalls", e.under_calls)] {
+        if on {
+            key(out, name);
+            out.push_str("true");
+        }
+    }
+    if !e.subagents.is_empty() {
+        key(out, "subagents");
+        array(out, &e.subagents, subagent);
+    }
+    if let Some(context) = &e.context {
+        key(out, "context");
+        push_str_literal(out, context);
+    }
+    out.push('}');
+}
+
+/// Appends what settling decided of one entry (`Settled`'s JSON object).
+pub(super) fn settled(out: &mut String, s: &Settled) {
+    // Fields separated by commas; the first has none.
+    let start = out.len();
+    out.push('{');
+    let field = |out: &mut String, name: &str| {
+        if out.len() > start + 1 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(name);
+        out.push_str("\":");
+    };
+    if let Some(fate) = s.fate {
+        field(out, "fate");
+        push_str_literal(out, fate.as_str());
+    }
+    if !s.tools.is_empty() {
+        field(out, "tools");
+        array(out, s.tools, tool);
+    }
+    if let Some(fate) = s.thinking_fate {
+        field(out, "thinkingFate");
+        push_str_literal(out, fate.as_str());
+    }
+    if let Some(why) = s.dropped_why {
+        field(out, "droppedWhy");
+        push_str_literal(out, why);
+    }
+    if s.under_calls {
+        field(out, "underCalls");
+        out.push_str("true");
+    }
+    out.push('}');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every entry and every patch of the samples' and the peers' sessions
+    /// (../shared/peers, every format), and made-up entries with every
+    /// field, as the derived `Serialize` writes them.
+    #[test]
+    fn entries_are_written_as_serde_writes_them() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("web-demo/samples"), root.join("../shared/peers")];
+        if !dirs[1].is_dir() {
+            eprintln!("SKIP the peers' entries: ../shared/peers is absent (the samples are still written)");
+        }
+        let mut files = Vec::new();
+        while let Some(dir) = dirs.pop() {
+            for path in std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()) {
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "jsonl" || e == "json") {
+                    files.push(path);
+                }
+            }
+        }
+        let mut checked = 0;
+        for file in &files {
+            let mut journal = crate::Journal::new(crate::Redactor::default()).with_history();
+            journal.feed_bytes(&std::fs::read(file).unwrap());
+            journal.finish();
+            let t = super::super::Transcript::new(journal.state());
+            for e in t.entries.iter() {
+                let mut out = String::new();
+                entry(&mut out, e);
+                assert_eq!(out, serde_json::to_string(e).unwrap(), "{}", file.display());
+                let s = Settled::of(e);
+                let mut out = String::new();
+                settled(&mut out, &s);
+                assert_eq!(out, serde_json::to_string(&s).unwrap(), "{}", file.display());
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked} entries");
+        // Every optional field present, odd text and floats.
+        let tool = ToolRef {
+            id: "t\"1".into(),
+            name: Some("n\u{1}".into()),
+            is_use: false,
+            error: true,
+            interrupted: true,
+            pair: Some(7),
+            child: Some("c".into()),
+        };
+        for cost in
+            [None, Some(None), Some(Some(0.1 + 0.2)), Some(Some(1e-7)), Some(Some(3.0)), Some(Some(f64::NAN))]
+        {
+            let e = Entry {
+                index: 1,
+                line: u64::MAX,
+                record: "assistant",
+                kind: super::super::EntryKind::Message,
+                role: Some("assistant"),
+                fate: Some(super::super::Fate::Undone),
+                t: Some("2026-12-04T00:00:00Z".into()),
+                preview: "é\n\"✓\\\u{7f}".into(),
+                blocks: vec!["text", "tool_use"],
+                tools: vec![tool.clone(), ToolRef { name: None, pair: None, child: None, ..tool.clone() }],
+                thinking: 2,
+                thinking_fate: Some(super::super::ThinkingFate::Dropped),
+                dropped_why: Some("model-switch".into()),
+                usage: Some(crate::Usage {
+                    input_tokens: 1,
+                    output_tokens: 2,
+                    cache_read_tokens: 3,
+                    cache_write_tokens: 4,
+                }),
+                cost_usd: cost,
+                context_tokens: Some(5),
+                context_window: Some(200_000),
+                notes: 1,
+                attachments: 2,
+                synthetic: true,
+                redacted: true,
+                under_calls: true,
+                subagents: vec![
+                    Subagent { child: None, tokens: 9, cost_usd: None },
+                    Subagent { child: Some("x".into()), tokens: 0, cost_usd: cost.flatten() },
+                ],
+                context: Some("AGENTS.md".into()),
+            };
+            let mut out = String::new();
+            entry(&mut out, &e);
+            assert_eq!(out, serde_json::to_string(&e).unwrap());
+            let s = Settled::of(&e);
+            let mut out = String::new();
+            settled(&mut out, &s);
+            assert_eq!(out, serde_json::to_string(&s).unwrap());
+        }
+    }
+}
