@@ -149,32 +149,36 @@ impl<'a> Iterator for Elements<'a> {
     }
 }
 
+/// serde's reading of an object, member by member (keys unescaped, values
+/// raw; repeats kept): the oracle of the tests that walk with this module.
+#[cfg(test)]
+pub(crate) fn serde_members(text: &str) -> Option<Vec<(String, &serde_json::value::RawValue)>> {
+    use serde_json::value::RawValue;
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Vec<(String, &'de RawValue)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(k) = m.next_key::<String>()? {
+                out.push((k, m.next_value()?));
+            }
+            Ok(out)
+        }
+    }
+    serde::Deserializer::deserialize_map(&mut serde_json::Deserializer::from_str(text), V).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::value::RawValue;
 
-    /// What serde reads of a valid object: its keys as written and its values' texts.
-    fn serde_members(text: &str) -> Vec<(String, String)> {
-        let map: Vec<(String, &RawValue)> = {
-            struct V;
-            impl<'de> serde::de::Visitor<'de> for V {
-                type Value = Vec<(String, &'de RawValue)>;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("an object")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                    let mut out = Vec::new();
-                    while let Some(k) = m.next_key::<String>()? {
-                        out.push((k, m.next_value()?));
-                    }
-                    Ok(out)
-                }
-            }
-            use serde::Deserializer;
-            serde_json::Deserializer::from_str(text).deserialize_map(V).unwrap()
-        };
-        map.into_iter().map(|(k, v)| (k, v.get().to_owned())).collect()
+    /// What serde reads of a valid object: its keys and its values' texts.
+    fn serde_strings(text: &str) -> Vec<(String, String)> {
+        serde_members(text).unwrap().into_iter().map(|(k, v)| (k, v.get().to_owned())).collect()
     }
 
     fn skimmed(text: &str) -> Vec<(String, String)> {
@@ -195,13 +199,13 @@ mod tests {
     #[test]
     fn members_are_what_serde_reads() {
         for text in OBJECTS {
-            assert_eq!(skimmed(text), serde_members(text), "{text}");
+            assert_eq!(skimmed(text), serde_strings(text), "{text}");
         }
         // Backslash runs of every length before a quote, at the start of a string and later.
         for n in 0..8 {
             let run = "\\\\".repeat(n);
             let text = format!(r#"{{"a":"{run}","b":"x{run}\"{run}","c":["{run}"]}}"#);
-            assert_eq!(skimmed(&text), serde_members(&text), "{text}");
+            assert_eq!(skimmed(&text), serde_strings(&text), "{text}");
         }
     }
 

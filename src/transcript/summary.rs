@@ -313,24 +313,6 @@ mod tests {
     /// read by the transcript or resume fails the block, `null` kept raw.
     type Shown = (Option<String>, String, Vec<[Option<String>; 9]>);
 
-    fn serde_members(text: &str) -> Option<Vec<(String, &RawValue)>> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Vec<(String, &'de RawValue)>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(k) = m.next_key::<String>()? {
-                    out.push((k, m.next_value()?));
-                }
-                Ok(out)
-            }
-        }
-        serde::Deserializer::deserialize_map(&mut serde_json::Deserializer::from_str(text), V).ok()
-    }
-
     const BLOCK_FIELDS: [&str; 12] = [
         "type",
         "id",
@@ -347,7 +329,7 @@ mod tests {
     ];
 
     fn serde_block(text: &str) -> Option<[Option<String>; 9]> {
-        let members = serde_members(text)?;
+        let members = crate::json_skim::serde_members(text)?;
         let mut out: [Option<String>; 9] = Default::default();
         for (i, name) in BLOCK_FIELDS.iter().enumerate() {
             let mut values = members.iter().filter(|(k, _)| k == name);
@@ -432,27 +414,9 @@ mod tests {
     /// sessions (../shared/peers, every format), as the journal keeps it.
     #[test]
     fn heads_of_real_messages_are_what_serde_reads() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files: Vec<std::path::PathBuf> = Vec::new();
-        let mut dirs = vec![root.join("web-demo/samples"), root.join("../shared/peers")];
-        if !dirs[1].is_dir() {
-            eprintln!("SKIP the peers' messages: ../shared/peers is absent (the samples are still read)");
-        }
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "jsonl" || e == "json") {
-                    files.push(path);
-                }
-            }
-        }
+        let journals = super::super::tests::real_journals();
         let mut messages = 0;
-        for file in &files {
-            let mut journal = crate::Journal::new(crate::Redactor::default()).with_history();
-            journal.feed_bytes(&std::fs::read(file).unwrap());
-            journal.finish();
+        for (file, journal) in &journals {
             for item in journal.state().history.iter().flatten() {
                 if let crate::state::HistoryItem::Message { json, .. } = item {
                     assert_eq!(skimmed(json), by_serde(json), "{}: {json}", file.display());
@@ -460,6 +424,6 @@ mod tests {
                 }
             }
         }
-        assert!(messages > 100, "{messages} messages in {} files", files.len());
+        assert!(messages > 100, "{messages} messages in {} files", journals.len());
     }
 }

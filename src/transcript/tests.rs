@@ -13,6 +13,31 @@ fn transcript_of(text: &str) -> (SessionState, Transcript) {
     (state, t)
 }
 
+/// The sessions of the repository's samples and of ../shared/peers (every
+/// format), each read whole with its history: what the transcript's own
+/// readers and writers are held to serde's on.
+pub(super) fn real_journals() -> Vec<(std::path::PathBuf, Journal)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("web-demo/samples"), root.join("../shared/peers")];
+    if !dirs[1].is_dir() {
+        eprintln!("SKIP the peers' sessions: ../shared/peers is absent (the samples are still read)");
+    }
+    let mut out = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for path in std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "jsonl" || e == "json") {
+                let mut journal = Journal::new(Redactor::default()).with_history();
+                journal.feed_bytes(&std::fs::read(&path).unwrap());
+                journal.finish();
+                out.push((path, journal));
+            }
+        }
+    }
+    out
+}
+
 fn sample() -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web-demo/samples/viewer-sample.jsonl");
     std::fs::read_to_string(path).expect("the viewer sample")

@@ -209,26 +209,8 @@ mod tests {
     /// field, as the derived `Serialize` writes them.
     #[test]
     fn entries_are_written_as_serde_writes_them() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut dirs = vec![root.join("web-demo/samples"), root.join("../shared/peers")];
-        if !dirs[1].is_dir() {
-            eprintln!("SKIP the peers' entries: ../shared/peers is absent (the samples are still written)");
-        }
-        let mut files = Vec::new();
-        while let Some(dir) = dirs.pop() {
-            for path in std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()) {
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "jsonl" || e == "json") {
-                    files.push(path);
-                }
-            }
-        }
         let mut checked = 0;
-        for file in &files {
-            let mut journal = crate::Journal::new(crate::Redactor::default()).with_history();
-            journal.feed_bytes(&std::fs::read(file).unwrap());
-            journal.finish();
+        for (file, journal) in super::super::tests::real_journals() {
             let t = super::super::Transcript::new(journal.state());
             for e in t.entries.iter() {
                 let mut out = String::new();
