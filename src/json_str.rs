@@ -1,13 +1,15 @@
-//! JSON string literals for the writers of JSON text: a leaf module but for
-//! json_check's run scan (itself a leaf), so `record`, `json` and the
-//! transcript all use it and none needs another.
+//! JSON string literals: the writers' (`record`, `json`, the transcript)
+//! and the scan of a string's plain run that the writers and json_check's
+//! validator share. A leaf module: it imports nothing of the crate.
 //!
 //! Escaped exactly as serde_json escapes (the test `escapes_as_serde_json`
 //! holds it to that), but the runs between escapes are found 16 bytes a
-//! step (json_check's scan) where serde_json looks up every byte in a
-//! table: writing a 1 GB journal's transcript entries spent 280 ms there.
+//! step where serde_json looks up every byte in a table: writing a 1 GB
+//! journal's transcript entries spent 280 ms there.
+//!
+//! Its one `unsafe` is the SIMD load (see `simd`); the rest may have none.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 /// `s` as a JSON string literal.
 pub fn str_literal(s: &str) -> String {
@@ -25,7 +27,7 @@ pub fn push_str_literal(out: &mut String, s: &str) {
     let mut start = 0;
     loop {
         // The run ends at an ASCII byte (or the end): a character boundary.
-        let end = crate::json_check::plain_run_end(b, start);
+        let end = plain_run_end(b, start);
         out.push_str(s.get(start..end).unwrap_or_default());
         let Some(&c) = b.get(end) else { break };
         match c {
@@ -45,6 +47,86 @@ pub fn push_str_literal(out: &mut String, s: &str) {
         start = end + 1;
     }
     out.push('"');
+}
+
+/// Whether a byte ends a string's plain run: `"`, `\` or a control character.
+#[inline]
+fn stops(c: u8) -> bool {
+    c < 0x20 || c == b'"' || c == b'\\'
+}
+
+/// The first index from `i` whose byte ends a plain run (or `b.len()`):
+/// 16 bytes a step with wasm SIMD (the module's build), else 8 as a u64.
+pub(crate) fn plain_run_end(b: &[u8], i: usize) -> usize {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let i = simd::plain_run_end(b, i);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    let i = swar_run_end(b, i);
+    bytewise_run_end(b, i)
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[allow(unsafe_code)]
+mod simd {
+    use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128, v128_load, v128_or};
+
+    /// Sixteen bytes a step: one load, three compares, two ORs and a
+    /// bitmask. Returns where the steps stop: at the stop byte, or before a
+    /// block of under 16 bytes. (Built with `u8x16(c[0], ..)` from the
+    /// block's bytes instead of a load, the compiler made sixteen lane loads.)
+    pub fn plain_run_end(b: &[u8], mut i: usize) -> usize {
+        while let Some(c) = b.get(i..i + 16).and_then(|s| <&[u8; 16]>::try_from(s).ok()) {
+            // SAFETY: `c` is 16 readable bytes, and `v128_load` has no
+            // alignment requirement (it is a 1-aligned `v128.load`).
+            let v = unsafe { v128_load(c.as_ptr().cast::<v128>()) };
+            let stops = v128_or(
+                u8x16_lt(v, u8x16_splat(0x20)),
+                v128_or(u8x16_eq(v, u8x16_splat(b'"')), u8x16_eq(v, u8x16_splat(b'\\'))),
+            );
+            let mask = u8x16_bitmask(stops);
+            if mask != 0 {
+                return i + mask.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        i
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+/// Eight bytes a step as one u64 (natively, where SIMD is the compiler's
+/// affair; serde_json takes 8 there too): Mycroft's test for a zero byte, on the
+/// word XORed with `"` and with `\`, and on the word less 0x20 for the
+/// control bytes. A borrow can mark a byte above a real stop, never below
+/// one, so the lowest mark is exact.
+fn swar_run_end(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES << 7;
+    while let Some(chunk) = b.get(i..i + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()) {
+        let w = u64::from_le_bytes(chunk);
+        let quote = w ^ (ONES * u64::from(b'"'));
+        let backslash = w ^ (ONES * u64::from(b'\\'));
+        let marks = (w.wrapping_sub(ONES * 0x20) & !w
+            | quote.wrapping_sub(ONES) & !quote
+            | backslash.wrapping_sub(ONES) & !backslash)
+            & HIGH;
+        if marks != 0 {
+            return i + (marks.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
+/// The last few bytes, one at a time.
+fn bytewise_run_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(&c) = b.get(i) {
+        if stops(c) {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
