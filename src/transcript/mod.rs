@@ -234,6 +234,38 @@ pub struct Entry {
     pub context: Option<String>,
 }
 
+impl Entry {
+    /// An entry of nothing yet: a landmark at line 0 with no text.
+    fn blank(index: u32) -> Entry {
+        Entry {
+            index,
+            line: 0,
+            record: "",
+            kind: EntryKind::Landmark,
+            role: None,
+            fate: None,
+            t: None,
+            preview: String::new(),
+            blocks: Vec::new(),
+            tools: Vec::new(),
+            thinking: 0,
+            thinking_fate: None,
+            dropped_why: None,
+            usage: None,
+            cost_usd: None,
+            context_tokens: None,
+            context_window: None,
+            notes: 0,
+            attachments: 0,
+            synthetic: false,
+            redacted: false,
+            under_calls: false,
+            subagents: Vec::new(),
+            context: None,
+        }
+    }
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -453,32 +485,7 @@ impl Transcript {
 
     fn push(&mut self, source: Source, state: &SessionState) {
         let index = self.entries.len() as u32;
-        let mut e = Entry {
-            index,
-            line: 0,
-            record: "",
-            kind: EntryKind::Landmark,
-            role: None,
-            fate: None,
-            t: None,
-            preview: String::new(),
-            blocks: Vec::new(),
-            tools: Vec::new(),
-            thinking: 0,
-            thinking_fate: None,
-            dropped_why: None,
-            usage: None,
-            cost_usd: None,
-            context_tokens: None,
-            context_window: None,
-            notes: 0,
-            attachments: 0,
-            synthetic: false,
-            redacted: false,
-            under_calls: false,
-            subagents: Vec::new(),
-            context: None,
-        };
+        let mut e = Entry::blank(index);
         match source {
             Source::Warning(w) => {
                 let Some(warning) = state.warnings.get(w) else { return };

@@ -71,19 +71,20 @@ pub(crate) fn head_of(json: &str) -> Option<Head<'_>> {
             _ => {}
         }
     }
-    let content = match content.map(|c| c.as_bytes()[0]) {
+    let content = match content.map(|c| c.as_bytes().first()) {
         None => None,
-        Some(b'"') => {
+        Some(Some(b'"')) => {
             let c = content.unwrap_or_default();
             // serde's own reading of the string: one it refuses (a lone
             // surrogate escape) fails the message, as it did.
             let text = match crate::bytes::find_byte(c.as_bytes(), b'\\') {
-                None => Cow::Borrowed(&c[1..c.len() - 1]),
+                // Between the quotes (a text cut short, not valid JSON, gives what it has).
+                None => Cow::Borrowed(c.get(1..c.len().saturating_sub(1)).unwrap_or_default()),
                 Some(_) => Cow::Owned(cut(&serde_json::from_str::<String>(c).ok()?, PREVIEW).to_owned()),
             };
             Some(Content::Text(text))
         }
-        Some(b'[') => {
+        Some(Some(b'[')) => {
             Some(Content::Blocks(elements(content.unwrap_or_default())?.filter_map(block_of).collect()))
         }
         Some(_) => Some(Content::Other),
@@ -407,6 +408,36 @@ mod tests {
         }
         for json in ["[1]", "\"s\"", "{}", r#"{"role":"a","role":"b"}"#] {
             assert_eq!(skimmed(json), by_serde(json), "{json}");
+        }
+    }
+
+    /// Text that is not valid JSON (the skimmer trusts its input): no panic,
+    /// whatever the bytes, for every cut of a message.
+    #[test]
+    fn any_text_is_summarised_without_a_panic() {
+        let message = r#"{"role":"user","content":[{"type":"text","text":"a\"b"},{"type":"tool_result","content":[{"text":"x"}]}]}"#;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let alphabet = br#"{}[]",:\ a1"#;
+        for cut_at in 0..=message.len() {
+            for text in [&message[..cut_at], &message[cut_at..]] {
+                let mut e = Entry::blank(0);
+                summarise(&mut e, RecordKind::User, text);
+            }
+        }
+        for len in 0..120 {
+            let text: String = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize] as char
+                })
+                .collect();
+            for text in [text.clone(), format!(r#"{{"content":{text}"#), format!(r#"{{"content":[{{{text}"#)]
+            {
+                let mut e = Entry::blank(0);
+                summarise(&mut e, RecordKind::Assistant, &text);
+            }
         }
     }
 
