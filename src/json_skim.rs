@@ -171,6 +171,21 @@ pub(crate) fn serde_members(text: &str) -> Option<Vec<(String, &serde_json::valu
     serde::Deserializer::deserialize_map(&mut serde_json::Deserializer::from_str(text), V).ok()
 }
 
+/// `len` characters of JSON's punctuation, a letter and a digit, from a
+/// xorshift `seed`: text the tests walk that is almost, but not, JSON.
+#[cfg(test)]
+pub(crate) fn soup(seed: &mut u64, len: usize) -> String {
+    let alphabet = b"{}[]\",:\\ a1\n";
+    (0..len)
+        .map(|_| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            char::from(alphabet[(*seed % alphabet.len() as u64) as usize])
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,17 +238,9 @@ mod tests {
     #[test]
     fn any_text_is_walked_safely() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let alphabet = b"{}[]\",:\\ a1\n";
         for len in 0..200 {
             for _ in 0..50 {
-                let text: String = (0..len)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        alphabet[(seed % alphabet.len() as u64) as usize] as char
-                    })
-                    .collect();
+                let text = soup(&mut seed, len);
                 let b = text.as_bytes();
                 for i in 0..=b.len() {
                     assert!(value_end(b, i) > i || i >= b.len());

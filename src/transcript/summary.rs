@@ -417,7 +417,6 @@ mod tests {
     fn any_text_is_summarised_without_a_panic() {
         let message = r#"{"role":"user","content":[{"type":"text","text":"a\"b"},{"type":"tool_result","content":[{"text":"x"}]}]}"#;
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let alphabet = br#"{}[]",:\ a1"#;
         for cut_at in 0..=message.len() {
             for text in [&message[..cut_at], &message[cut_at..]] {
                 let mut e = Entry::blank(0);
@@ -425,14 +424,7 @@ mod tests {
             }
         }
         for len in 0..120 {
-            let text: String = (0..len)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    alphabet[(seed % alphabet.len() as u64) as usize] as char
-                })
-                .collect();
+            let text = crate::json_skim::soup(&mut seed, len);
             for text in [text.clone(), format!(r#"{{"content":{text}"#), format!(r#"{{"content":[{{{text}"#)]
             {
                 let mut e = Entry::blank(0);
