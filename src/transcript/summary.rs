@@ -7,7 +7,8 @@
 //! skipped. The reading keeps serde's answers exactly (the test
 //! `heads_are_what_serde_reads` holds it to them): a repeated field fails
 //! the message or the block as serde refuses duplicates, a block that is
-//! not an object is skipped, and a `null` field is absent.
+//! not an object is skipped, a `null` role or content is absent and a
+//! block's `null` field is kept as written.
 
 #![forbid(unsafe_code)]
 
@@ -71,10 +72,9 @@ pub(crate) fn head_of(json: &str) -> Option<Head<'_>> {
             _ => {}
         }
     }
-    let content = match content.map(|c| c.as_bytes().first()) {
+    let content = match content.map(|c| (c, c.bytes().next())) {
         None => None,
-        Some(Some(b'"')) => {
-            let c = content.unwrap_or_default();
+        Some((c, Some(b'"'))) => {
             // serde's own reading of the string: one it refuses (a lone
             // surrogate escape) fails the message, as it did.
             let text = match crate::bytes::find_byte(c.as_bytes(), b'\\') {
@@ -84,9 +84,7 @@ pub(crate) fn head_of(json: &str) -> Option<Head<'_>> {
             };
             Some(Content::Text(text))
         }
-        Some(Some(b'[')) => {
-            Some(Content::Blocks(elements(content.unwrap_or_default())?.filter_map(block_of).collect()))
-        }
+        Some((c, Some(b'['))) => Some(Content::Blocks(elements(c)?.filter_map(block_of).collect())),
         Some(_) => Some(Content::Other),
     };
     Some(Head { role, content })
