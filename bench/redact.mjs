@@ -13,7 +13,8 @@ import { journalFile, timeMedian as timeIt } from "./data.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const session = require(path.join(here, "..", "pkg"));
+// BENCH_PKG=/path/to/pkg measures another build (before/after in one sitting).
+const session = require(process.env.BENCH_PKG ? path.resolve(process.env.BENCH_PKG) : path.join(here, "..", "pkg"));
 
 const env = {
   PATH: "/usr/bin:/bin",
