@@ -18,6 +18,15 @@ fn key(out: &mut String, name: &str) {
     out.push_str("\":");
 }
 
+/// `,"name":"value"` when there is a value (an optional string field).
+#[inline]
+fn opt_str(out: &mut String, name: &str, value: Option<&str>) {
+    if let Some(value) = value {
+        key(out, name);
+        push_str_literal(out, value);
+    }
+}
+
 fn number(out: &mut String, n: impl std::fmt::Display) {
     let _ = write!(out, "{n}");
 }
@@ -44,10 +53,7 @@ fn array<T>(out: &mut String, items: &[T], each: impl Fn(&mut String, &T)) {
 fn tool(out: &mut String, t: &ToolRef) {
     out.push_str("{\"id\":");
     push_str_literal(out, &t.id);
-    if let Some(name) = &t.name {
-        key(out, "name");
-        push_str_literal(out, name);
-    }
+    opt_str(out, "name", t.name.as_deref());
     key(out, "use");
     out.push_str(if t.is_use { "true" } else { "false" });
     if t.error {
@@ -60,10 +66,7 @@ fn tool(out: &mut String, t: &ToolRef) {
         key(out, "pair");
         number(out, pair);
     }
-    if let Some(child) = &t.child {
-        key(out, "child");
-        push_str_literal(out, child);
-    }
+    opt_str(out, "child", t.child.as_deref());
     out.push('}');
 }
 
@@ -90,18 +93,9 @@ pub(super) fn entry(out: &mut String, e: &Entry) {
     push_str_literal(out, e.record);
     key(out, "kind");
     push_str_literal(out, e.kind.as_str());
-    if let Some(role) = e.role {
-        key(out, "role");
-        push_str_literal(out, role);
-    }
-    if let Some(fate) = e.fate {
-        key(out, "fate");
-        push_str_literal(out, fate.as_str());
-    }
-    if let Some(t) = &e.t {
-        key(out, "t");
-        push_str_literal(out, t);
-    }
+    opt_str(out, "role", e.role);
+    opt_str(out, "fate", e.fate.map(|f| f.as_str()));
+    opt_str(out, "t", e.t.as_deref());
     key(out, "preview");
     push_str_literal(out, &e.preview);
     if !e.blocks.is_empty() {
@@ -116,14 +110,8 @@ pub(super) fn entry(out: &mut String, e: &Entry) {
         key(out, "thinking");
         number(out, e.thinking);
     }
-    if let Some(fate) = e.thinking_fate {
-        key(out, "thinkingFate");
-        push_str_literal(out, fate.as_str());
-    }
-    if let Some(why) = &e.dropped_why {
-        key(out, "droppedWhy");
-        push_str_literal(out, why);
-    }
+    opt_str(out, "thinkingFate", e.thinking_fate.map(|f| f.as_str()));
+    opt_str(out, "droppedWhy", e.dropped_why.as_deref());
     if let Some(u) = &e.usage {
         let _ = write!(
             out,
@@ -157,10 +145,7 @@ pub(super) fn entry(out: &mut String, e: &Entry) {
         key(out, "subagents");
         array(out, &e.subagents, subagent);
     }
-    if let Some(context) = &e.context {
-        key(out, "context");
-        push_str_literal(out, context);
-    }
+    opt_str(out, "context", e.context.as_deref());
     out.push('}');
 }
 
