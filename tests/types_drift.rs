@@ -111,7 +111,8 @@ fn keys(v: &impl serde::Serialize) -> Vec<String> {
 fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
     use garuda_session::transcript::tools::{SearchGroup, TodoItem, ToolView};
     use garuda_session::transcript::{
-        diff::FileDiff, Entry, EntryKind, Fate, Image, Outcome, Part, Subagent, ThinkingFate, ToolRef,
+        diff::FileDiff, Entry, EntryKind, Fate, Image, Outcome, Part, ResponseFigures, Subagent,
+        ThinkingFate, ToolRef,
     };
     let d = declarations();
     // An entry with every field present.
@@ -137,10 +138,12 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
         thinking: 1,
         thinking_fate: Some(ThinkingFate::Dropped),
         dropped_why: Some("model-switch".into()),
-        usage: Some(Default::default()),
-        cost_usd: Some(None),
-        context_tokens: Some(1),
-        context_window: Some(2),
+        response: Some(Box::new(ResponseFigures {
+            usage: Some(Default::default()),
+            cost_usd: None,
+            context_tokens: 1,
+            context_window: Some(2),
+        })),
         notes: 1,
         attachments: 1,
         synthetic: true,

@@ -201,18 +201,11 @@ pub struct Entry {
     pub thinking_fate: Option<ThinkingFate>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped_why: Option<String>,
-    /// A response's usage.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub usage: Option<crate::accounting::Usage>,
-    /// A response's cost: null when its price is unknown.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cost_usd: Option<Option<f64>>,
-    /// The context size after a response or a compaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub context_tokens: Option<u64>,
-    /// The model's context window then, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub context_window: Option<u64>,
+    /// A response's usage, cost and context size (None for every other
+    /// entry): boxed, so the two entries in three that are not responses do
+    /// not carry 88 empty bytes each (wasm32) in a viewer's memory.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub response: Option<Box<ResponseFigures>>,
     #[serde(skip_serializing_if = "is_zero")]
     pub notes: u32,
     #[serde(skip_serializing_if = "is_zero")]
@@ -234,6 +227,22 @@ pub struct Entry {
     pub context: Option<String>,
 }
 
+/// What a response entry says of its request.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseFigures {
+    /// The usage as recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<crate::accounting::Usage>,
+    /// The cost: null when its price is unknown.
+    pub cost_usd: Option<f64>,
+    /// The context size after the response.
+    pub context_tokens: u64,
+    /// The model's context window then, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+}
+
 impl Entry {
     /// An entry of nothing yet: a landmark at line 0 with no text.
     fn blank(index: u32) -> Entry {
@@ -251,10 +260,7 @@ impl Entry {
             thinking: 0,
             thinking_fate: None,
             dropped_why: None,
-            usage: None,
-            cost_usd: None,
-            context_tokens: None,
-            context_window: None,
+            response: None,
             notes: 0,
             attachments: 0,
             synthetic: false,
@@ -723,10 +729,12 @@ fn take_turn(e: &mut Entry, kind: RecordKind, turn: &Turn) {
     e.synthetic = turn.synthetic;
     e.redacted = turn.redacted;
     if kind == RecordKind::Assistant {
-        e.usage = turn.usage;
-        e.cost_usd = Some(turn.cost_usd.filter(|c| c.is_finite()));
-        e.context_tokens = Some(turn.context_tokens);
-        e.context_window = turn.context_window;
+        e.response = Some(Box::new(ResponseFigures {
+            usage: turn.usage,
+            cost_usd: turn.cost_usd.filter(|c| c.is_finite()),
+            context_tokens: turn.context_tokens,
+            context_window: turn.context_window,
+        }));
     }
     e.subagents = turn
         .reports

@@ -82,7 +82,10 @@ fn the_sample_reads_as_a_transcript() {
     assert!(!result_entry.subagents.is_empty(), "the subagent's report");
     // Responses carry their usage, cost and context size.
     let r = e.iter().find(|e| e.record == "assistant").expect(&dump);
-    assert!(r.usage.is_some() && r.cost_usd.is_some() && r.context_tokens.is_some());
+    assert!(r
+        .response
+        .as_ref()
+        .is_some_and(|f| f.usage.is_some() && f.cost_usd.is_some() && f.context_tokens > 0));
     // Whole entries: a prompt's parts told apart, a call with its result.
     let i = e.iter().position(|e| e.notes == 1).expect("the prompt");
     let d = t.entry_json(&state, i).expect("an entry");

@@ -112,20 +112,20 @@ pub(super) fn entry(out: &mut String, e: &Entry) {
     }
     opt_str(out, "thinkingFate", e.thinking_fate.map(|f| f.as_str()));
     opt_str(out, "droppedWhy", e.dropped_why.as_deref());
-    if let Some(u) = &e.usage {
-        let _ = write!(
-            out,
-            ",\"usage\":{{\"inputTokens\":{},\"outputTokens\":{},\"cacheReadTokens\":{},\"cacheWriteTokens\":{}}}",
-            u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
-        );
-    }
-    if let Some(cost) = e.cost_usd {
+    if let Some(r) = &e.response {
+        if let Some(u) = &r.usage {
+            let _ = write!(
+                out,
+                ",\"usage\":{{\"inputTokens\":{},\"outputTokens\":{},\"cacheReadTokens\":{},\"cacheWriteTokens\":{}}}",
+                u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
+            );
+        }
         key(out, "costUsd");
-        float(out, cost);
-    }
-    for (name, value) in [("contextTokens", e.context_tokens), ("contextWindow", e.context_window)] {
-        if let Some(n) = value {
-            key(out, name);
+        float(out, r.cost_usd);
+        key(out, "contextTokens");
+        number(out, r.context_tokens);
+        if let Some(n) = r.context_window {
+            key(out, "contextWindow");
             number(out, n);
         }
     }
@@ -222,6 +222,20 @@ mod tests {
         for cost in
             [None, Some(None), Some(Some(0.1 + 0.2)), Some(Some(1e-7)), Some(Some(3.0)), Some(Some(f64::NAN))]
         {
+            let usage = crate::Usage {
+                input_tokens: 1,
+                output_tokens: 2,
+                cache_read_tokens: 3,
+                cache_write_tokens: 4,
+            };
+            let response = cost.map(|cost_usd| {
+                Box::new(super::super::ResponseFigures {
+                    usage: cost_usd.is_some().then_some(usage),
+                    cost_usd,
+                    context_tokens: 5,
+                    context_window: cost_usd.is_some().then_some(200_000),
+                })
+            });
             let e = Entry {
                 index: 1,
                 line: u64::MAX,
@@ -236,15 +250,7 @@ mod tests {
                 thinking: 2,
                 thinking_fate: Some(super::super::ThinkingFate::Dropped),
                 dropped_why: Some("model-switch".into()),
-                usage: Some(crate::Usage {
-                    input_tokens: 1,
-                    output_tokens: 2,
-                    cache_read_tokens: 3,
-                    cache_write_tokens: 4,
-                }),
-                cost_usd: cost,
-                context_tokens: Some(5),
-                context_window: Some(200_000),
+                response,
                 notes: 1,
                 attachments: 2,
                 synthetic: true,
