@@ -23,14 +23,62 @@ const room = async () => {
   while (sent - taken >= AHEAD) await new Promise((resolve) => (wake = resolve));
 };
 
+// CHUNK-sized buffers worker.js gave back once the core had read them: the
+// reads below fill them again. A new buffer per chunk (and the stream's own
+// 64 KB pieces) left a 1 GB journal's gigabyte of dead buffers to the
+// collectors of two threads, which let a few hundred MB pile up before
+// freeing them: the tab's peak memory.
+const pool = [];
+const buffer = () => pool.pop() ?? new ArrayBuffer(CHUNK);
+
 function send(bytes, done, total) {
-  // Transfer needs a buffer the view covers exactly.
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  // Transfer needs a buffer the view covers exactly (else it is copied):
+  // a pool buffer goes whole, the view saying how much of it is filled.
+  const own = bytes.buffer.byteLength === CHUNK || (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) ? bytes : bytes.slice();
   self.postMessage({ bytes: own, done, total }, [own.buffer]);
   sent++;
 }
 
+/**
+ * Reads a byte stream into pool buffers with a BYOB reader (no buffer of
+ * the stream's own), sending each when it holds `first` bytes, then CHUNK.
+ * False when the stream offers no BYOB reader (the caller reads it another
+ * way); `done` and `total` are reported as read.
+ */
+async function readBytes(stream, total, at = 0) {
+  let reader;
+  try {
+    reader = stream.getReader({ mode: "byob" });
+  } catch {
+    return false;
+  }
+  let done = at;
+  for (;;) {
+    await room();
+    let buf = buffer();
+    let filled = 0;
+    const want = done === 0 ? FIRST_CHUNK : CHUNK;
+    let end = false;
+    while (filled < want) {
+      const { value, done: over } = await reader.read(new Uint8Array(buf, filled, want - filled));
+      if (value) {
+        buf = value.buffer;
+        filled += value.byteLength;
+      }
+      if (over) {
+        end = true;
+        break;
+      }
+    }
+    done += filled;
+    if (filled > 0) send(new Uint8Array(buf, 0, filled), done, total);
+    else pool.push(buf);
+    if (end) return true;
+  }
+}
+
 async function readFile(file) {
+  if (await readBytes(file.stream(), file.size)) return;
   for (let at = 0; at < file.size; ) {
     await room();
     const end = Math.min(at + (at === 0 ? FIRST_CHUNK : CHUNK), file.size);
@@ -48,6 +96,7 @@ async function readUrl(url, token) {
   // `serve` says where the file ended and whether its writer still runs:
   // what following a session that is being written needs.
   const meta = { end: Number(res.headers.get("x-garuda-end")) || null, writer: res.headers.get("x-garuda-writer") ?? "gone" };
+  if (await readBytes(res.body, total)) return meta;
   const reader = res.body.getReader();
   // The network hands over small pieces (often 64 KB); each would cost the
   // parser a call into wasm, a decode and a progress message, so they are
@@ -83,6 +132,7 @@ async function readUrl(url, token) {
 self.onmessage = async ({ data: source }) => {
   if (source.taken !== undefined) {
     taken = source.taken;
+    if (source.buffer?.byteLength === CHUNK) pool.push(source.buffer);
     return void wake?.();
   }
   try {

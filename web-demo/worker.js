@@ -55,8 +55,12 @@ function readSource(source, onBytes) {
       if (data.error) return stop(reject, new Error(data.error));
       if (data.end) return stop(resolve, data.meta ?? {});
       try {
-        onBytes(data.bytes, data.done, data.total);
-        reader.postMessage({ taken: ++taken });
+        // A chunk the core has read goes back to the reader, to be filled
+        // again (reader.js's pool); one kept for later stays here.
+        if (onBytes(data.bytes, data.done, data.total)) {
+          const buffer = data.bytes.buffer;
+          reader.postMessage({ taken: ++taken, buffer }, [buffer]);
+        } else reader.postMessage({ taken: ++taken });
       } catch (e) {
         stop(reject, e);
       }
@@ -217,8 +221,9 @@ async function open(source, load) {
     meta = await readSource(source, (bytes, done, total) => {
       if (loading !== load) throw new Superseded();
       marks.chunk ??= performance.now();
-      if (journal) take(bytes, done, total);
-      else early.push([bytes, done, total]);
+      if (!journal) return void early.push([bytes, done, total]);
+      take(bytes, done, total);
+      return true;
     });
     await started;
     if (loading !== load) throw new Superseded();
