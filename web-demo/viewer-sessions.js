@@ -107,7 +107,9 @@ export function noteInlineRuns() {
   if (!here || !(here.file || here.url)) return;
   let added = false;
   for (const e of view.entries) {
-    for (const t of e.tools ?? []) {
+    const tools = e.tools;
+    if (!tools) continue;
+    for (const t of tools) {
       if (!t.child?.startsWith("sidechain-") || here.children.some((c) => c.name === t.child)) continue;
       here.children.push({ ...(here.file ? { file: here.file } : { url: here.url }), name: t.child, run: t.child.slice("sidechain-".length) });
       added = true;
