@@ -41,18 +41,18 @@ function send(bytes, done, total) {
 
 /**
  * Reads a byte stream into pool buffers with a BYOB reader (no buffer of
- * the stream's own), sending each when it holds `first` bytes, then CHUNK.
- * False when the stream offers no BYOB reader (the caller reads it another
- * way); `done` and `total` are reported as read.
+ * the stream's own), sending the first when it holds FIRST_CHUNK bytes and
+ * each later one at CHUNK. False when the stream offers no BYOB reader (the
+ * caller reads it another way).
  */
-async function readBytes(stream, total, at = 0) {
+async function readBytes(stream, total) {
   let reader;
   try {
     reader = stream.getReader({ mode: "byob" });
   } catch {
     return false;
   }
-  let done = at;
+  let done = 0;
   for (;;) {
     await room();
     let buf = buffer();
