@@ -10,9 +10,10 @@ import { markMatches, unmark } from "./viewer-marks.js";
 
 /** Sums of heights by position (a Fenwick tree): offsets and lookups in O(log n). */
 class Heights {
+  /** `heights`: a Float64Array, kept (not copied). */
   constructor(heights) {
     this.n = heights.length;
-    this.h = heights instanceof Float64Array ? heights : Float64Array.from(heights);
+    this.h = heights;
     this.t = new Float64Array(this.n + 1);
     for (let i = 0; i < this.n; i++) {
       this.t[i + 1] += this.h[i];
@@ -91,7 +92,7 @@ class Positions {
 
 export const reading = {
   items: [],
-  heights: new Heights([]),
+  heights: new Heights(new Float64Array(0)),
   pos: new Positions([]), // entry index -> position in items
   nodes: new Map(), // position -> node on screen
   html: new Map(), // entry index -> rendered HTML (a bounded cache)
