@@ -28,7 +28,7 @@ mod json;
 #[doc(hidden)]
 pub mod json_check;
 mod json_skim;
-mod json_str;
+pub mod json_str;
 pub mod lines;
 pub mod listing;
 mod order;

@@ -250,3 +250,32 @@ fn json_check_agrees_with_serde_json_at_every_alignment() {
         }
     }
 }
+
+/// The JSON string writers (simd128 in wasm, a u64 step natively): with
+/// the stop bytes and non-ASCII characters at every place of a 16-byte
+/// vector, `str_literal` is what serde_json writes, and the ASCII literal
+/// is ASCII and reads back as the text.
+#[test]
+fn string_writers_at_every_alignment() {
+    use garuda_session::json_str::{push_ascii_literal, str_literal};
+    let mut rng = Rng(0x6A09_E667_F3BC_C909);
+    let pieces =
+        ["\"", "\\", "\n", "\u{1}", "\u{1f}", "\u{7f}", "\u{80}", "é", "✓", "\u{2028}", "😀", "\u{10ffff}"];
+    for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100] {
+        for _ in 0..8 {
+            let mut text = String::new();
+            while text.len() < len {
+                if rng.below(6) == 0 {
+                    text.push_str(pieces[rng.below(pieces.len())]);
+                } else {
+                    text.push('x');
+                }
+            }
+            assert_eq!(str_literal(&text), serde_json::to_string(&text).unwrap(), "{text:?}");
+            let mut ascii = String::new();
+            push_ascii_literal(&mut ascii, &text);
+            assert!(ascii.is_ascii(), "{ascii}");
+            assert_eq!(serde_json::from_str::<String>(&ascii).unwrap(), text);
+        }
+    }
+}
