@@ -73,6 +73,70 @@ fn push_literal(out: &mut String, s: &str, ascii: bool) {
     out.push('"');
 }
 
+/// The first `limit` characters of the JSON string literal that `literal`
+/// starts with, decoded: a preview of a 50 KB tool result reads the bytes
+/// of its first characters, not the whole string (serde_json decodes all of
+/// it, and took a sixth of building a 1 GB journal's transcript entries).
+/// None where serde_json would refuse what it read (a lone-surrogate or bad
+/// escape, a raw control character), so a caller can ask serde_json for its
+/// answer. Past the limit nothing is read: a text that is not JSON there
+/// (no closing quote) gives its start, where serde_json refuses the whole;
+/// the callers' text is JSON the journal checked.
+pub fn decode_prefix(literal: &str, limit: usize) -> Option<String> {
+    let b = literal.as_bytes();
+    if b.first() != Some(&b'"') {
+        return None;
+    }
+    // `\uXXXX`'s four hex digits at `at`.
+    let hex = |at: usize| {
+        let digits = b.get(at..at + 4)?;
+        digits.iter().try_fold(0u32, |n, &d| Some(n << 4 | char::from(d).to_digit(16)?))
+    };
+    let mut out = String::new();
+    let (mut i, mut left) = (1, limit);
+    while left > 0 {
+        // An ASCII run: a byte a character.
+        let end = run_end(b, i, true).min(i + left);
+        out.push_str(literal.get(i..end)?);
+        left -= end - i;
+        i = end;
+        if left == 0 {
+            break;
+        }
+        let (c, len) = match *b.get(i)? {
+            b'"' => return Some(out),
+            b'\\' => match *b.get(i + 1)? {
+                b'"' => ('"', 2),
+                b'\\' => ('\\', 2),
+                b'/' => ('/', 2),
+                b'b' => ('\u{8}', 2),
+                b'f' => ('\u{c}', 2),
+                b'n' => ('\n', 2),
+                b'r' => ('\r', 2),
+                b't' => ('\t', 2),
+                b'u' => match hex(i + 2)? {
+                    // A surrogate pair (a lone half is None: from_u32 refuses it).
+                    high @ 0xD800..0xDC00 if b.get(i + 6..i + 8) == Some(b"\\u") => {
+                        let low = hex(i + 8).filter(|l| (0xDC00..0xE000).contains(l))?;
+                        (char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?, 12)
+                    }
+                    unit => (char::from_u32(unit)?, 6),
+                },
+                _ => return None,
+            },
+            0..0x20 => return None,
+            _ => {
+                let c = literal.get(i..)?.chars().next()?;
+                (c, c.len_utf8())
+            }
+        };
+        out.push(c);
+        i += len;
+        left -= 1;
+    }
+    Some(out)
+}
+
 /// Whether a byte ends a string's plain run: `"`, `\` or a control
 /// character; in ASCII mode also a byte past 0x7F.
 #[inline]

@@ -253,11 +253,12 @@ fn json_check_agrees_with_serde_json_at_every_alignment() {
 
 /// The JSON string writers (simd128 in wasm, a u64 step natively): with
 /// the stop bytes and non-ASCII characters at every place of a 16-byte
-/// vector, `str_literal` is what serde_json writes, and the ASCII literal
-/// is ASCII and reads back as the text.
+/// vector, `str_literal` is what serde_json writes, the ASCII literal is
+/// ASCII and reads back as the text, and `decode_prefix` reads back the
+/// start of either.
 #[test]
 fn string_writers_at_every_alignment() {
-    use garuda_session::json_str::{push_ascii_literal, str_literal};
+    use garuda_session::json_str::{decode_prefix, push_ascii_literal, str_literal};
     let mut rng = Rng(0x6A09_E667_F3BC_C909);
     let pieces =
         ["\"", "\\", "\n", "\u{1}", "\u{1f}", "\u{7f}", "\u{80}", "é", "✓", "\u{2028}", "😀", "\u{10ffff}"];
@@ -276,6 +277,13 @@ fn string_writers_at_every_alignment() {
             push_ascii_literal(&mut ascii, &text);
             assert!(ascii.is_ascii(), "{ascii}");
             assert_eq!(serde_json::from_str::<String>(&ascii).unwrap(), text);
+            // The first characters read back, from either literal.
+            for limit in [0, 1, 5, 16, 17, 40, 1000] {
+                let head: String = text.chars().take(limit).collect();
+                for literal in [&ascii, &str_literal(&text)] {
+                    assert_eq!(decode_prefix(literal, limit).as_ref(), Some(&head), "{literal} {limit}");
+                }
+            }
         }
     }
 }

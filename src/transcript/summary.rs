@@ -80,7 +80,10 @@ pub(crate) fn head_of(json: &str) -> Option<Head<'_>> {
             let text = match crate::bytes::find_byte(c.as_bytes(), b'\\') {
                 // Between the quotes (a text cut short, not valid JSON, gives what it has).
                 None => Cow::Borrowed(c.get(1..c.len().saturating_sub(1)).unwrap_or_default()),
-                Some(_) => Cow::Owned(cut(&serde_json::from_str::<String>(c).ok()?, PREVIEW).to_owned()),
+                Some(_) => Cow::Owned(match crate::json_str::decode_prefix(c, PREVIEW) {
+                    Some(text) => text,
+                    None => cut(&serde_json::from_str::<String>(c).ok()?, PREVIEW).to_owned(),
+                }),
             };
             Some(Content::Text(text))
         }
@@ -164,24 +167,10 @@ pub(crate) fn cut(text: &str, limit: usize) -> &str {
 /// its start: a 50 KB tool result need not be decoded for a preview.
 pub(crate) fn preview_of(raw: Option<&str>) -> Option<String> {
     let text = raw?;
-    // Bytes enough for PREVIEW characters even if every one is escaped.
-    let room = PREVIEW * 12;
-    if text.len() <= room {
-        return string_text(raw).map(|s| cut(&s, PREVIEW).to_owned());
-    }
-    let mut at = room;
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    // Cut before any escape the cut split: back off until the prefix,
-    // closed, is a whole string.
-    for back in 0..8 {
-        let Some(head) = text.get(..at.saturating_sub(back)) else { continue };
-        if let Ok(s) = serde_json::from_str::<String>(&format!("{head}\"")) {
-            return Some(cut(&s, PREVIEW).to_owned());
-        }
-    }
-    string_text(raw).map(|s| cut(&s, PREVIEW).to_owned())
+    // What decode_prefix leaves to serde (a lone surrogate) gets serde's
+    // answer, or the lenient reading's, of the whole string.
+    crate::json_str::decode_prefix(text, PREVIEW)
+        .or_else(|| string_text(raw).map(|s| cut(&s, PREVIEW).to_owned()))
 }
 
 /// Fills an entry's preview, block list, tools and counts from its message.
@@ -429,6 +418,111 @@ mod tests {
                 summarise(&mut e, RecordKind::Assistant, &text);
             }
         }
+    }
+
+    /// `preview_of` as it was, by serde_json: the first `PREVIEW * 12`
+    /// bytes decoded (decode_prefix's oracle).
+    fn preview_by_serde(text: &str) -> Option<String> {
+        let raw = Some(text);
+        // Bytes enough for PREVIEW characters even if every one is escaped.
+        let room = PREVIEW * 12;
+        if text.len() <= room {
+            return string_text(raw).map(|s| cut(&s, PREVIEW).to_owned());
+        }
+        let mut at = room;
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        // Cut before any escape the cut split: back off until the prefix,
+        // closed, is a whole string.
+        for back in 0..8 {
+            let Some(head) = text.get(..at.saturating_sub(back)) else { continue };
+            if let Ok(s) = serde_json::from_str::<String>(&format!("{head}\"")) {
+                return Some(cut(&s, PREVIEW).to_owned());
+            }
+        }
+        string_text(raw).map(|s| cut(&s, PREVIEW).to_owned())
+    }
+
+    /// Every string in a JSON text, as written (escapes and all).
+    fn literals<'a>(json: &'a str, out: &mut Vec<&'a str>) {
+        match json.trim_start().as_bytes().first() {
+            Some(b'"') => out.push(json.trim()),
+            Some(b'{') => {
+                for (_, v) in crate::json_skim::serde_members(json).unwrap_or_default() {
+                    literals(v.get(), out);
+                }
+            }
+            Some(b'[') => {
+                for v in serde_json::from_str::<Vec<&RawValue>>(json).unwrap_or_default() {
+                    literals(v.get(), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A preview is what serde's reading of 1,920 bytes gave (decode_prefix
+    /// reads only the preview's bytes):
+    /// on every string of every real message, and on escapes, surrogates
+    /// and bad text at every place around the preview's end.
+    #[test]
+    fn previews_are_what_serde_reads() {
+        let journals = super::super::tests::real_journals();
+        let mut strings: Vec<String> = Vec::new();
+        for (_, journal) in &journals {
+            for item in journal.state().history.iter().flatten() {
+                if let crate::state::HistoryItem::Message { json, .. } = item {
+                    let mut found = Vec::new();
+                    literals(json, &mut found);
+                    strings.extend(found.into_iter().map(str::to_owned));
+                }
+            }
+        }
+        let real = strings.len();
+        let pieces = [
+            "\\n",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\b",
+            "\\u00e9",
+            "\\u00E9",
+            "\\ud83d\\ude00",
+            "\\ud83d",
+            "\\ude00",
+            "\\ud83dx",
+            "\\ud83d\\u0041",
+            "\\u+123",
+            "\\u12",
+            "\\x",
+            "\u{1}",
+            "é",
+            "😀",
+            "\"",
+            "\\",
+        ];
+        for at in (PREVIEW - 3)..(PREVIEW + 3) {
+            for p in pieces {
+                for tail in ["", "tail", "\\ud800"] {
+                    strings.push(format!("\"{}{p}{tail}\"", "x".repeat(at)));
+                    strings.push(format!("\"{}{p}{tail}", "é".repeat(at)));
+                }
+            }
+        }
+        let (mut fast, mut checked) = (0, 0);
+        for s in &strings {
+            let prefix = crate::json_str::decode_prefix(s, PREVIEW);
+            // Text that is not JSON (no closing quote, a raw control
+            // character past the preview) never reaches it: only no panic.
+            if !crate::json_check::is_json(s.as_bytes()) {
+                continue;
+            }
+            assert_eq!(preview_of(Some(s)), preview_by_serde(s), "{s}");
+            fast += usize::from(prefix.is_some());
+            checked += 1;
+        }
+        assert!(real > 100 && fast > real / 2, "{fast} of {checked} read fast; {real} real strings");
     }
 
     /// Every message of the repository's samples and of the peers' real
