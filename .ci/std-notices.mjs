@@ -22,8 +22,10 @@ const version = (name) => {
   return m[1];
 };
 
-// The crates.io crates std depends on for wasm32-unknown-unknown, whose code
-// ends up in the module (the allocator, the hash map, cfg-if's macro).
+// The crates.io crates std depends on for wasm32-unknown-unknown whose code
+// ends up in the module (the hash map, cfg-if's macro). std's allocator,
+// dlmalloc, is not: the module's global allocator is talc (src/wasm/grow.rs),
+// whose notice is in crates.txt.
 const registry = path.join(process.env.CARGO_HOME ?? path.join(homedir(), ".cargo"), "registry/src");
 const fromRegistry = (name) => {
   const dir = `${name}-${version(name)}`;
@@ -54,7 +56,7 @@ const out = [
   "",
   text,
 ];
-for (const name of ["dlmalloc", "hashbrown", "cfg-if"]) {
+for (const name of ["hashbrown", "cfg-if"]) {
   out.push("", `==== MIT License (MIT) ====`, "Used by:", `  ${name} ${version(name)}`, "", fromRegistry(name));
 }
 out.push("", `==== compiler_builtins ${version("compiler_builtins")} (its LICENSE.txt) ====`, "Used by:", `  compiler_builtins ${version("compiler_builtins")}`, "");

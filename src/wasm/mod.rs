@@ -171,7 +171,7 @@ fn feed_js_bytes(journal: &mut CoreJournal, bytes: &js_sys::Uint8Array, what: &s
     while start < len {
         let end = start.saturating_add(CHUNK_BYTES).min(len);
         // A copy per chunk, not one zeroed buffer reused: zeroing it cost
-        // more than the allocation (dlmalloc hands back the same block).
+        // more than the allocation (the allocator hands back the same block).
         let chunk = bytes.subarray(start, end).to_vec();
         journal.feed_bytes(&chunk);
         drop(chunk);
