@@ -720,7 +720,7 @@ export class Journal {
   transcriptJson(from?: number, to?: number): string;
   /** The entries read so far, `from..to`, as UTF-8 JSON bytes (to transfer to a page), before fates, tool pairs and thinking are settled: for a page that shows entries while the journal is still being read. */
   transcriptDraftJson(from?: number, to?: number): Uint8Array;
-  /** What settling decided of entries `from..to`: a JSON array of `TranscriptPatch`, to apply to entries taken with `transcriptDraftJson`; null when settling moved entries, which must then be taken again with `transcriptJson`. */
+  /** What settling decided of entries `from..to`: a `TranscriptPatch` (JSON, in columns), to apply to entries taken with `transcriptDraftJson`; null when settling moved entries, which must then be taken again with `transcriptJson`. */
   transcriptPatchJson(from?: number, to?: number): string | null;
   /** One entry whole, its message as typed parts; null past the end. `lines`: [line number, text] of the lines `transcriptLinesFor(index)` names (a `lean` journal). */
   transcriptEntry(index: number, lines?: [number, string][]): TranscriptEntryDetail | null;
@@ -804,13 +804,22 @@ export interface TranscriptEntry {
   context?: string;
 }
 
-/** What settling decided of an entry taken before the journal was read to the end (`transcriptPatchJson`): set each field the patch has on the entry, and remove each it lacks. */
+/** What settling decided of entries taken before the journal was read to the end (`transcriptPatchJson`), in columns: on entry `from + i` (and its tool `k`), set each field the patch gives, and remove each it says is absent. */
 export interface TranscriptPatch {
-  fate?: Fate;
-  tools?: TranscriptTool[];
-  thinkingFate?: ThinkingFate;
-  droppedWhy?: string;
-  underCalls?: true;
+  /** The index of the first entry. */
+  from: number;
+  /** One character an entry: the code of its `fate` in `codes.fate`; `-`: absent. */
+  fate: string;
+  /** One character an entry: the code of its `thinkingFate` in `codes.thinkingFate`; `-`: absent. */
+  thinkingFate: string;
+  /** One character an entry: `1`, `underCalls` is true; `0`, absent. */
+  underCalls: string;
+  /** `index, droppedWhy` of each entry that has it, one after another; the others have none. */
+  droppedWhy: (number | string)[];
+  /** Six values a tool, one tool after another: `index, k, pair, name, flags, child` for tool `k` of each entry with tools; `pair`, `name`, `child` null when absent; `flags` 1 `error`, 2 `interrupted` (each absent when its bit is 0). */
+  tools: (number | string | null)[];
+  /** What the codes of `fate` and `thinkingFate` stand for. */
+  codes: { fate: Record<string, Fate>; thinkingFate: Record<string, ThinkingFate> };
 }
 
 /** A file edit: lines `+` added, `-` removed, ` ` kept around them, `@` a patch's hunk header. */

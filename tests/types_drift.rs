@@ -180,14 +180,24 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
     ));
     journal.finish();
     let transcript = garuda_session::transcript::Transcript::new(journal.state());
-    let written: Vec<serde_json::Map<String, serde_json::Value>> =
+    let written: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&transcript.patch_json(0, 3).expect("a patch")).expect("JSON");
-    let mut seen: Vec<&String> = written.iter().flat_map(|p| p.keys()).collect();
-    seen.sort();
-    seen.dedup();
-    assert_eq!(seen.len(), 5, "every field of the patch in the sample: {seen:?}");
-    for k in seen {
-        assert!(patch.contains(&format!("  {k}?:")), "TranscriptPatch lacks `{k}`");
+    assert_eq!(written.len(), 7, "every field of the patch: {:?}", written.keys());
+    for k in written.keys() {
+        assert!(patch.contains(&format!("  {k}:")), "TranscriptPatch lacks `{k}`");
+    }
+    // Its codes name the values of Fate and ThinkingFate.
+    for (column, name) in [("fate", "Fate"), ("thinkingFate", "ThinkingFate")] {
+        let names = written["codes"][column].as_object().expect("codes");
+        let declared = declaration(&d, &format!("export type {name} ="));
+        assert!(
+            !names.is_empty() && names.values().all(|v| declared.contains(&v.to_string())),
+            "{name}: {names:?}"
+        );
+        assert!(
+            patch.contains(&format!("{column}: Record<string, {name}>")),
+            "TranscriptPatch's codes.{column}"
+        );
     }
     for (value, name) in [
         (serde_json::to_value(Fate::Compacted), "Fate"),

@@ -44,7 +44,7 @@ main.w.addEventListener("message", ({ data }) => {
     for (const e of JSON.parse(json)) view.incoming.push(e);
   } else if (data.type === "patch") {
     // What settling decided, a slice at a time (worker.js's postPatch).
-    settle(view.incoming, JSON.parse(data.patch), data.from);
+    settle(view.incoming, JSON.parse(data.patch));
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
@@ -116,18 +116,34 @@ $("follow").addEventListener("change", (e) => {
 /**
  * Entries that came while the journal was read carry no fates, pairs or
  * thinking yet (or what a settle for the first screen said): the worker
- * sends what settling decided (TranscriptPatch), and a field the patch
- * lacks is removed, as the core omits it.
+ * sends what settling decided (a TranscriptPatch, in columns), and each
+ * field is set as the patch gives it, or removed where it says absent, as
+ * the core omits it. The codes' names come with the patch.
  */
-const SETTLED = ["fate", "tools", "thinkingFate", "droppedWhy", "underCalls"];
-function settle(entries, patch, from = 0) {
-  for (let i = 0; i < patch.length && from + i < entries.length; i++) {
+function settle(entries, patch) {
+  const { from, fate, thinkingFate, underCalls, droppedWhy, tools, codes } = patch;
+  const set = (o, k, v) => {
+    if (v !== undefined) o[k] = v;
+    else if (o[k] !== undefined) delete o[k];
+  };
+  for (let i = 0; i < fate.length && from + i < entries.length; i++) {
     const e = entries[from + i];
-    const p = patch[i];
-    for (const k of SETTLED) {
-      if (p[k] !== undefined) e[k] = p[k];
-      else if (e[k] !== undefined) delete e[k];
-    }
+    set(e, "fate", codes.fate[fate[i]]);
+    set(e, "thinkingFate", codes.thinkingFate[thinkingFate[i]]);
+    set(e, "underCalls", underCalls[i] === "1" ? true : undefined);
+    set(e, "droppedWhy", undefined);
+  }
+  for (let r = 0; r + 1 < droppedWhy.length; r += 2) if (entries[droppedWhy[r]]) entries[droppedWhy[r]].droppedWhy = droppedWhy[r + 1];
+  // Six values a tool: entry, k, pair, name, flags, child.
+  for (let r = 0; r + 5 < tools.length; r += 6) {
+    const [i, k, pair, name, flags, child] = [tools[r], tools[r + 1], tools[r + 2], tools[r + 3], tools[r + 4], tools[r + 5]];
+    const t = entries[i]?.tools?.[k];
+    if (!t) continue;
+    set(t, "pair", pair ?? undefined);
+    set(t, "name", name ?? undefined);
+    set(t, "error", flags & 1 ? true : undefined);
+    set(t, "interrupted", flags & 2 ? true : undefined);
+    set(t, "child", child ?? undefined);
   }
 }
 

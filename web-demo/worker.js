@@ -30,8 +30,9 @@ const FIRST = 60;
 // 100 KB of JSON each): V8 puts a string of more than 128 KB in its
 // large-object space, freed only by a full collection, and a 1 GB load's
 // 1 MB pieces of JSON piled up there, on both threads, to the tab's peak.
+// (A patch is in columns: about 20 bytes an entry.)
 const PIECE = 256;
-const PATCH = 1024;
+const PATCH = 4096;
 
 /**
  * Reads a source on reader.js's thread and calls onBytes for each chunk, in
@@ -152,12 +153,10 @@ function postEntries(journal, load, type, extra = {}) {
 }
 
 /**
- * What settling decided of the drafted entries (transcriptPatchJson), a
- * slice at a time: one patch of a 1 GB journal was 56 MB of JSON held at
- * once in wasm memory (which never shrinks), as a string here, cloned to
- * the page and parsed there, at the load's peak; slices are freed as they
- * go, and the page settles one while the core writes the next. False when
- * settling moved entries (the page must take them again).
+ * What settling decided of the drafted entries (transcriptPatchJson, in
+ * columns: 11 MB for a 1 GB journal), a slice at a time: slices are freed
+ * as they go, and the page settles one while the core writes the next.
+ * False when settling moved entries (the page must take them again).
  */
 function postPatch(journal, load, total) {
   for (let from = 0; from < total; from += PATCH) {

@@ -17,6 +17,18 @@ fn transcript_of(text: &str) -> (SessionState, Transcript) {
 /// format), each read whole with its history: what the transcript's own
 /// readers and writers are held to serde's on.
 pub(super) fn real_journals() -> Vec<(std::path::PathBuf, Journal)> {
+    let mut out = Vec::new();
+    for path in real_files() {
+        let mut journal = Journal::new(Redactor::default()).with_history();
+        journal.feed_bytes(&std::fs::read(&path).unwrap());
+        journal.finish();
+        out.push((path, journal));
+    }
+    out
+}
+
+/// The session files `real_journals` reads.
+fn real_files() -> Vec<std::path::PathBuf> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     // `$GARUDA_SHARED` as tests/support/shared.rs reads it (.ci/test points it at nothing once).
     let shared = std::env::var_os("GARUDA_SHARED").map_or_else(|| root.join("../shared"), Into::into);
@@ -30,10 +42,7 @@ pub(super) fn real_journals() -> Vec<(std::path::PathBuf, Journal)> {
             if path.is_dir() {
                 dirs.push(path);
             } else if path.extension().is_some_and(|e| e == "jsonl" || e == "json") {
-                let mut journal = Journal::new(Redactor::default()).with_history();
-                journal.feed_bytes(&std::fs::read(&path).unwrap());
-                journal.finish();
-                out.push((path, journal));
+                out.push(path);
             }
         }
     }
@@ -174,20 +183,72 @@ fn a_history_that_forgot_its_messages_reads_them_again_from_their_lines() {
     }
 }
 
+/// A patch (`patch_json`'s columns) applied to entries taken as JSON, as
+/// its documentation says a reader applies it: each field set, or removed
+/// where the patch says absent.
+fn apply_patch(taken: &mut [serde_json::Value], patch: &serde_json::Value) {
+    use serde_json::Value;
+    let set = |o: &mut serde_json::Map<String, Value>, k: &str, v: Option<Value>| match v {
+        Some(v) => drop(o.insert(k.into(), v)),
+        None => drop(o.remove(k)),
+    };
+    let from = patch["from"].as_u64().expect("from") as usize;
+    let column = |name: &str| patch[name].as_str().expect(name).chars().collect::<Vec<_>>();
+    let (fates, thinking, under) = (column("fate"), column("thinkingFate"), column("underCalls"));
+    let name = |codes: &str, c: char| patch["codes"][codes].get(c.to_string()).cloned();
+    for (i, ((f, t), u)) in fates.into_iter().zip(thinking).zip(under).enumerate() {
+        let Some(Value::Object(e)) = taken.get_mut(from + i) else { panic!("entry {}", from + i) };
+        set(e, "fate", name("fate", f));
+        set(e, "thinkingFate", name("thinkingFate", t));
+        set(e, "underCalls", (u == '1').then_some(Value::Bool(true)));
+        e.remove("droppedWhy");
+    }
+    for row in patch["droppedWhy"].as_array().expect("droppedWhy").chunks(2) {
+        let i = row[0].as_u64().unwrap() as usize;
+        taken[i]["droppedWhy"] = row[1].clone();
+    }
+    for row in patch["tools"].as_array().expect("tools").chunks(6) {
+        let (i, k) = (row[0].as_u64().unwrap() as usize, row[1].as_u64().unwrap() as usize);
+        let Value::Object(tool) = &mut taken[i]["tools"][k] else { panic!("tool {k} of {i}") };
+        let present = |v: &Value| (!v.is_null()).then(|| v.clone());
+        set(tool, "pair", present(&row[2]));
+        set(tool, "name", present(&row[3]));
+        let flags = row[4].as_u64().unwrap();
+        set(tool, "error", (flags & 1 != 0).then_some(Value::Bool(true)));
+        set(tool, "interrupted", (flags & 2 != 0).then_some(Value::Bool(true)));
+        set(tool, "child", present(&row[5]));
+    }
+}
+
 /// Entries as a reader takes them while a journal is read (unsettled), with
-/// the patch applied at the end, are the entries of a whole build.
+/// the patch applied at the end, are the entries of a whole build: every
+/// session of the samples and the peers (every format), read in chunks.
 #[test]
 fn entries_taken_while_reading_and_patched_are_the_whole_builds() {
-    use serde_json::{Map, Value};
-    for name in ["viewer-sample.jsonl", "reading-sample.jsonl", "demo-session.jsonl"] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web-demo/samples").join(name);
-        let text = std::fs::read_to_string(path).expect("a sample");
-        let (_, full) = transcript_of(&text);
-        for chunk_size in [700, 5000] {
+    use serde_json::Value;
+    let (mut patched, mut retaken) = (0, 0);
+    // And a call cut off by a crash (its result the synthetic one), which
+    // no real file has.
+    let crashed = format!(
+        "{}\n{}\n",
+        r#"{"type":"assistant","response":{"content":[{"type":"tool_use","id":"c1","name":"bash","input":{}}],"usage":{}}}"#,
+        serde_json::json!({"type": "tool_results", "synthetic": true, "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "c1", "content": INTERRUPTED, "is_error": true}]}}),
+    );
+    let files = real_files().into_iter().map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()));
+    for (path, bytes) in files.chain([("a crashed call".to_string(), crashed.into_bytes())]) {
+        let mut whole = Journal::new(Redactor::default()).with_history();
+        whole.feed_bytes(&bytes);
+        whole.finish();
+        let full = Transcript::new(whole.state());
+        // Small chunks, settled at each (as entries are drawn while
+        // reading), only for small files: settling is over the whole.
+        let sizes: &[usize] = if bytes.len() < 200_000 { &[700, 5000] } else { &[65536] };
+        for &chunk_size in sizes {
             let mut j = Journal::new(Redactor::default()).with_history();
             let mut t = Transcript::default();
             let mut taken: Vec<Value> = Vec::new();
-            for (k, chunk) in text.as_bytes().chunks(chunk_size).enumerate() {
+            for (k, chunk) in bytes.chunks(chunk_size).enumerate() {
                 j.feed_bytes(chunk);
                 t.extend(j.state());
                 // The first screen (and any entry drawn while reading)
@@ -211,23 +272,24 @@ fn entries_taken_while_reading_and_patched_are_the_whole_builds() {
             };
             taken.extend(more);
             t.settle(j.state());
-            let patch: Vec<Map<String, Value>> =
-                serde_json::from_str(&t.patch_json(0, t.len()).expect("a patch")).unwrap();
-            assert_eq!(patch.len(), taken.len());
-            for (entry, mut fields) in taken.iter_mut().zip(patch) {
-                let Value::Object(entry) = entry else { panic!("an object") };
-                for k in ["fate", "tools", "thinkingFate", "droppedWhy", "underCalls"] {
-                    match fields.remove(k) {
-                        Some(v) => drop(entry.insert(k.into(), v)),
-                        None => drop(entry.remove(k)),
-                    }
-                }
-                assert!(fields.is_empty(), "only the settled fields: {fields:?}");
+            if t.patch_json(0, 0).is_none() {
+                // Settling moved entries: the reader takes them again.
+                retaken += 1;
+                continue;
+            }
+            // In slices (7 entries, or all), as the viewer's worker sends them.
+            let step = if chunk_size == 700 { 7 } else { t.len().max(1) };
+            for from in (0..t.len()).step_by(step) {
+                let patch: Value =
+                    serde_json::from_str(&t.patch_json(from, from + step).expect("a patch")).unwrap();
+                apply_patch(&mut taken, &patch);
             }
             let whole: Value = serde_json::from_str(&full.index_json(0, full.len())).unwrap();
-            assert_eq!(Value::Array(taken), whole, "{name}, chunks of {chunk_size}");
+            assert_eq!(Value::Array(taken), whole, "{path}, chunks of {chunk_size}");
+            patched += 1;
         }
     }
+    assert!(patched >= 6, "{patched} read patched, {retaken} taken again");
 }
 
 #[test]
@@ -297,8 +359,8 @@ fn entries_across_blocks_are_in_order_and_ranges_serialize_as_each_alone() {
     ] {
         assert_eq!(t.index_json(from, to), alone(from, to), "{from}..{to}");
     }
-    let settled: Vec<serde_json::Value> = serde_json::from_str(&t.patch_json(4000, 8200).unwrap()).unwrap();
-    assert_eq!(settled.len(), 4200);
+    let settled: serde_json::Value = serde_json::from_str(&t.patch_json(4000, 8200).unwrap()).unwrap();
+    assert_eq!((settled["from"].as_u64(), settled["fate"].as_str().map(str::len)), (Some(4000), Some(4200)));
     assert_eq!(
         t.clone().entries.into_iter().map(|e| e.index as usize).collect::<Vec<_>>(),
         (0..=n).collect::<Vec<_>>()

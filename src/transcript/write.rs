@@ -1,9 +1,11 @@
 //! Entries as JSON text, written by hand: the index of a 1 GB journal is
 //! 600,000 entries, and serde_json's writer looked up every byte of every
 //! preview in its escape table. The text is what the derived `Serialize`
-//! of `Entry` and `Settled` writes, field for field (the tests keep the
-//! derive as the oracle); only strings are escaped the faster way
-//! (json_str), and floats still go through serde_json's printer.
+//! of `Entry` writes, field for field (the tests keep the derive as the
+//! oracle); only strings are escaped the faster way (json_str), and floats
+//! still go through serde_json's printer. The patch of settled fields is
+//! written here too, in columns (`Transcript::patch_json`); its oracle is
+//! the index the settled transcript writes.
 //!
 //! The text is ASCII: a character past U+007F is a `\u` escape (the same
 //! value to any JSON reader). The viewer's page decodes and parses the
@@ -14,7 +16,7 @@
 
 #![forbid(unsafe_code)]
 
-use super::{Entry, Settled, Subagent, ToolRef};
+use super::{Entry, Fate, Subagent, ThinkingFate, ToolRef};
 use crate::json_str::push_ascii_literal;
 use std::fmt::Write;
 
@@ -34,8 +36,10 @@ fn opt_str(out: &mut String, name: &str, value: Option<&str>) {
     }
 }
 
-fn number(out: &mut String, n: impl std::fmt::Display) {
-    let _ = write!(out, "{n}");
+/// A whole number, by itoa (serde_json's own integer writer, already in the
+/// module): core::fmt's took a fifth of writing a 1 GB journal's index.
+fn number(out: &mut String, n: impl Into<u64>) {
+    out.push_str(itoa::Buffer::new().format(n.into()));
 }
 
 /// A float as serde_json prints it (`null` when not finite).
@@ -156,40 +160,101 @@ pub(super) fn entry(out: &mut String, e: &Entry) {
     out.push('}');
 }
 
-/// Appends what settling decided of one entry (`Settled`'s JSON object).
-pub(super) fn settled(out: &mut String, s: &Settled) {
-    // Fields separated by commas; the first has none.
-    let start = out.len();
-    out.push('{');
-    let field = |out: &mut String, name: &str| {
-        if out.len() > start + 1 {
+/// The one-character codes of a patch's `fate` and `thinkingFate` columns
+/// (`-`: none), and the names they stand for, which the patch carries.
+const FATE_CODES: [(u8, Fate); 3] = [(b'l', Fate::Live), (b'c', Fate::Compacted), (b'u', Fate::Undone)];
+const THINKING_CODES: [(u8, ThinkingFate); 3] =
+    [(b'k', ThinkingFate::Kept), (b'n', ThinkingFate::NotSent), (b'd', ThinkingFate::Dropped)];
+
+/// Appends what settling decided of `entries` (from index `from` on) as
+/// `Transcript::patch_json` documents it: a column of one character an
+/// entry for each of `fate`, `thinkingFate` and `underCalls`, the entries
+/// with a `droppedWhy`, and six values a tool for what settling sets on
+/// tools. One pass, the columns gathered beside.
+pub(super) fn patch<'a>(out: &mut String, entries: impl Iterator<Item = &'a Entry>, from: usize) {
+    let (mut fates, mut thinking, mut under, mut whys, mut tools) =
+        (String::new(), String::new(), String::new(), String::new(), String::new());
+    let sep = |s: &mut String| {
+        if !s.is_empty() {
+            s.push(',');
+        }
+    };
+    for (i, e) in entries.enumerate() {
+        let i = (from + i) as u64;
+        fates.push(char::from(code(&FATE_CODES, e.fate)));
+        thinking.push(char::from(code(&THINKING_CODES, e.thinking_fate)));
+        under.push(if e.under_calls { '1' } else { '0' });
+        if let Some(why) = &e.dropped_why {
+            sep(&mut whys);
+            number(&mut whys, i);
+            whys.push(',');
+            push_ascii_literal(&mut whys, why);
+        }
+        // index, k, pair, name, 1 error + 2 interrupted, child
+        for (k, t) in e.tools.iter().enumerate() {
+            sep(&mut tools);
+            number(&mut tools, i);
+            tools.push(',');
+            number(&mut tools, k as u64);
+            tools.push(',');
+            match t.pair {
+                Some(p) => number(&mut tools, p),
+                None => tools.push_str("null"),
+            }
+            tools.push(',');
+            opt_literal(&mut tools, t.name.as_deref());
+            tools.push(',');
+            number(&mut tools, u8::from(t.error) | u8::from(t.interrupted) << 1);
+            tools.push(',');
+            opt_literal(&mut tools, t.child.as_deref());
+        }
+    }
+    out.push_str("{\"from\":");
+    number(out, from as u64);
+    for (name, column) in [("fate", fates), ("thinkingFate", thinking), ("underCalls", under)] {
+        key(out, name);
+        out.push('"');
+        out.push_str(&column);
+        out.push('"');
+    }
+    for (name, list) in [("droppedWhy", whys), ("tools", tools)] {
+        key(out, name);
+        out.push('[');
+        out.push_str(&list);
+        out.push(']');
+    }
+    // What the codes stand for, so a reader holds no copy of the names.
+    key(out, "codes");
+    out.push_str("{\"fate\":{");
+    legend(out, FATE_CODES.iter().map(|(c, f)| (*c, f.as_str())));
+    out.push_str("},\"thinkingFate\":{");
+    legend(out, THINKING_CODES.iter().map(|(c, f)| (*c, f.as_str())));
+    out.push_str("}}}");
+}
+
+/// The code of a value (`-` for none).
+fn code<T: PartialEq + Copy>(codes: &[(u8, T)], x: Option<T>) -> u8 {
+    codes.iter().find(|(_, v)| Some(*v) == x).map_or(b'-', |(c, _)| *c)
+}
+
+fn opt_literal(out: &mut String, s: Option<&str>) {
+    match s {
+        Some(s) => push_ascii_literal(out, s),
+        None => out.push_str("null"),
+    }
+}
+
+/// `"c":"name",…` of a code column.
+fn legend(out: &mut String, codes: impl Iterator<Item = (u8, &'static str)>) {
+    for (i, (c, name)) in codes.enumerate() {
+        if i > 0 {
             out.push(',');
         }
         out.push('"');
-        out.push_str(name);
+        out.push(char::from(c));
         out.push_str("\":");
-    };
-    if let Some(fate) = s.fate {
-        field(out, "fate");
-        push_ascii_literal(out, fate.as_str());
+        push_ascii_literal(out, name);
     }
-    if !s.tools.is_empty() {
-        field(out, "tools");
-        array(out, s.tools, tool);
-    }
-    if let Some(fate) = s.thinking_fate {
-        field(out, "thinkingFate");
-        push_ascii_literal(out, fate.as_str());
-    }
-    if let Some(why) = s.dropped_why {
-        field(out, "droppedWhy");
-        push_ascii_literal(out, why);
-    }
-    if s.under_calls {
-        field(out, "underCalls");
-        out.push_str("true");
-    }
-    out.push('}');
 }
 
 #[cfg(test)]
@@ -197,7 +262,7 @@ mod tests {
     use super::*;
     use crate::json_str::tests::ascii_oracle as ascii;
 
-    /// Every entry and every patch of the samples' and the peers' sessions
+    /// Every entry of the samples' and the peers' sessions
     /// (../shared/peers, every format), and made-up entries with every
     /// field, as the derived `Serialize` writes them (in ASCII: json_str's
     /// oracle spells serde's non-ASCII characters as escapes).
@@ -210,10 +275,6 @@ mod tests {
                 let mut out = String::new();
                 entry(&mut out, e);
                 assert_eq!(out, ascii(&serde_json::to_string(e).unwrap()), "{}", file.display());
-                let s = Settled::of(e);
-                let mut out = String::new();
-                settled(&mut out, &s);
-                assert_eq!(out, ascii(&serde_json::to_string(&s).unwrap()), "{}", file.display());
                 checked += 1;
             }
         }
@@ -274,10 +335,6 @@ mod tests {
             let mut out = String::new();
             entry(&mut out, &e);
             assert_eq!(out, ascii(&serde_json::to_string(&e).unwrap()));
-            let s = Settled::of(&e);
-            let mut out = String::new();
-            settled(&mut out, &s);
-            assert_eq!(out, ascii(&serde_json::to_string(&s).unwrap()));
         }
     }
 }

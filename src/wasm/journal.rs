@@ -436,9 +436,10 @@ impl Journal {
     }
 
     /// What settling decided of entries `from..to` (fate, tools,
-    /// thinkingFate, droppedWhy, underCalls; null and false where absent),
-    /// to set on entries taken with `transcriptDraftJson`; null when
-    /// settling moved entries, and they must be taken again.
+    /// thinkingFate, droppedWhy, underCalls) in columns (`TranscriptPatch`,
+    /// `Transcript::patch_json`), to set on entries taken with
+    /// `transcriptDraftJson`; null when settling moved entries, and they
+    /// must be taken again.
     #[wasm_bindgen(js_name = transcriptPatchJson)]
     pub fn transcript_patch_json(&mut self, from: JsValue, to: JsValue) -> Result<Option<String>, JsValue> {
         let (from, to) = range_of(&from, &to, "transcriptPatchJson")?;
