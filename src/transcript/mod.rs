@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 mod boilerplate;
+mod calls;
 pub use boilerplate::index_prompt;
 mod detail;
 pub mod diff;
@@ -553,21 +554,11 @@ impl Transcript {
         }
         // Tool pairs: each result with the latest call of its id in an
         // entry before it, and each child a tool_results record names with
-        // the latest call before that record's entry. One pass in entry
-        // order, the latest call of each id in a map: sorting every call
-        // by id and searching by halves took most of settling's 0.2 s for
-        // 250 MB. (The map's values index `latest`: HashMap<&str, usize>
-        // is one the crate already has, for the size budget.)
+        // the latest call before that record's entry (calls.rs finds them).
         let mut pairs: Vec<(u32, usize, u32, usize)> = Vec::new(); // (result entry, tool, call entry, tool)
         let mut links: Vec<(u32, usize, String)> = Vec::new();
         {
-            // Sized for every call at once: grown as calls came, the map
-            // hashed each id again at every doubling (80 ms of a 1 GB
-            // journal's 0.5 s settle, profiled in Node).
-            let calls = self.entries.iter().map(|e| e.tools.iter().filter(|t| t.is_use).count()).sum();
-            let mut at: std::collections::HashMap<&str, usize> =
-                std::collections::HashMap::with_capacity(calls);
-            let mut latest: Vec<(u32, usize)> = Vec::with_capacity(calls);
+            let mut calls = calls::Calls::new(&self.entries);
             let history = state.history.as_deref().unwrap_or(&[]);
             let children_of = |h: usize| match history.get(h) {
                 Some(HistoryItem::Message { turn: Some(t), .. }) => t.children.as_slice(),
@@ -576,7 +567,7 @@ impl Transcript {
             let mut linked = vec![false; history.len()];
             for (i, e) in self.entries.iter().enumerate() {
                 for (k, tool) in e.tools.iter().enumerate().filter(|(_, t)| !t.is_use) {
-                    if let Some(&(ci, ck)) = at.get(tool.id.as_str()).and_then(|&x| latest.get(x)) {
+                    if let Some((ci, ck)) = calls.latest(&tool.id, i) {
                         pairs.push((i as u32, k, ci, ck));
                     }
                 }
@@ -585,17 +576,8 @@ impl Transcript {
                         *done = true;
                     }
                     for (id, child) in children_of(*h) {
-                        if let Some(&(ci, ck)) = at.get(id.as_str()).and_then(|&x| latest.get(x)) {
+                        if let Some((ci, ck)) = calls.latest(id, i) {
                             links.push((ci, ck, child.clone()));
-                        }
-                    }
-                }
-                for (k, tool) in e.tools.iter().enumerate().filter(|(_, t)| t.is_use) {
-                    match at.get(tool.id.as_str()) {
-                        Some(&x) => latest[x] = (i as u32, k),
-                        None => {
-                            at.insert(tool.id.as_str(), latest.len());
-                            latest.push((i as u32, k));
                         }
                     }
                 }
@@ -603,7 +585,7 @@ impl Transcript {
             // A history item with no entry: the latest call of all.
             for h in (0..history.len()).filter(|&h| !linked[h]) {
                 for (id, child) in children_of(h) {
-                    if let Some(&(ci, ck)) = at.get(id.as_str()).and_then(|&x| latest.get(x)) {
+                    if let Some((ci, ck)) = calls.latest(id, self.entries.len()) {
                         links.push((ci, ck, child.clone()));
                     }
                 }
