@@ -6,6 +6,7 @@
 use crate::accounting::Accounts;
 use crate::record::{check_content, raw_kind, Fields, MessageParts, RecordKind};
 use serde_json::value::RawValue;
+use std::rc::Rc;
 
 /// What resume needs to know about the record a message came from (spec §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -29,10 +30,15 @@ pub struct Origin {
 pub const MAX_NESTING: usize = 100;
 
 /// One message of the conversation, kept as the exact JSON text it was
-/// written with (Anthropic Messages API shape).
+/// written with (Anthropic Messages API shape). The text is shared with
+/// the history (an `Rc` of the `String` the record was written into, so
+/// neither a copy nor a second block): copying each message for the history
+/// was 4% of the viewer's reading of a 1 GB journal, and a second copy in
+/// wasm memory of each message the conversation still holds. `Rc<str>`
+/// would copy it once.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Message {
-    pub json: Box<str>,
+    pub json: Rc<String>,
     pub origin: Origin,
 }
 
@@ -175,11 +181,12 @@ pub struct SessionState {
 #[derive(Debug, Clone, PartialEq)]
 pub enum HistoryItem {
     /// `turn`: what the record said besides its message (on the record's
-    /// first message only; a compaction's summaries have none).
+    /// first message only; a compaction's summaries have none). `json` is
+    /// the conversation's own text (`Message::json`), shared.
     Message {
         line: u64,
         kind: RecordKind,
-        json: Box<str>,
+        json: Rc<String>,
         turn: Option<Box<Turn>>,
     },
     Landmark {
@@ -601,12 +608,12 @@ impl SessionState {
     ) -> Option<(WarningKind, String)> {
         match may_nest_deep.then(|| fit(&json, origin.line)).flatten() {
             None => {
-                self.messages.push(Message { json: json.into_boxed_str(), origin });
+                self.messages.push(Message { json: Rc::new(json), origin });
                 None
             }
             Some((note, warning)) => {
                 origin.dropped = true;
-                self.messages.push(Message { json: note.into_boxed_str(), origin });
+                self.messages.push(Message { json: Rc::new(note), origin });
                 Some(warning)
             }
         }
@@ -631,7 +638,7 @@ fn carry_origins(old: &[Message], kept: Vec<String>, origin: Origin) -> Vec<Mess
                 Some(m) => Origin { redacted: m.origin.redacted || origin.redacted, ..m.origin },
                 None => origin,
             };
-            Message { json: json.into_boxed_str(), origin }
+            Message { json: Rc::new(json), origin }
         })
         .collect()
 }

@@ -45,7 +45,7 @@ fn files() -> Vec<PathBuf> {
 /// warnings, and the line numbers (origins, history) that the inserted
 /// lines shift.
 fn gist(s: &SessionState) -> String {
-    let messages: Vec<&str> = s.messages.iter().map(|m| &*m.json).collect();
+    let messages: Vec<&str> = s.messages.iter().map(|m| m.json.as_str()).collect();
     format!(
         "{:?} {:?} {:?} {:?} {} {} {} {:?} {:?} {} {:?} {:?} {:?} {:?} {:?}",
         s.session_id,

@@ -13,7 +13,7 @@ fn chain() -> SessionState {
 }
 
 fn all_messages(s: &SessionState) -> String {
-    s.messages.iter().map(|m| &*m.json).collect::<Vec<_>>().join("\n")
+    s.messages.iter().map(|m| m.json.as_str()).collect::<Vec<_>>().join("\n")
 }
 
 #[test]

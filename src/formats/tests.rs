@@ -74,7 +74,7 @@ fn claude_code_merges_streamed_blocks_follows_the_active_path_and_prices_cache_w
     );
     assert_eq!(s.accounts.usage.cache_write_tokens, 2000 + 1000);
     assert!(s.warnings.iter().any(|w| w.kind == WarningKind::OtherBranch), "{:?}", s.warnings);
-    let texts: Vec<&str> = s.messages.iter().map(|m| &*m.json).collect();
+    let texts: Vec<&str> = s.messages.iter().map(|m| m.json.as_str()).collect();
     assert!(!texts.iter().any(|m| m.contains("abandoned")), "the rewound branch is not in the conversation");
     assert!(texts.iter().any(|m| m.contains("toolu_1") && m.contains("tool_use")), "blocks joined");
     // 5-minute and 1-hour writes are priced apart: 1000 at 3.75 and 1000 at 6 per million, and so on.
@@ -269,12 +269,12 @@ fn odd_times_never_panic() {
 fn pi_v1_indices_are_header_relative_and_joined_objects_are_both_read() {
     let s = read(&fixture("pi-v1.jsonl"));
     assert_eq!(s.format, Some(Format::Pi));
-    let first = s.messages.get(1).map(|m| &*m.json).unwrap_or("");
+    let first = s.messages.get(1).map(|m| m.json.as_str()).unwrap_or("");
     assert!(
         first.contains(r#""type":"tool_use""#) && first.contains("call_1"),
         "the kept call comes first: {first}"
     );
-    let text: Vec<&str> = s.messages.iter().map(|m| &*m.json).collect();
+    let text: Vec<&str> = s.messages.iter().map(|m| m.json.as_str()).collect();
     assert!(text.iter().any(|m| m.contains(r#""tool_use_id":"call_1""#)), "its result stays a result");
     assert!(
         text.iter().any(|m| m.contains("Now run it")) && text.iter().any(|m| m.contains("It printed hi."))
@@ -335,7 +335,7 @@ fn gemini_one_line_history_shape_and_nothing_read_is_said() {
     let h = read(&fixture("gemini-history.json"));
     assert_eq!(h.format, Some(Format::Gemini));
     assert_eq!((h.prompts, h.steps), (1, 2));
-    let text: Vec<&str> = h.messages.iter().map(|m| &*m.json).collect();
+    let text: Vec<&str> = h.messages.iter().map(|m| m.json.as_str()).collect();
     assert!(
         text.iter().any(|m| m.contains(r#""tool_use_id":"read_file-1""#)),
         "the response answers its call: {text:?}"

@@ -156,10 +156,11 @@ impl ModelView {
         // stay open here: the host's closeOpenToolCalls answers them with
         // a record, so the journal holds the answer too (answered here as
         // well, they would be answered twice).
-        let unanswered: Vec<String> = open_calls(state.messages[..self.covered].iter().map(|m| &*m.json))
-            .into_iter()
-            .map(|(id, _)| id)
-            .collect();
+        let unanswered: Vec<String> =
+            open_calls(state.messages[..self.covered].iter().map(|m| m.json.as_str()))
+                .into_iter()
+                .map(|(id, _)| id)
+                .collect();
         // Which of them the repair must leave to the journal: all of them
         // when nothing live follows yet (the record will come), and those
         // the live part's first results answer when it does (the record
@@ -170,7 +171,7 @@ impl ModelView {
         let left_to_journal: Vec<String> = if live.is_empty() {
             unanswered
         } else {
-            let answered = answered_first(live.iter().map(|m| &*m.json));
+            let answered = answered_first(live.iter().map(|m| m.json.as_str()));
             unanswered.into_iter().filter(|id| answered.contains(id)).collect()
         };
         // Only when nothing but results follows the response: a record
@@ -216,7 +217,7 @@ impl ModelView {
     /// The view's messages (JSON texts), the repaired part first.
     pub fn iter<'a>(&'a self, state: &'a SessionState) -> impl DoubleEndedIterator<Item = &'a str> + 'a {
         let live = state.messages.get(self.covered..).unwrap_or_default();
-        self.prefix.iter().map(String::as_str).chain(live.iter().map(|m| &*m.json))
+        self.prefix.iter().map(String::as_str).chain(live.iter().map(|m| m.json.as_str()))
     }
 
     /// The number of messages the model gets.

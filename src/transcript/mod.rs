@@ -338,10 +338,13 @@ impl Transcript {
     /// message (wasm32), 80 MiB of a 1 GB journal's.
     pub fn forget_messages(&mut self, history: &mut [HistoryItem]) {
         let upto = self.taken.0.min(history.len());
+        // One empty text for all: the history shares its texts with the
+        // conversation (an Rc), and forgetting one only lets go of a count.
+        let empty = std::rc::Rc::new(String::new());
         for item in history.get_mut(self.forgotten..upto).unwrap_or_default() {
             if let HistoryItem::Message { kind, json, turn, .. } = item {
                 if *kind != RecordKind::Compaction && !json.is_empty() {
-                    *json = Box::from("");
+                    *json = empty.clone();
                 }
                 if turn.as_ref().is_some_and(|t| t.children.is_empty()) {
                     *turn = None;

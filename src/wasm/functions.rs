@@ -136,7 +136,7 @@ fn state_messages(
         .map(|(i, m)| {
             let o = origins.get(i);
             crate::state::Message {
-                json: m.get().into(),
+                json: std::rc::Rc::new(m.get().into()),
                 origin: crate::state::Origin {
                     redacted: o.is_some_and(|o| o.redacted),
                     epoch: o.map_or(epoch, |o| o.epoch),
