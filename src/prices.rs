@@ -167,8 +167,8 @@ impl Prices {
     }
 
     pub fn get(&self, model: &str) -> Option<&Price> {
-        let key = normalise(model);
-        self.models.binary_search_by(|(k, _)| k.as_str().cmp(&key)).ok().map(|i| &self.models[i].1)
+        let i = with_normalised(model, |key| self.models.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok());
+        i.map(|i| &self.models[i].1)
     }
 
     /// The cost of one request in USD, or `None` when the model has no price.
@@ -281,7 +281,12 @@ mod tests {
             ("gpt-5-2025-08-07", "gpt-5"),
         ] {
             assert_eq!(normalise(id), key, "{id}");
+            // Remembered (with_normalised) as normalised, asked twice and after another.
+            assert_eq!(with_normalised(id, str::to_owned), key, "{id}");
+            assert_eq!(with_normalised(id, str::to_owned), key, "{id}");
         }
+        // The memory starts as ("", ""): what normalise makes of "".
+        assert_eq!(normalise(""), "");
         let p = Prices::built_in();
         assert!(p.get("gpt-5.4-codex").is_none(), "no price is borrowed from gpt-5");
         assert!(p.get("gpt-5.1-codex-mini").is_some());
@@ -412,6 +417,28 @@ const CONTEXT_WINDOWS: &[(&str, u64)] = &[
 
 /// The context window of a model, when its family is known.
 pub fn context_window(model: &str) -> Option<u64> {
-    let m = normalise(model);
-    CONTEXT_WINDOWS.iter().filter(|(p, _)| m.starts_with(p)).max_by_key(|(p, _)| p.len()).map(|(_, w)| *w)
+    with_normalised(model, |m| {
+        CONTEXT_WINDOWS.iter().filter(|(p, _)| m.starts_with(p)).max_by_key(|(p, _)| p.len()).map(|(_, w)| *w)
+    })
+}
+
+/// `f(&normalise(model))`, the last model's normalised id remembered: a
+/// journal names one model for thousands of records, and normalising it (a
+/// lowercase copy, and a copy per prefix it drops) for each record's price
+/// and context window was 25 ms of the viewer's reading of 1 GB.
+fn with_normalised<R>(model: &str, f: impl FnOnce(&str) -> R) -> R {
+    // ("", ""): normalise("") is "".
+    thread_local! {
+        static LAST: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
+    }
+    LAST.with(|last| match last.try_borrow_mut() {
+        Ok(mut last) => {
+            if last.0 != model {
+                *last = (model.to_owned(), normalise(model));
+            }
+            f(&last.1)
+        }
+        // Asked from inside `f` (it never is): no memory then.
+        Err(_) => f(&normalise(model)),
+    })
 }
