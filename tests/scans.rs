@@ -223,6 +223,20 @@ fn redaction_finds_secrets_behind_escapes_at_every_alignment() {
     }
 }
 
+/// At least `len` bytes of `x`, one of `pieces` in place of an `x` one time
+/// in `one_in`: stop bytes at every place of a vector step.
+fn sprinkled(rng: &mut Rng, len: usize, pieces: &[&str], one_in: usize) -> String {
+    let mut text = String::new();
+    while text.len() < len {
+        if rng.below(one_in) == 0 {
+            text.push_str(pieces[rng.below(pieces.len())]);
+        } else {
+            text.push('x');
+        }
+    }
+    text
+}
+
 /// The Redactor's JSON check (simd128 in wasm, a u64 step natively)
 /// accepts exactly what serde_json's `IgnoredAny` accepts, with strings
 /// whose stop bytes (`"`, `\`, control bytes) sit at every place of a
@@ -234,14 +248,7 @@ fn json_check_agrees_with_serde_json_at_every_alignment() {
     let stops = ["\\\"", "\\\\", "\\n", "\\u00e9", "\\u12", "\\x", "\u{1}", "\u{1f}", "\"", "é", "😀", " "];
     for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100] {
         for _ in 0..6 {
-            let mut value = String::new();
-            while value.len() < len {
-                if rng.below(8) == 0 {
-                    value.push_str(stops[rng.below(stops.len())]);
-                } else {
-                    value.push('x');
-                }
-            }
+            let value = sprinkled(&mut rng, len, &stops, 8);
             let line = format!("{{\"k\":\"{value}\",\"n\":[1,-2.5e3,{{}}],\"t\":true}}");
             for cut in (0..=line.len()).filter(|&c| line.is_char_boundary(c)) {
                 let t = &line[..cut];
@@ -264,14 +271,7 @@ fn string_writers_at_every_alignment() {
         ["\"", "\\", "\n", "\u{1}", "\u{1f}", "\u{7f}", "\u{80}", "é", "✓", "\u{2028}", "😀", "\u{10ffff}"];
     for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100] {
         for _ in 0..8 {
-            let mut text = String::new();
-            while text.len() < len {
-                if rng.below(6) == 0 {
-                    text.push_str(pieces[rng.below(pieces.len())]);
-                } else {
-                    text.push('x');
-                }
-            }
+            let text = sprinkled(&mut rng, len, &pieces, 6);
             assert_eq!(str_literal(&text), serde_json::to_string(&text).unwrap(), "{text:?}");
             let mut ascii = String::new();
             push_ascii_literal(&mut ascii, &text);
