@@ -133,17 +133,20 @@ function settle(entries, patch) {
     set(e, "underCalls", underCalls[i] === "1" ? true : undefined);
     set(e, "droppedWhy", undefined);
   }
-  for (let r = 0; r + 1 < droppedWhy.length; r += 2) if (entries[droppedWhy[r]]) entries[droppedWhy[r]].droppedWhy = droppedWhy[r + 1];
+  for (let r = 0; r + 1 < droppedWhy.length; r += 2) {
+    const e = entries[droppedWhy[r]];
+    if (e) e.droppedWhy = droppedWhy[r + 1];
+  }
   // Six values a tool: entry, k, pair, name, flags, child.
   for (let r = 0; r + 5 < tools.length; r += 6) {
-    const [i, k, pair, name, flags, child] = [tools[r], tools[r + 1], tools[r + 2], tools[r + 3], tools[r + 4], tools[r + 5]];
-    const t = entries[i]?.tools?.[k];
+    const t = entries[tools[r]]?.tools?.[tools[r + 1]];
     if (!t) continue;
-    set(t, "pair", pair ?? undefined);
-    set(t, "name", name ?? undefined);
+    const flags = tools[r + 4];
+    set(t, "pair", tools[r + 2] ?? undefined);
+    set(t, "name", tools[r + 3] ?? undefined);
     set(t, "error", flags & 1 ? true : undefined);
     set(t, "interrupted", flags & 2 ? true : undefined);
-    set(t, "child", child ?? undefined);
+    set(t, "child", tools[r + 5] ?? undefined);
   }
 }
 

@@ -30,9 +30,9 @@ const FIRST = 60;
 // 100 KB of JSON each): V8 puts a string of more than 128 KB in its
 // large-object space, freed only by a full collection, and a 1 GB load's
 // 1 MB pieces of JSON piled up there, on both threads, to the tab's peak.
-// (A patch is in columns: about 20 bytes an entry.)
+// (A patch is in columns: about 32 bytes an entry.)
 const PIECE = 256;
-const PATCH = 4096;
+const PATCH = 3072;
 
 /**
  * Reads a source on reader.js's thread and calls onBytes for each chunk, in
@@ -154,7 +154,7 @@ function postEntries(journal, load, type, extra = {}) {
 
 /**
  * What settling decided of the drafted entries (transcriptPatchJson, in
- * columns: 11 MB for a 1 GB journal), a slice at a time: slices are freed
+ * columns: 19 MB for a 1 GB journal), a slice at a time: slices are freed
  * as they go, and the page settles one while the core writes the next.
  * False when settling moved entries (the page must take them again).
  */
