@@ -55,7 +55,7 @@ impl Entries {
     }
 
     /// Entries `from..to` (clamped to the entries there are).
-    pub(super) fn range(&self, from: usize, to: usize) -> impl Iterator<Item = &Entry> + Clone {
+    pub(super) fn range(&self, from: usize, to: usize) -> impl Iterator<Item = &Entry> {
         let to = to.min(self.len);
         let from = from.min(to);
         (from..to).filter_map(move |i| self.get(i))

@@ -2,10 +2,11 @@
 //! 600,000 entries, and serde_json's writer looked up every byte of every
 //! preview in its escape table. The text is what the derived `Serialize`
 //! of `Entry` writes, field for field (the tests keep the derive as the
-//! oracle); only strings are escaped the faster way (json_str), and floats
-//! still go through serde_json's printer. The patch of settled fields is
-//! written here too, in columns (`Transcript::patch_json`); its oracle is
-//! the index the settled transcript writes.
+//! oracle); only strings are escaped the faster way (json_str), and
+//! numbers go through the writers serde_json itself calls (itoa, zmij).
+//! The patch of settled fields is written here too, in columns
+//! (`Transcript::patch_json`); its oracle is the index the settled
+//! transcript writes.
 //!
 //! The text is ASCII: a character past U+007F is a `\u` escape (the same
 //! value to any JSON reader). The viewer's page decodes and parses the
@@ -87,10 +88,7 @@ fn tool(out: &mut String, t: &ToolRef) {
 
 fn subagent(out: &mut String, s: &Subagent) {
     out.push_str("{\"child\":");
-    match &s.child {
-        Some(child) => push_ascii_literal(out, child),
-        None => out.push_str("null"),
-    }
+    opt_literal(out, s.child.as_deref());
     key(out, ",\"tokens\":");
     number(out, s.tokens);
     key(out, ",\"costUsd\":");
