@@ -671,7 +671,7 @@ export class Journal {
   write(record: JournalRecord | string): string;
   /** Feeds journal text read from disk (any chunking; chunks of bytes may split characters). No redaction. */
   feed(chunk: string | Uint8Array): void;
-  /** Zero-copy input: a view of `size` bytes (1 to 2^26) of wasm memory this journal owns, to read a file's next chunk straight into (`fs.readSync(fd, view)`), then `feedInput(n)`. The buffer is made at the first call and never moves (a later call asks for as much or less); wasm memory growing detaches the view, so take a fresh one after every call into the journal, and none after `free()`. */
+  /** Zero-copy input: a view of `size` bytes (1 to 2^26) of wasm memory this journal owns, to read a file's next chunk straight into (`fs.readSync(fd, view)`), then `feedInput(n)`. The buffer is made at the first call and never moves (a later call asks for as much or less); its bytes are undefined until read into (it may be one a freed journal read into); wasm memory growing detaches the view, so take a fresh one after every call into the journal, and none after `free()`. */
   inputBuffer(size: number): Uint8Array;
   /** Feeds the first `n` bytes of the input buffer (`inputBuffer`), as `feed` feeds a chunk. */
   feedInput(n: number): void;

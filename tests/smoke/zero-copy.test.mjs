@@ -119,3 +119,19 @@ test("inputBuffer and feedInput refuse bad arguments with ERR_INVALID_ARG", () =
   j.finish();
   assert.equal(j.state().title, "ok");
 });
+
+test("a journal takes over a freed journal's buffer: each replays its own file, and its limits are its own", () => {
+  // Larger, smaller and larger again: the kept buffer is longer than some
+  // journals ask for, shorter than others.
+  const texts = [3000, 200, 1, 800, 5000, 50].map((n) => journalText(n));
+  for (const text of texts) {
+    const file = writeTemp(text);
+    const size = Math.min(1 << 16, Buffer.byteLength(text));
+    const j = zeroCopy(file, size);
+    assert.equal(JSON.stringify(j.state()), JSON.stringify(session.rebuildState(text)), `${Buffer.byteLength(text)} bytes`);
+    // The limits are what this journal first asked for, not the kept buffer's length.
+    assert.throws(() => j.inputBuffer(size + 1), { code: "ERR_INVALID_ARG" });
+    assert.throws(() => j.feedInput(size + 1), { code: "ERR_INVALID_ARG" });
+    j.free();
+  }
+});
