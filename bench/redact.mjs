@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PlainRedactor } from "./plain-redact.mjs";
-import { journalFile, timeMedian as timeIt } from "./data.mjs";
+import { journalFile, timeMedian as timeIt, alternating, spread } from "./data.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -32,13 +32,12 @@ function median(times) {
 const wasm = new session.Redactor({ env });
 const plain = new PlainRedactor(env);
 
-console.log("throughput: redaction of generated journals (median of runs; MB = 10^6 bytes)");
-console.log("size   | wasm redactLine ms (MB/s) | wasm redactJournal ms (MB/s) | plain-JS ms (MB/s) | speed-up (per line, bulk)");
+console.log("throughput: redaction of generated journals (the three alternating, median [min-max] ms of 5 runs; MB = 10^6 bytes)");
+console.log("size   | wasm redactLine ms (MB/s)  | wasm redactJournal ms (MB/s) | plain-JS ms (MB/s)       | speed-up (per line, bulk; medians)");
 for (const mb of (process.env.BENCH_SIZES ?? "10,100").split(",").map(Number)) {
   const text = readFileSync(journalFile(mb), "utf8");
   const bytes = Buffer.byteLength(text);
   const lines = text.split("\n").filter(Boolean);
-  const runs = mb >= 100 ? 3 : 5;
   const perLine = () => {
     let changed = 0;
     for (const l of lines) changed += wasm.redactLine(l).changed ? 1 : 0;
@@ -50,16 +49,11 @@ for (const mb of (process.env.BENCH_SIZES ?? "10,100").split(",").map(Number)) {
     for (const l of lines) changed += plain.redactLine(l).changed ? 1 : 0;
     return changed;
   };
-  perLine();
-  baseline();
-  const w = timeIt(perLine, runs);
-  const b = timeIt(bulk, runs);
-  const p = timeIt(baseline, runs);
+  const t = alternating({ perLine, bulk, baseline }, 5);
+  const [w, b, p] = [t.perLine, t.bulk, t.baseline];
   const rate = (ms) => (bytes / 1e6 / (ms / 1000)).toFixed(0).padStart(4);
   console.log(
-    `${String(mb).padStart(3)} MB | ${w.ms.toFixed(0).padStart(18)} (${rate(w.ms)}) | ${b.ms.toFixed(0).padStart(21)} (${rate(
-      b.ms,
-    )}) | ${p.ms.toFixed(0).padStart(11)} (${rate(p.ms)}) | ${(p.ms / w.ms).toFixed(2)}x, ${(p.ms / b.ms).toFixed(2)}x`,
+    `${String(mb).padStart(3)} MB | ${spread(w).padStart(18)} (${rate(w.ms)}) | ${spread(b).padStart(20)} (${rate(b.ms)}) | ${spread(p).padStart(17)} (${rate(p.ms)}) | ${(p.ms / w.ms).toFixed(2)}x, ${(p.ms / b.ms).toFixed(2)}x`,
   );
   console.log(`       lines changed: wasm ${w.result} of ${lines.length}, plain-JS ${p.result}`);
   const leaks = ["sk-ant-api03-", "ghp_"].filter((s) => b.result.text.includes(s));

@@ -9,7 +9,7 @@
 // (`usage --by day` and `statusline`), and one file appended to (the bytes
 // re-read, counted, must be the bytes appended).
 //
-//   node bench/usage.mjs          (after .ci/build; MB=500 by default, RUNS=3)
+//   node bench/usage.mjs          (after .ci/build; MB=500 by default, RUNS=5)
 //   MB=1000 node bench/usage.mjs  (the 1 GB history of the statusline's bar; built once per size)
 //   VIEWS=0 ...                   (skips the side-by-side and the views read whole: only the index part)
 
@@ -45,9 +45,10 @@ if (!fs.existsSync("/usr/bin/time")) {
 const dir = path.join(root, "bench/data/claude-usage");
 buildClaudeSessions(peers, dir, MB);
 const size = Number(fs.readFileSync(path.join(dir, `.built-${MB}`), "utf8")) / 1e6;
-const runs = Number(process.env.RUNS ?? 3);
+const runs = Number(process.env.RUNS ?? 5);
 const median = (xs) => xs.sort((a, b) => a.secs - b.secs)[Math.floor(xs.length / 2)];
-const bin = path.join(root, "pkg/bin/garuda-session.cjs");
+// BENCH_PKG=/path/to/pkg measures another build (before/after in one sitting).
+const bin = path.join(process.env.BENCH_PKG ? path.resolve(process.env.BENCH_PKG) : path.join(root, "pkg"), "bin/garuda-session.cjs");
 const projects = path.join(dir, "projects");
 const views = {};
 if (process.env.VIEWS !== "0") {
@@ -55,17 +56,20 @@ if (process.env.VIEWS !== "0") {
   const ours = [];
   for (let i = 0; i < runs; i++) {
     theirs.push(timed(ccusage, ["claude", "session", "--json", "--offline"], { CLAUDE_CONFIG_DIR: dir }));
-    ours.push(timed(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "usage", path.join(dir, "projects"), "--json", "--no-index"]));
+    ours.push(timed(process.execPath, [bin, "usage", path.join(dir, "projects"), "--json", "--no-index"]));
   }
   const t = median(theirs);
   const o = median(ours);
   const tt = JSON.parse(t.out).totals;
   const ot = JSON.parse(o.out).totals;
   const same = tt.inputTokens === ot.inputTokens && tt.outputTokens === ot.outputTokens && tt.cacheReadTokens === ot.cacheReadTokens && tt.cacheCreationTokens === ot.cacheWriteTokens;
-  console.log(`usage over ${size.toFixed(0)} MB of Claude Code sessions (median of ${runs} runs each, interleaved):`);
-  console.log(`  ccusage ${JSON.parse(t.out).sessions.length} sessions: ${t.secs.toFixed(2)} s (${(size / t.secs).toFixed(0)} MB/s), peak RSS ${t.rss.toFixed(0)} MB`);
-  console.log(`  ours    ${JSON.parse(o.out).sessions.length} sessions: ${o.secs.toFixed(2)} s (${(size / o.secs).toFixed(0)} MB/s), peak RSS ${o.rss.toFixed(0)} MB`);
-  console.log(`  ratio   ${(t.secs / o.secs).toFixed(2)}x (above 1: ours is faster); token totals ${same ? "equal" : `DIFFER: ccusage ${JSON.stringify(tt)} ours ${JSON.stringify(ot)}`}`);
+  // (median() sorted both lists: their ends are the fastest and slowest runs.)
+  const range = (xs) => `[${xs[0].secs.toFixed(3)}-${xs[xs.length - 1].secs.toFixed(3)}]`;
+  const mean = (xs) => xs.reduce((a, x) => a + x.secs, 0) / xs.length;
+  console.log(`usage over ${size.toFixed(0)} MB of Claude Code sessions (${runs} runs each, alternating: median [min-max] s):`);
+  console.log(`  ccusage ${JSON.parse(t.out).sessions.length} sessions: ${t.secs.toFixed(3)} s ${range(theirs)} (${(size / t.secs).toFixed(0)} MB/s), peak RSS ${t.rss.toFixed(0)} MB`);
+  console.log(`  ours    ${JSON.parse(o.out).sessions.length} sessions: ${o.secs.toFixed(3)} s ${range(ours)} (${(size / o.secs).toFixed(0)} MB/s), peak RSS ${o.rss.toFixed(0)} MB`);
+  console.log(`  ratio   ${(t.secs / o.secs).toFixed(2)}x by medians, ${(mean(theirs) / mean(ours)).toFixed(2)}x by means, ${(theirs[0].secs / ours[ours.length - 1].secs).toFixed(2)}x ccusage's fastest against our slowest (above 1: ours is faster); token totals ${same ? "equal" : `DIFFER: ccusage ${JSON.stringify(tt)} ours ${JSON.stringify(ot)}`}`);
 
   // Each view, read whole: within 10% of --by day is the issue's bar.
   const VIEWS = [["day", "daily"], ["week", "weekly"], ["month", "monthly"], ["session", "session"], ["block", "blocks"], ["model", null]];

@@ -6,6 +6,9 @@
 //
 //   node bench/viewer.mjs            (after .ci/build; SIZES=100,1000 by default)
 //   SIZES=1000 node bench/viewer.mjs (issue 29's goal: 1 GB indexed <= 5 s, tab <= 1.5x the file)
+//   RUNS=5 (the default): each size opened that many times, a fresh tab each;
+//   every run is printed, then the median [min-max] of each goal's figure.
+//   BENCH_PKG=/path/to/pkg serves another build (before/after in one sitting).
 
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -18,7 +21,8 @@ import { journalFile } from "./data.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ciRequire = createRequire(path.join(root, ".ci/package.json"));
 const sizes = (process.env.SIZES ?? "100,1000").split(",").map(Number);
-const cli = path.join(root, "pkg/bin/garuda-session.cjs");
+const cli = path.join(process.env.BENCH_PKG ? path.resolve(process.env.BENCH_PKG) : path.join(root, "pkg"), "bin/garuda-session.cjs");
+const runs = Number(process.env.RUNS ?? 5);
 
 /**
  * RSS in bytes of this browser's renderer processes (the tab, its workers
@@ -71,7 +75,7 @@ const { chromium } = ciRequire("playwright-core");
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--js-flags=--max-old-space-size=8192"] });
 
 const rows = [];
-for (const mb of sizes) {
+for (let run = 0; run < runs; run++) for (const mb of sizes) {
   const file = journalFile(mb);
   const bytes = fs.statSync(file).size;
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -127,6 +131,18 @@ for (const r of rows) {
         `, settling ${phase("read", "indexed")} ms, hand-over ${phase("indexed", "received")} ms, drawn ${phase("received", "rendered")} ms); ` +
       `tab memory peak ${(r.peak / 2 ** 20).toFixed(0)} MiB (${(r.peak / r.bytes).toFixed(2)}x the file; ${(r.base / 2 ** 20).toFixed(0)} MiB before opening it, ${(r.after / 2 ** 20).toFixed(0)} MiB once loaded, of which the page's JS heap ${r.pageHeap ? (r.pageHeap / 2 ** 20).toFixed(0) : "?"} MiB); ` +
       `scrolling 600 px a frame: p50 ${r.frames?.p50.toFixed(1)} ms, p95 ${r.frames?.p95.toFixed(1)} ms`,
+  );
+}
+
+// Each goal's figure over the runs.
+const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const mb of sizes) {
+  const of = rows.filter((r) => r.mb === mb && !r.crashed);
+  if (of.length === 0) continue;
+  const sum = (xs, show) => `${show(mid(xs))} [${show(Math.min(...xs))}-${show(Math.max(...xs))}]`;
+  console.log(
+    `viewer, ${mb} MB journal, ${of.length} of ${runs} runs (median [min-max]): first screen ${sum(of.map((r) => r.firstScreen), f)}, ` +
+      `fully indexed ${sum(of.map((r) => r.indexed), f)}, tab peak ${sum(of.map((r) => r.peak / r.bytes), (x) => `${x.toFixed(2)}x`)} the file`,
   );
 }
 
