@@ -97,6 +97,101 @@ fn transcript_reads_everything(data: &[u8]) {
     let index: serde_json::Value =
         serde_json::from_str(&whole.index_json(0, usize::MAX)).expect("the index is JSON");
     assert_eq!(index.as_array().map(Vec::len), Some(whole.len()));
+    taken_while_reading_and_patched(data, step, data.len() % 2 == 0, "these bytes");
+}
+
+/// Entries as a reader takes them while a journal is read (`index_json`
+/// before settling, as the viewer's worker drafts them), with the patch
+/// applied at the end (`patch_json`, in slices of 7), are the entries of a
+/// whole build; `settle_each`: settled after every chunk, as when entries
+/// are drawn while reading (the patch must then undo what those settles
+/// said). Returns false when settling moved entries (the reader takes them
+/// again; there is no patch).
+pub fn taken_while_reading_and_patched(
+    bytes: &[u8],
+    chunk_size: usize,
+    settle_each: bool,
+    what: &str,
+) -> bool {
+    use garuda_session::transcript::Transcript;
+    use serde_json::Value;
+    let mut whole = Journal::default().with_history();
+    whole.feed_bytes(bytes);
+    whole.finish();
+    let full = Transcript::new(whole.state());
+    let mut j = Journal::default().with_history();
+    let mut t = Transcript::default();
+    let mut taken: Vec<Value> = Vec::new();
+    let take = |t: &Transcript, taken: &mut Vec<Value>| {
+        let Value::Array(more) = serde_json::from_str(&t.index_json(taken.len(), t.len())).expect("JSON")
+        else {
+            panic!("{what}: the index is not an array")
+        };
+        taken.extend(more);
+    };
+    for (k, chunk) in bytes.chunks(chunk_size.max(1)).enumerate() {
+        j.feed_bytes(chunk);
+        t.extend(j.state());
+        // The first screen settles what there is so far.
+        if k == 1 || settle_each {
+            t.settle(j.state());
+        }
+        take(&t, &mut taken);
+        t.forget_messages(j.history_mut());
+    }
+    j.finish();
+    t.extend(j.state());
+    take(&t, &mut taken);
+    t.settle(j.state());
+    if t.patch_json(0, 0).is_none() {
+        return false;
+    }
+    let step = if settle_each { 7 } else { t.len().max(1) };
+    for from in (0..t.len()).step_by(step) {
+        let patch: Value =
+            serde_json::from_str(&t.patch_json(from, from + step).expect("a patch")).expect("JSON");
+        apply_patch(&mut taken, &patch, what);
+    }
+    let expected: Value = serde_json::from_str(&full.index_json(0, full.len())).expect("JSON");
+    assert_eq!(Value::Array(taken), expected, "{what}: chunks of {chunk_size}, settled each: {settle_each}");
+    true
+}
+
+/// A patch (`patch_json`'s columns) applied to entries taken as JSON, as
+/// its documentation says a reader applies it: each field set, or removed
+/// where the patch says absent.
+fn apply_patch(taken: &mut [serde_json::Value], patch: &serde_json::Value, what: &str) {
+    use serde_json::Value;
+    let set = |o: &mut serde_json::Map<String, Value>, k: &str, v: Option<Value>| match v {
+        Some(v) => drop(o.insert(k.into(), v)),
+        None => drop(o.remove(k)),
+    };
+    let from = patch["from"].as_u64().expect("from") as usize;
+    let column = |name: &str| patch[name].as_str().expect(name).chars().collect::<Vec<_>>();
+    let (fates, thinking, under) = (column("fate"), column("thinkingFate"), column("underCalls"));
+    let name = |codes: &str, c: char| patch["codes"][codes].get(c.to_string()).cloned();
+    for (i, ((f, t), u)) in fates.into_iter().zip(thinking).zip(under).enumerate() {
+        let Some(Value::Object(e)) = taken.get_mut(from + i) else { panic!("{what}: entry {}", from + i) };
+        set(e, "fate", name("fate", f));
+        set(e, "thinkingFate", name("thinkingFate", t));
+        set(e, "underCalls", (u == '1').then_some(Value::Bool(true)));
+        e.remove("droppedWhy");
+    }
+    for row in patch["droppedWhy"].as_array().expect("droppedWhy").chunks(2) {
+        let i = row[0].as_u64().expect("an index") as usize;
+        taken[i]["droppedWhy"] = row[1].clone();
+    }
+    for row in patch["tools"].as_array().expect("tools").chunks(6) {
+        let (i, k) = (row[0].as_u64().expect("an index") as usize, row[1].as_u64().expect("a tool") as usize);
+        let Value::Object(tool) = &mut taken[i]["tools"][k] else { panic!("{what}: tool {k} of {i}") };
+        let present = |v: &Value| (!v.is_null()).then(|| v.clone());
+        set(tool, "pair", present(&row[2]));
+        set(tool, "name", present(&row[3]));
+        let flags = row[4].as_u64().expect("flags");
+        set(tool, "error", (flags & 1 != 0).then_some(Value::Bool(true)));
+        set(tool, "interrupted", (flags & 2 != 0).then_some(Value::Bool(true)));
+        set(tool, "child", present(&row[5]));
+    }
 }
 
 /// Live writes: every record written is one line, and replaying the lines
