@@ -58,6 +58,14 @@ export const view = {
   rows: new Map(), // sessions index: name -> summary row
   active: null,
   entries: [],
+  // Each entry's first guess at its height in reading mode (viewer-reading.js
+  // estimate), made as its draft arrives, while the worker still reads; null
+  // when `entries` came another way (each is guessed when asked).
+  estimates: null,
+  // The `sidechain-` runs settling named (the patch lists every tool's
+  // child), or null when the entries were not patched: noteInlineRuns then
+  // walks every entry's tools.
+  sidechains: null,
   visible: [],
   hits: [],
   hitSet: new Set(),

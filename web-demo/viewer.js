@@ -15,7 +15,7 @@
 import { $, view, main, send, n, serveHeaders } from "./viewer-core.js";
 import { renderSessions, openSession, sessionsChanged, noteInlineRuns } from "./viewer-sessions.js";
 import { setMode, deepLink, goTo, goToHit, showHitCount } from "./viewer-nav.js";
-import { readingItems, reading } from "./viewer-reading.js";
+import { readingItems, reading, estimate } from "./viewer-reading.js";
 import { applyFilters, renderRows, renderDetail } from "./viewer-list.js";
 import { renderSummary } from "./viewer-summary.js";
 import "./viewer-page.js";
@@ -24,6 +24,9 @@ import "./viewer-copy.js";
 // ---- Worker messages -------------------------------------------------------------
 
 const utf8 = new TextDecoder();
+// What the page notes of the entries arriving (view.incoming), beside them:
+// each one's height guess, and the sidechain runs the patch names.
+let incoming = { estimates: [], sidechains: null };
 main.w.addEventListener("message", ({ data }) => {
   if (data.load !== undefined && data.load !== view.load && data.type !== "rendered") return;
   if (data.type === "first") {
@@ -31,6 +34,7 @@ main.w.addEventListener("message", ({ data }) => {
     view.marks = data.marks;
     if (view.entries.length === 0) {
       view.entries = data.entries;
+      view.estimates = null;
       reading.reset(readingItems());
       view.marks.firstShown = performance.timeOrigin + performance.now();
     }
@@ -38,19 +42,28 @@ main.w.addEventListener("message", ({ data }) => {
     $("bar").style.width = data.total ? `${(100 * data.done) / data.total}%` : "50%";
     $("status").textContent = `Loading… ${(data.done / 1e6).toFixed(1)} MB`;
   } else if (data.type === "entries") {
-    if (data.from === 0) view.incoming = [];
+    if (data.from === 0) {
+      view.incoming = [];
+      incoming = { estimates: [], sidechains: null };
+    }
     // Entries read so far come as UTF-8 bytes (decoded here, off the worker).
     const json = data.bytes ? utf8.decode(data.bytes) : data.json;
-    for (const e of JSON.parse(json)) view.incoming.push(e);
+    for (const e of JSON.parse(json)) {
+      view.incoming.push(e);
+      incoming.estimates.push(estimate(e));
+    }
   } else if (data.type === "patch") {
     // What settling decided, a slice at a time (worker.js's postPatch).
-    settle(view.incoming, JSON.parse(data.patch));
+    settle(view.incoming, JSON.parse(data.patch), (incoming.sidechains ??= new Set()));
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
-    if (data.patch) settle(view.incoming, JSON.parse(data.patch));
+    if (data.patch) settle(view.incoming, JSON.parse(data.patch), (incoming.sidechains ??= new Set()));
     view.entries = view.incoming;
+    view.estimates = incoming.estimates;
+    view.sidechains = incoming.sidechains;
     view.incoming = [];
+    incoming = { estimates: [], sidechains: null };
     view.stats = data.stats;
     view.follow = data.follow;
     $("follow-box").hidden = !data.follow && data.type !== "update";
@@ -120,7 +133,7 @@ $("follow").addEventListener("change", (e) => {
  * field is set as the patch gives it, or removed where it says absent, as
  * the core omits it. The codes' names come with the patch.
  */
-function settle(entries, patch) {
+function settle(entries, patch, sidechains) {
   const { from, fate, thinkingFate, underCalls, droppedWhy, tools, codes } = patch;
   const set = (o, k, v) => {
     if (v !== undefined) o[k] = v;
@@ -146,7 +159,9 @@ function settle(entries, patch) {
     set(t, "name", tools[r + 3] ?? undefined);
     set(t, "error", flags & 1 ? true : undefined);
     set(t, "interrupted", flags & 2 ? true : undefined);
-    set(t, "child", tools[r + 5] ?? undefined);
+    const child = tools[r + 5] ?? undefined;
+    set(t, "child", child);
+    if (child?.startsWith("sidechain-")) sidechains.add(child);
   }
 }
 

@@ -7,7 +7,7 @@
 // the run must show (its Task call's prompt first) comes from the raw lines.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -91,3 +91,35 @@ for (const state of ["settled", "live"]) {
     console.log(`viewer runs (${state}): ${opened} runs opened from the sidebar`);
   });
 }
+
+// A file opened by its address (not from serve's index, which names its
+// runs itself) learns them as it loads: a Claude Code file by walking its
+// entries' tools, a Garuda journal (one imported from such a file, say)
+// from the patch settling sent, which names every tool's child. Both give
+// the runs the raw lines' Task calls started, in the same order.
+test("a file opened by its address lists its inline runs, patched or walked", async () => {
+  const fixture = path.join(root, "tests/formats/claude-code-chain.jsonl");
+  const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-viewer-runs-"));
+  fs.copyFileSync(fixture, path.join(dir, "claude.jsonl"));
+  const cli = path.join(root, "pkg/bin/garuda-session.cjs");
+  const imported = spawnSync(process.execPath, [cli, "import", fixture, "-o", path.join(dir, "garuda.jsonl")], { encoding: "utf8" });
+  assert.equal(imported.status, 0, imported.stderr);
+  const calls = toolBlocks(parsed(fixture).filter((l) => l.isSidechain !== true));
+  const address = new URL(await serve(dir));
+  const token = new URLSearchParams(address.hash.slice(1)).get("token");
+  const listed = [];
+  for (const [name, patched] of [["claude.jsonl", false], ["garuda.jsonl", true]]) {
+    const p = await browser.newPage();
+    // The token kept for this tab, and nothing opened (the index is not read).
+    await p.goto(`${address.origin}/viewer/#token=${token}`);
+    await p.goto(`${address.origin}/viewer/?file=/files/${name}`);
+    await p.waitForSelector("body[data-loaded]");
+    const runs = await p.$$eval("#sessions a.child", (a) => a.map((x) => x.textContent.replace(/^↳ /, "")));
+    assert.ok(runs.length > 0, `${name}: runs listed`);
+    for (const run of runs) assert.equal(typeof calls.get(run.replace(/^sidechain-/, ""))?.input?.prompt, "string", `${name}: ${run} is a Task call's run`);
+    assert.equal(await p.evaluate(() => window.viewer.sidechains !== null), patched, `${name}: named by the patch: ${patched}`);
+    listed.push(runs);
+    await p.close();
+  }
+  assert.deepEqual(listed[1], listed[0], "the imported journal lists the runs its source lists");
+});
