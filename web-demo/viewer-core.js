@@ -66,6 +66,10 @@ export const view = {
   // child), or null when the entries were not patched: noteInlineRuns then
   // walks every entry's tools.
   sidechains: null,
+  // The entries of the load under way (view.incoming, viewer.js) and what is
+  // noted beside them as they arrive: estimates and sidechains to be.
+  incoming: [],
+  noted: { estimates: [], sidechains: null },
   visible: [],
   hits: [],
   hitSet: new Set(),

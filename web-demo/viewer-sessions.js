@@ -85,6 +85,7 @@ export function openSession(name, source, entry = null) {
   view.estimates = null;
   view.sidechains = null;
   view.incoming = [];
+  view.noted = { estimates: [], sidechains: null };
   view.follow = false;
   reading.reset([]);
   renderSessions();

@@ -24,9 +24,6 @@ import "./viewer-copy.js";
 // ---- Worker messages -------------------------------------------------------------
 
 const utf8 = new TextDecoder();
-// What the page notes of the entries arriving (view.incoming), beside them:
-// each one's height guess, and the sidechain runs the patch names.
-let incoming = { estimates: [], sidechains: null };
 main.w.addEventListener("message", ({ data }) => {
   if (data.load !== undefined && data.load !== view.load && data.type !== "rendered") return;
   if (data.type === "first") {
@@ -44,26 +41,26 @@ main.w.addEventListener("message", ({ data }) => {
   } else if (data.type === "entries") {
     if (data.from === 0) {
       view.incoming = [];
-      incoming = { estimates: [], sidechains: null };
+      view.noted = { estimates: [], sidechains: null };
     }
     // Entries read so far come as UTF-8 bytes (decoded here, off the worker).
     const json = data.bytes ? utf8.decode(data.bytes) : data.json;
     for (const e of JSON.parse(json)) {
       view.incoming.push(e);
-      incoming.estimates.push(estimate(e));
+      view.noted.estimates.push(estimate(e));
     }
   } else if (data.type === "patch") {
     // What settling decided, a slice at a time (worker.js's postPatch).
-    settle(view.incoming, JSON.parse(data.patch), (incoming.sidechains ??= new Set()));
+    settle(view.incoming, JSON.parse(data.patch), (view.noted.sidechains ??= new Set()));
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
-    if (data.patch) settle(view.incoming, JSON.parse(data.patch), (incoming.sidechains ??= new Set()));
+    if (data.patch) settle(view.incoming, JSON.parse(data.patch), (view.noted.sidechains ??= new Set()));
     view.entries = view.incoming;
-    view.estimates = incoming.estimates;
-    view.sidechains = incoming.sidechains;
+    view.estimates = view.noted.estimates;
+    view.sidechains = view.noted.sidechains;
     view.incoming = [];
-    incoming = { estimates: [], sidechains: null };
+    view.noted = { estimates: [], sidechains: null };
     view.stats = data.stats;
     view.follow = data.follow;
     $("follow-box").hidden = !data.follow && data.type !== "update";
