@@ -440,6 +440,15 @@ impl Redactor {
             }
             let key = s.key.map(|k| (k, text_of(k)));
             if !s.is_key && is_exempt(line, t, s, key.as_ref().map(|(_, k)| k.as_ref())) {
+                // Ciphertext and signatures go back byte for byte: what looks
+                // like a token there is chance. A value the Redactor was given
+                // (an environment secret) is not, and goes like anywhere else;
+                // the record is then `redacted`, and resume leaves out the
+                // thinking its signature covered (§6 rule 3). The live
+                // fuzzer planted one in a thinking block's signature.
+                if hot[i] {
+                    self.env_edits(line, s, hits, &mut edits);
+                }
                 continue;
             }
             // Rule 3 in the record's own structure: a value under a secret name.
@@ -487,6 +496,34 @@ impl Redactor {
         // Both lists are in order of position: merge them.
         merge_sorted(edits, numbers)
     }
+
+    /// The edits that remove the Redactor's own values (environment
+    /// secrets) from string `s` of `line`, and nothing else.
+    fn env_edits(&self, line: &str, s: &jsonline::Str, hits: &[triggers::Hit], edits: &mut Vec<Edit>) {
+        if s.escaped {
+            let decoded = jsonline::decode(line.get(s.start..s.end).unwrap_or(""), s.start);
+            for h in self.triggers.scan(decoded.text.as_bytes()) {
+                if let Trigger::Env(_) = h.trigger {
+                    let start = decoded.raw_offset(h.pos).min(s.end);
+                    edits.push((
+                        start,
+                        decoded.raw_offset(h.pos + h.len).min(s.end),
+                        MARKER,
+                        Some(Rule::EnvValue),
+                    ));
+                }
+            }
+        } else {
+            // The line's own hits: the scan's exact matches of each value
+            // (a token pattern's span over the same bytes does not hide them).
+            let first = hits.partition_point(|h| h.pos < s.start);
+            for h in hits[first..].iter().take_while(|h| h.pos + h.len <= s.end) {
+                if let Trigger::Env(_) = h.trigger {
+                    edits.push((h.pos, h.pos + h.len, MARKER, Some(Rule::EnvValue)));
+                }
+            }
+        }
+    }
 }
 
 /// A string value under a secret name is a secret unless it is code, a
@@ -497,7 +534,7 @@ fn structural_secret(value: &str, class: NameClass) -> bool {
 }
 
 /// §5's exemptions, byte for byte: ciphertext and signatures go back to the
-/// API unchanged.
+/// API unchanged (but for the Redactor's own values: `env_edits`).
 fn exempt_key(key: &str, object_type: &str) -> bool {
     match key {
         "encrypted_content" | "encrypted_index" => true,

@@ -161,6 +161,41 @@ fn exemptions_are_byte_for_byte() {
     gone(&out.line, GITHUB);
 }
 
+/// A value the Redactor was given is no chance find in ciphertext or a
+/// signature: it goes there too (in every spelling JSON allows), and only
+/// it; the record is marked, so resume leaves out the thinking (§6 rule 3).
+/// The live fuzzer planted one in a signature
+/// (tests/fuzz-crashers/live/env-secret-in-signature).
+#[test]
+fn env_values_go_even_from_exempt_places() {
+    let secret = "pl4nted-S3CRET-value";
+    let r = Redactor::new([("FUZZ_API_TOKEN", secret)]);
+    let escaped = r"pl4nted-S3CRET-value";
+    for (inside, plain) in [(secret, true), (escaped, false)] {
+        let line = format!(
+            r#"{{"type":"assistant","response":{{"content":[{{"type":"thinking","thinking":"ok","signature":"c2lnLT{inside}M="}},{{"type":"redacted_thinking","data":"ZGF0{inside}YQ=="}},{{"type":"web_search_tool_result","content":[{{"type":"web_search_result","encrypted_content":"{GITHUB}{inside}"}}]}},{{"type":"image","source":{{"type":"base64","media_type":"image/png","data":"iVBOR{inside}"}}}}]}}}}"#
+        );
+        let out = r.redact_line(&line).expect("object");
+        assert!(out.changed, "{line}");
+        gone(&out.line, secret);
+        assert!(!out.line.contains(inside), "{}", out.line);
+        // Only the value: the rest of each exempt string, a token pattern
+        // included, is as it was.
+        for kept in [
+            r#""signature":"c2lnLT[REDACTED]M=""#,
+            r#""data":"ZGF0[REDACTED]YQ==""#,
+            r#""data":"iVBOR[REDACTED]""#,
+        ] {
+            assert!(out.line.contains(kept), "{kept} ({plain}): {}", out.line);
+        }
+        assert!(out.line.contains(&format!(r#""encrypted_content":"{GITHUB}[REDACTED]""#)), "{}", out.line);
+        assert!(out.line.ends_with(r#","redacted":true}"#), "{}", out.line);
+    }
+    // Without the value, the same places are left byte for byte.
+    let line = r#"{"type":"assistant","response":{"content":[{"type":"thinking","thinking":"ok","signature":"c2lnLTpsM="}]}}"#;
+    assert!(!r.redact_line(line).expect("object").changed);
+}
+
 #[test]
 fn thinking_text_is_redacted_but_its_signature_is_not() {
     let r = redactor();
