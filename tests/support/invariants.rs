@@ -102,11 +102,11 @@ fn transcript_reads_everything(data: &[u8]) {
 
 /// Entries as a reader takes them while a journal is read (`index_json`
 /// before settling, as the viewer's worker drafts them), with the patch
-/// applied at the end (`patch_json`, in slices of 7), are the entries of a
-/// whole build; `settle_each`: settled after every chunk, as when entries
-/// are drawn while reading (the patch must then undo what those settles
-/// said). Returns false when settling moved entries (the reader takes them
-/// again; there is no patch).
+/// applied at the end (`patch_json`: in slices of 7 with `settle_each`, else
+/// whole), are the entries of a whole build; `settle_each`: settled after
+/// every chunk, as when entries are drawn while reading (the patch must then
+/// undo what those settles said). Returns false when settling moved entries
+/// (the reader takes them again; there is no patch).
 pub fn taken_while_reading_and_patched(
     bytes: &[u8],
     chunk_size: usize,
