@@ -4,6 +4,9 @@ use super::*;
 use crate::journal::Journal;
 use crate::redact::Redactor;
 
+#[path = "../../tests/support/shared.rs"]
+mod shared;
+
 fn transcript_of(text: &str) -> (SessionState, Transcript) {
     let mut j = Journal::new(Redactor::default()).with_history();
     j.feed(text);
@@ -27,24 +30,14 @@ pub(super) fn real_journals() -> Vec<(std::path::PathBuf, Journal)> {
     out
 }
 
-/// The session files `real_journals` reads.
+/// The session files `real_journals` reads: the samples, and the peers
+/// when ../shared is there (found and walked as every test that reads it
+/// does: tests/support/shared.rs).
 fn real_files() -> Vec<std::path::PathBuf> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    // `$GARUDA_SHARED` as tests/support/shared.rs reads it (.ci/test points it at nothing once).
-    let shared = std::env::var_os("GARUDA_SHARED").map_or_else(|| root.join("../shared"), Into::into);
-    let mut dirs = vec![root.join("web-demo/samples"), shared.join("peers")];
-    if !dirs[1].is_dir() {
-        println!("SKIP the peers' sessions: {} is absent (the samples are still read)", dirs[1].display());
-    }
-    let mut out = Vec::new();
-    while let Some(dir) = dirs.pop() {
-        for path in std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()) {
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "jsonl" || e == "json") {
-                out.push(path);
-            }
-        }
+    let mut out = shared::session_files(&root.join("web-demo/samples"));
+    if let Some(peers) = shared::shared_file("the transcript's tests of real sessions (the peers)", "peers") {
+        out.extend(shared::session_files(&peers));
     }
     out
 }
