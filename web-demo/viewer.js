@@ -55,7 +55,6 @@ main.w.addEventListener("message", ({ data }) => {
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
-    if (data.patch) settle(view.incoming, JSON.parse(data.patch), (view.noted.sidechains ??= new Set()));
     view.entries = view.incoming;
     view.estimates = view.noted.estimates;
     view.sidechains = view.noted.sidechains;
