@@ -722,6 +722,8 @@ export class Journal {
   transcriptDraftJson(from?: number, to?: number): Uint8Array;
   /** What settling decided of entries `from..to`: a `TranscriptPatch` (JSON, in columns), to apply to entries taken with `transcriptDraftJson`; null when settling moved entries, which must then be taken again with `transcriptJson`. */
   transcriptPatchJson(from?: number, to?: number): string | null;
+  /** What a summary says of the whole transcript without taking every entry: the indices of the first 50 warning entries, how many there are, and the subagent reports the entries hold. */
+  transcriptNotes(): TranscriptNotes;
   /** One entry whole, its message as typed parts; null past the end. `lines`: [line number, text] of the lines `transcriptLinesFor(index)` names (a `lean` journal). */
   transcriptEntry(index: number, lines?: [number, string][]): TranscriptEntryDetail | null;
   /** `[start, end)`: the bytes of line `line` (1-based, without its newline) in what was fed, to read it again from the file; kept by a Journal made with `lean: true`, undefined otherwise or for a line not fed. */
@@ -820,6 +822,16 @@ export interface TranscriptPatch {
   tools: (number | string | null)[];
   /** What the codes of `fate` and `thinkingFate` stand for. */
   codes: { fate: Record<string, Fate>; thinkingFate: Record<string, ThinkingFate> };
+}
+
+/** What a summary says of a whole transcript without taking every entry (`transcriptNotes`). */
+export interface TranscriptNotes {
+  /** The indices of the first 50 entries whose `kind` is "warning". */
+  warnings: number[];
+  /** How many entries are warnings. */
+  warningCount: number;
+  /** How many subagent reports (`subagents`) the entries hold, all together. */
+  subagentRuns: number;
 }
 
 /** A file edit: lines `+` added, `-` removed, ` ` kept around them, `@` a patch's hunk header. */

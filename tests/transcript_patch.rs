@@ -46,3 +46,48 @@ fn entries_taken_while_reading_and_patched_are_the_whole_builds() {
     assert!(patched >= 6, "{patched} read patched, {retaken} taken again");
     println!("{patched} readings patched, {retaken} taken again, of {} sessions", inputs.len());
 }
+
+/// `notes_json`, what the viewer's summary lists without taking every entry,
+/// against the entries as their derived serialisation writes them.
+#[test]
+fn notes_are_what_the_entries_say() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = shared::session_files(&root.join("web-demo/samples"));
+    files.extend(shared::session_files(&root.join("tests/doctor")));
+    if let Some(peers) = shared::shared_file("notes_are_what_the_entries_say (the peers)", "peers") {
+        files.extend(shared::session_files(&peers));
+    }
+    let (mut warned, mut with_runs) = (0, 0);
+    for path in &files {
+        let text = String::from_utf8_lossy(&std::fs::read(path).expect("readable")).into_owned();
+        let mut journal = garuda_session::journal::Journal::new(Default::default()).with_history();
+        journal.feed(&text);
+        journal.finish();
+        let transcript = garuda_session::transcript::Transcript::new(journal.state());
+        let entries: Vec<serde_json::Value> =
+            transcript.entries().iter().map(|e| serde_json::to_value(e).expect("serialises")).collect();
+        let warnings: Vec<u64> = entries
+            .iter()
+            .filter(|e| e["kind"] == "warning")
+            .map(|e| e["index"].as_u64().expect("an index"))
+            .collect();
+        let runs: usize = entries
+            .iter()
+            .filter(|e| e["kind"] != "warning")
+            .map(|e| e["subagents"].as_array().map_or(0, Vec::len))
+            .sum();
+        for limit in [0, 1, 50] {
+            let notes: serde_json::Value = serde_json::from_str(&transcript.notes_json(limit)).expect("JSON");
+            let want = serde_json::json!({
+                "warnings": warnings.iter().take(limit).collect::<Vec<_>>(),
+                "warningCount": warnings.len(),
+                "subagentRuns": runs,
+            });
+            assert_eq!(notes, want, "{} (limit {limit})", path.display());
+        }
+        warned += usize::from(!warnings.is_empty());
+        with_runs += usize::from(runs > 0);
+    }
+    assert!(warned >= 3 && with_runs >= 1, "{warned} sessions with warnings, {with_runs} with subagent runs");
+    println!("notes of {} sessions: {warned} with warnings, {with_runs} with subagent runs", files.len());
+}

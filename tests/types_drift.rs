@@ -299,3 +299,22 @@ fn transcript_entries_and_parts_are_declared_as_the_core_writes_them() {
         }
     }
 }
+
+/// `transcriptNotes` returns what `TranscriptNotes` declares, field for field.
+#[test]
+fn transcript_notes_are_declared() {
+    let d = declarations();
+    let notes = declaration(&d, "export interface TranscriptNotes {");
+    let mut journal = garuda_session::journal::Journal::new(Default::default()).with_history();
+    journal.feed("not json\n{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n");
+    journal.finish();
+    let transcript = garuda_session::transcript::Transcript::new(journal.state());
+    let written: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&transcript.notes_json(10)).expect("JSON");
+    assert_eq!(written["warnings"], serde_json::json!([0]), "the bad line's warning: {written:?}");
+    assert_eq!(written.len(), 3);
+    for k in written.keys() {
+        assert!(notes.contains(&format!("  {k}:")), "TranscriptNotes lacks `{k}`");
+    }
+    assert!(d.contains("transcriptNotes(): TranscriptNotes;"));
+}

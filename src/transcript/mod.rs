@@ -438,6 +438,18 @@ impl Transcript {
         Some(out)
     }
 
+    /// What a reader's summary says of the whole transcript without taking
+    /// every entry (the viewer's page parses a big session's entries only
+    /// as they are read: web-demo/viewer-entries.js), as a JSON object
+    /// (`TranscriptNotes`): `warnings`, the indices of the first `limit`
+    /// warning entries; `warningCount`, all of them; `subagentRuns`, the
+    /// subagent reports the other entries hold.
+    pub fn notes_json(&self, limit: usize) -> String {
+        let mut out = String::new();
+        write::notes(&mut out, self.entries.iter(), limit);
+        out
+    }
+
     /// One entry whole, as JSON (None past the end). `lines`: journal lines
     /// by number, for messages the history forgot (`lines_for`).
     pub fn entry_json(&self, state: &SessionState, index: usize) -> Option<String> {

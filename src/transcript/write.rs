@@ -17,7 +17,7 @@
 
 #![forbid(unsafe_code)]
 
-use super::{Entry, Fate, Subagent, ThinkingFate, ToolRef};
+use super::{Entry, EntryKind, Fate, Subagent, ThinkingFate, ToolRef};
 use crate::json_str::push_ascii_literal;
 use std::fmt::Write;
 
@@ -177,6 +177,31 @@ const THINKING_CODES: [(u8, ThinkingFate); 3] =
 /// entry for each of `fate`, `thinkingFate` and `underCalls`, the entries
 /// with a `droppedWhy`, and six values a tool for what settling sets on
 /// tools. One pass, the columns gathered beside.
+/// `Transcript::notes_json`: the first `limit` warnings' indices, how many
+/// warnings, how many subagent reports the other entries hold.
+pub(super) fn notes<'a>(out: &mut String, entries: impl Iterator<Item = &'a Entry>, limit: usize) {
+    out.push_str("{\"warnings\":[");
+    let (mut count, mut runs) = (0u64, 0u64);
+    for e in entries {
+        if e.kind == EntryKind::Warning {
+            if count < limit as u64 {
+                if count > 0 {
+                    out.push(',');
+                }
+                number(out, e.index);
+            }
+            count += 1;
+        } else {
+            runs += e.subagents.len() as u64;
+        }
+    }
+    key(out, "],\"warningCount\":");
+    number(out, count);
+    key(out, ",\"subagentRuns\":");
+    number(out, runs);
+    out.push('}');
+}
+
 pub(super) fn patch<'a>(out: &mut String, entries: impl Iterator<Item = &'a Entry>, from: usize) {
     let (mut fates, mut thinking, mut under, mut whys, mut tools) =
         (String::new(), String::new(), String::new(), String::new(), String::new());

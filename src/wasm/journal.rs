@@ -485,6 +485,15 @@ impl Journal {
         Ok(self.built_transcript().patch_json(from, to))
     }
 
+    /// What a summary says of the whole transcript without taking every
+    /// entry (`TranscriptNotes`): the indices of the first 50 warning
+    /// entries (a summary's), how many there are, and the subagent reports
+    /// the entries hold.
+    #[wasm_bindgen(js_name = transcriptNotes, unchecked_return_type = "TranscriptNotes")]
+    pub fn transcript_notes(&mut self) -> Result<JsValue, JsValue> {
+        parse_json(&self.built_transcript().notes_json(50))
+    }
+
     /// `[start, end)`: the bytes of line `line` (1-based, without its
     /// newline) in what was fed, for reading it again; a Journal made with
     /// `lean: true` keeps them. Undefined otherwise, or for a line not fed.
