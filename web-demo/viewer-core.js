@@ -59,17 +59,17 @@ export const view = {
   active: null,
   entries: [],
   // Each entry's first guess at its height in reading mode (viewer-reading.js
-  // estimate), made as its draft arrives, while the worker still reads; null
-  // when `entries` came another way (each is guessed when asked).
+  // estimate; viewer-entries.js guesses), or null (each is guessed when asked).
   estimates: null,
   // The `sidechain-` runs settling named (the patch lists every tool's
   // child), or null when the entries were not patched: noteInlineRuns then
   // walks every entry's tools.
   sidechains: null,
-  // The entries of the load under way (view.incoming, viewer.js) and what is
-  // noted beside them as they arrive: estimates and sidechains to be.
-  incoming: [],
-  noted: { estimates: [], sidechains: null },
+  // The entries of the load under way (viewer-entries.js Incoming), and
+  // once it is ready, that Incoming when `entries` is its Proxy (each piece
+  // parsed when first read), else null.
+  incoming: null,
+  lazy: null,
   visible: [],
   hits: [],
   hitSet: new Set(),

@@ -5,6 +5,7 @@ import { writeLink } from "./viewer-nav.js";
 import { childFor, openSession, sourceOf } from "./viewer-sessions.js";
 import { renderRows } from "./viewer-list.js";
 import { markMatches, unmark } from "./viewer-marks.js";
+import { estimate } from "./viewer-entries.js";
 
 // ---- Reading mode: variable-height virtual scrolling ----------------------------
 
@@ -52,20 +53,10 @@ class Heights {
 }
 
 const GAP = 0; // .vitem's padding spaces the entries
-/** A first guess at an entry's height, until it is measured (viewer.js makes it as each draft arrives). */
-export function estimate(e) {
-  if (e.kind !== "message") return 40;
-  const lines = Math.ceil((e.preview?.length ?? 0) / 90) + 1;
-  // Calls counted in a loop: a filtered copy of every entry's tools was a
-  // third of a 1 GB journal's reset.
-  let calls = 0;
-  const tools = e.tools;
-  if (tools) for (let i = 0; i < tools.length; i++) if (tools[i].use) calls++;
-  return 48 + lines * 22 + calls * 36 + (e.thinking ? 36 : 0) + (e.attachments ?? 0) * 36;
-}
-
 /** Entries reading mode shows: tool results it already shows under their calls are left out. */
 export function readingItems() {
+  // Not parsed yet, the entries are told apart by the patch's columns.
+  if (view.lazy) return view.lazy.readingItems();
   const out = [];
   for (const e of view.entries) if (!e.underCalls) out.push(e.index);
   return out;
@@ -108,8 +99,8 @@ export const reading = {
     const measured = new Map(oldItems.map((index, p) => [index, old.h[p]]));
     // Straight into the typed array the tree keeps (600,000 items for 1 GB).
     const heights = new Float64Array(items.length);
-    // Guessed as the drafts arrived (600,000 guesses were a third of a 1 GB
-    // journal's reset, after its read), or here.
+    // Guessed when the entries came (600,000 guesses here were a third of a
+    // 1 GB journal's reset, after its read), or here.
     const guessed = view.estimates?.length === view.entries.length ? view.estimates : null;
     for (let p = 0; p < items.length; p++) {
       heights[p] = measured.get(items[p]) ?? (guessed ? guessed[items[p]] : estimate(view.entries[items[p]] ?? {})) + GAP;

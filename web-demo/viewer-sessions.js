@@ -84,8 +84,8 @@ export function openSession(name, source, entry = null) {
   view.entries = [];
   view.estimates = null;
   view.sidechains = null;
-  view.incoming = [];
-  view.noted = { estimates: [], sidechains: null };
+  view.incoming = null;
+  view.lazy = null;
   view.follow = false;
   reading.reset([]);
   renderSessions();

@@ -22,27 +22,24 @@ export function renderSummary() {
   const r = stats.report;
   const resume = resumeWords(r);
   box.append(el("div", { id: "resume", text: resume.text, title: resume.title }));
-  // One loop over the entries, which only counts the subagent runs (their
-  // rows are made when the fold opens): a flatMap of every entry's mostly
-  // absent subagents made two arrays an entry, 90 ms for 1 GB.
-  const warnings = [];
-  let runs = 0;
-  for (const e of view.entries) {
-    if (e.kind === "warning") warnings.push(e);
-    else if (e.subagents) runs += e.subagents.length;
-  }
-  if (warnings.length || stats.tornTail) {
+  // Warnings and subagent runs: what the core says of every entry
+  // (transcriptNotes), so a big session's entries are not all parsed for
+  // it (viewer-entries.js); each warning shown is read by its index.
+  const notes = stats.notes ?? { warnings: [], warningCount: 0, subagentRuns: 0 };
+  if (notes.warningCount || stats.tornTail) {
     const w = el("div", { id: "warnings" }, "warnings: ");
-    for (const warning of warnings.slice(0, 50)) {
-      w.append(el("a", { text: `line ${warning.line} (${warning.type})`, title: warning.preview, onclick: () => goTo(warning.index) }), " ");
+    for (const index of notes.warnings) {
+      const warning = view.entries[index];
+      if (warning) w.append(el("a", { text: `line ${warning.line} (${warning.type})`, title: warning.preview, onclick: () => goTo(index) }), " ");
     }
+    if (notes.warningCount > notes.warnings.length) w.append(el("span", { text: `and ${n(notes.warningCount - notes.warnings.length)} more` }), " ");
     if (stats.tornTail) w.append(el("span", { text: "the last line is torn (incomplete)" }));
     box.append(w);
   }
-  if (runs) {
+  if (notes.subagentRuns) {
     // Filled when opened: a long session has thousands of subagent runs.
     const t = el("table", { class: "sub" });
-    const fold = el("details", {}, el("summary", { text: `subagents (${n(runs)})` }), t);
+    const fold = el("details", {}, el("summary", { text: `subagents (${n(notes.subagentRuns)})` }), t);
     fold.addEventListener("toggle", () => {
       if (!fold.open || t.rows.length) return;
       for (const s of view.entries.flatMap((e) => e.subagents ?? [])) t.append(el("tr", {}, el("td", { text: s.child ?? "-" }), el("td", { text: `${n(s.tokens)} tokens` }), el("td", { text: typeof s.costUsd === "number" ? `$${s.costUsd.toFixed(4)}` : "cost unknown" })));

@@ -15,15 +15,15 @@
 import { $, view, main, send, n, serveHeaders } from "./viewer-core.js";
 import { renderSessions, openSession, sessionsChanged, noteInlineRuns } from "./viewer-sessions.js";
 import { setMode, deepLink, goTo, goToHit, showHitCount } from "./viewer-nav.js";
-import { readingItems, reading, estimate } from "./viewer-reading.js";
+import { readingItems, reading } from "./viewer-reading.js";
 import { applyFilters, renderRows, renderDetail } from "./viewer-list.js";
 import { renderSummary } from "./viewer-summary.js";
+import { Incoming } from "./viewer-entries.js";
 import "./viewer-page.js";
 import "./viewer-copy.js";
 
 // ---- Worker messages -------------------------------------------------------------
 
-const utf8 = new TextDecoder();
 main.w.addEventListener("message", ({ data }) => {
   if (data.load !== undefined && data.load !== view.load && data.type !== "rendered") return;
   if (data.type === "first") {
@@ -39,27 +39,23 @@ main.w.addEventListener("message", ({ data }) => {
     $("bar").style.width = data.total ? `${(100 * data.done) / data.total}%` : "50%";
     $("status").textContent = `Loading… ${(data.done / 1e6).toFixed(1)} MB`;
   } else if (data.type === "entries") {
-    if (data.from === 0) {
-      view.incoming = [];
-      view.noted = { estimates: [], sidechains: null };
-    }
-    // Entries read so far come as UTF-8 bytes (decoded here, off the worker).
-    const json = data.bytes ? utf8.decode(data.bytes) : data.json;
-    for (const e of JSON.parse(json)) {
-      view.incoming.push(e);
-      view.noted.estimates.push(estimate(e));
-    }
+    // Entries read so far (UTF-8 JSON bytes, decoded here, off the worker,
+    // when first needed: viewer-entries.js), or all of them again.
+    if (data.from === 0 || !view.incoming) view.incoming = new Incoming();
+    view.incoming.add(data);
   } else if (data.type === "patch") {
     // What settling decided, a slice at a time (worker.js's postPatch).
-    settle(view.incoming, JSON.parse(data.patch), (view.noted.sidechains ??= new Set()));
+    (view.incoming ??= new Incoming()).patch(JSON.parse(data.patch));
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
-    view.entries = view.incoming;
-    view.estimates = view.noted.estimates;
-    view.sidechains = view.noted.sidechains;
-    view.incoming = [];
-    view.noted = { estimates: [], sidechains: null };
+    const got = (view.incoming ?? new Incoming()).finish();
+    view.incoming = null;
+    view.entries = got.entries;
+    view.estimates = got.estimates;
+    view.sidechains = got.sidechains;
+    // A big session's entries: each piece parsed when first read (viewer-entries.js).
+    view.lazy = got.entries === got.target ? null : got;
     view.stats = data.stats;
     view.follow = data.follow;
     $("follow-box").hidden = !data.follow && data.type !== "update";
@@ -121,45 +117,6 @@ main.w.addEventListener("message", ({ data }) => {
 $("follow").addEventListener("change", (e) => {
   if (!e.target.checked) send({ type: "stop-follow" });
 });
-
-/**
- * Entries that came while the journal was read carry no fates, pairs or
- * thinking yet (or what a settle for the first screen said): the worker
- * sends what settling decided (a TranscriptPatch, in columns), and each
- * field is set as the patch gives it, or removed where it says absent, as
- * the core omits it. The codes' names come with the patch.
- */
-function settle(entries, patch, sidechains) {
-  const { from, fate, thinkingFate, underCalls, droppedWhy, tools, codes } = patch;
-  const set = (o, k, v) => {
-    if (v !== undefined) o[k] = v;
-    else if (o[k] !== undefined) delete o[k];
-  };
-  for (let i = 0; i < fate.length && from + i < entries.length; i++) {
-    const e = entries[from + i];
-    set(e, "fate", codes.fate[fate[i]]);
-    set(e, "thinkingFate", codes.thinkingFate[thinkingFate[i]]);
-    set(e, "underCalls", underCalls[i] === "1" ? true : undefined);
-    set(e, "droppedWhy", undefined);
-  }
-  for (let r = 0; r + 1 < droppedWhy.length; r += 2) {
-    const e = entries[droppedWhy[r]];
-    if (e) e.droppedWhy = droppedWhy[r + 1];
-  }
-  // Six values a tool: entry, k, pair, name, flags, child.
-  for (let r = 0; r + 5 < tools.length; r += 6) {
-    const t = entries[tools[r]]?.tools?.[tools[r + 1]];
-    if (!t) continue;
-    const flags = tools[r + 4];
-    set(t, "pair", tools[r + 2] ?? undefined);
-    set(t, "name", tools[r + 3] ?? undefined);
-    set(t, "error", flags & 1 ? true : undefined);
-    set(t, "interrupted", flags & 2 ? true : undefined);
-    const child = tools[r + 5] ?? undefined;
-    set(t, "child", child);
-    if (child?.startsWith("sidechain-")) sidechains.add(child);
-  }
-}
 
 /** The entries of some journal lines (entries come in line order: found by halves). */
 function entriesAtLines(lines) {

@@ -139,6 +139,8 @@ function stats(journal) {
     tornTail: f.tornTail,
     usageByDay: f.usageByDay,
     report: journal.resumeReport(),
+    // Warnings and subagent runs, without the page reading every entry.
+    notes: journal.transcriptNotes(),
   };
 }
 
@@ -186,8 +188,9 @@ async function open(source, load) {
   let drafted = 0;
   const draft = (length = journal.transcriptLength) => {
     for (let from = drafted; from < length; from += PIECE) {
-      const bytes = journal.transcriptDraftJson(from, Math.min(length, from + PIECE));
-      self.postMessage({ type: "entries", load, from, bytes }, [bytes.buffer]);
+      const to = Math.min(length, from + PIECE);
+      const bytes = journal.transcriptDraftJson(from, to);
+      self.postMessage({ type: "entries", load, from, to, bytes }, [bytes.buffer]);
     }
     drafted = Math.max(drafted, length);
   };

@@ -1,0 +1,222 @@
+// The entries of a session being opened, as the page takes them from the
+// worker: drafts (JSON bytes, 256 entries a piece: worker.js `draft`) while
+// the journal is read, then what settling decided (the patch, in columns:
+// worker.js `postPatch`), then "ready".
+//
+// A big session's drafts are not parsed as they arrive. For a 1 GB journal
+// they are 220 MB of JSON, and parsing them took the page 1.2 s of CPU while
+// the worker read the file: on a 2-core machine that time was taken from the
+// worker. Instead each piece is parsed, and settled by the patch, when one of
+// its entries is first read (the entries are a Proxy over a holey array, so
+// every reader of `view.entries` works unchanged): reading mode parses the
+// pieces on screen, the list or the charts all of them when opened, and what
+// the summary says of every entry comes from the core (transcriptNotes).
+// Bytes not parsed take less memory than the entries parsed from them.
+
+const utf8 = new TextDecoder();
+/** A session of at most this many pieces is parsed whole at once (a few milliseconds). */
+const EAGER_PIECES = 8;
+
+export class Incoming {
+  /** `eager`: up to how many pieces are parsed whole at once (a test sets 0). */
+  constructor({ eager = EAGER_PIECES } = {}) {
+    this.eager = eager;
+    // Each { from, to, bytes } (a draft) or { from, to, list } (entries sent
+    // as JSON text, parsed as they came), in order; `done` once in the array.
+    this.pieces = [];
+    this.patches = [];
+    // The `sidechain-` runs the patch names (it lists every tool's child).
+    this.sidechains = null;
+  }
+
+  /** An "entries" message: a draft's bytes, or JSON text (parsed now: it comes after the read, whole). */
+  add(data) {
+    if (data.bytes) this.pieces.push({ from: data.from, to: data.to, bytes: data.bytes });
+    else {
+      const list = JSON.parse(data.json);
+      this.pieces.push({ from: data.from, to: data.from + list.length, list });
+    }
+  }
+
+  /** A "patch" message's columns (TranscriptPatch). */
+  patch(p) {
+    this.patches.push(p);
+    const sidechains = (this.sidechains ??= new Set());
+    const tools = p.tools;
+    for (let r = 5; r < tools.length; r += 6) if (tools[r]?.startsWith("sidechain-")) sidechains.add(tools[r]);
+  }
+
+  /**
+   * The entries, once "ready" came (`entries`): a plain array for a small
+   * session (every piece parsed now), else a Proxy that parses a piece when
+   * one of its entries is read (the first piece now); `estimates`.
+   */
+  finish() {
+    const total = (this.total = this.pieces.at(-1)?.to ?? 0);
+    this.target = new Array(total);
+    const lazy = this.pieces.length > this.eager && this.pieces.every((p) => p.bytes && p.to > p.from);
+    if (!lazy) for (const p of this.pieces) this.parse(p);
+    else this.parse(this.pieces[0]);
+    this.entries = lazy ? this.proxy() : this.target;
+    this.estimates = this.guesses();
+    return this;
+  }
+
+  /** Whether every piece is in the array. */
+  get complete() {
+    return this.pieces.every((p) => p.done);
+  }
+
+  /**
+   * Each entry's first guess at its height in reading mode (`estimate`)
+   * where its piece is parsed, else the mean of those: an entry on screen
+   * is measured, so an unparsed entry's guess only places the scroll bar.
+   */
+  guesses() {
+    const out = new Float32Array(this.total);
+    let sum = 0;
+    let known = 0;
+    for (const p of this.pieces) {
+      if (!p.done) continue;
+      for (let i = p.from; i < p.to && i < this.total; i++) {
+        const e = this.target[i];
+        out[i] = estimate(e ?? {});
+        sum += out[i];
+        known++;
+      }
+    }
+    const mean = known ? sum / known : estimate({});
+    for (const p of this.pieces) if (!p.done) out.fill(mean, p.from, Math.min(p.to, this.total));
+    return out;
+  }
+
+  /** The entries reading mode shows (not those it shows under their calls), from the patch where a piece is not parsed. */
+  readingItems() {
+    const out = [];
+    const under = new Uint8Array(this.total);
+    for (const p of this.patches) {
+      const u = p.underCalls;
+      for (let i = 0; i < u.length && p.from + i < this.total; i++) if (u.charCodeAt(i) === 49) under[p.from + i] = 1;
+    }
+    for (const p of this.pieces) {
+      for (let i = p.from; i < p.to && i < this.total; i++) {
+        if (p.done ? !this.target[i]?.underCalls : !under[i]) out.push(i);
+      }
+    }
+    return out;
+  }
+
+  /** The piece that holds entry `i` (found by halves), or undefined. */
+  pieceOf(i) {
+    const pieces = this.pieces;
+    let lo = 0;
+    let hi = pieces.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pieces[mid].to <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    const p = pieces[lo];
+    return p && p.from <= i ? p : undefined;
+  }
+
+  /** A piece's entries parsed, settled and put in the array. */
+  parse(p) {
+    if (p.done) return;
+    const list = p.list ?? JSON.parse(utf8.decode(p.bytes));
+    p.bytes = p.list = null;
+    p.done = true;
+    const to = Math.min(p.from + list.length, this.total ?? Infinity);
+    for (const patch of this.patches) settle(list, p.from, to, patch);
+    for (let i = p.from; i < to; i++) this.target[i] = list[i - p.from];
+  }
+
+  proxy() {
+    const target = this.target;
+    const total = this.total;
+    const index = (k) => {
+      if (typeof k !== "string") return -1;
+      const c = k.charCodeAt(0);
+      if (!(c >= 48 && c <= 57)) return -1;
+      const i = Number(k);
+      return Number.isInteger(i) && i < total && String(i) === k ? i : -1;
+    };
+    return new Proxy(target, {
+      get: (t, k, receiver) => {
+        const i = index(k);
+        if (i < 0) return Reflect.get(t, k, receiver);
+        if (t[i] === undefined) {
+          const p = this.pieceOf(i);
+          if (p) this.parse(p);
+        }
+        return t[i];
+      },
+      // Array methods (map, filter, flatMap) skip what they are told is a hole.
+      has: (t, k) => index(k) >= 0 || Reflect.has(t, k),
+    });
+  }
+}
+
+/** A first guess at an entry's height, until it is measured (made here, when the entries come). */
+export function estimate(e) {
+  if (e.kind !== "message") return 40;
+  const lines = Math.ceil((e.preview?.length ?? 0) / 90) + 1;
+  // Calls counted in a loop: a filtered copy of every entry's tools was a
+  // third of a 1 GB journal's reset.
+  let calls = 0;
+  const tools = e.tools;
+  if (tools) for (let i = 0; i < tools.length; i++) if (tools[i].use) calls++;
+  return 48 + lines * 22 + calls * 36 + (e.thinking ? 36 : 0) + (e.attachments ?? 0) * 36;
+}
+
+/**
+ * What settling decided of entries `from..to` (the patch, in columns:
+ * Transcript::patch_json) set on them (`list[0]` is entry `from`): each
+ * field as the patch gives it, or removed where it says absent, as the core
+ * omits it. The patch's rows come in entry order.
+ */
+function settle(list, from, to, patch) {
+  const { fate, thinkingFate, underCalls, droppedWhy, tools, codes } = patch;
+  const a = Math.max(from, patch.from);
+  const b = Math.min(to, patch.from + fate.length);
+  if (a >= b) return;
+  const set = (o, k, v) => {
+    if (v !== undefined) o[k] = v;
+    else if (o[k] !== undefined) delete o[k];
+  };
+  for (let i = a; i < b; i++) {
+    const e = list[i - from];
+    const c = i - patch.from;
+    set(e, "fate", codes.fate[fate[c]]);
+    set(e, "thinkingFate", codes.thinkingFate[thinkingFate[c]]);
+    set(e, "underCalls", underCalls[c] === "1" ? true : undefined);
+    set(e, "droppedWhy", undefined);
+  }
+  for (let r = firstRow(droppedWhy, 2, a); r + 1 < droppedWhy.length && droppedWhy[r] < b; r += 2) {
+    const e = list[droppedWhy[r] - from];
+    if (e) e.droppedWhy = droppedWhy[r + 1];
+  }
+  // Six values a tool: entry, k, pair, name, flags, child.
+  for (let r = firstRow(tools, 6, a); r + 5 < tools.length && tools[r] < b; r += 6) {
+    const t = list[tools[r] - from]?.tools?.[tools[r + 1]];
+    if (!t) continue;
+    const flags = tools[r + 4];
+    set(t, "pair", tools[r + 2] ?? undefined);
+    set(t, "name", tools[r + 3] ?? undefined);
+    set(t, "error", flags & 1 ? true : undefined);
+    set(t, "interrupted", flags & 2 ? true : undefined);
+    set(t, "child", tools[r + 5] ?? undefined);
+  }
+}
+
+/** The first row (of `width` values, its entry first) whose entry is `at` or later (found by halves). */
+function firstRow(rows, width, at) {
+  let lo = 0;
+  let hi = Math.floor(rows.length / width);
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid * width] < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo * width;
+}
