@@ -78,6 +78,7 @@ export const view = {
   selected: -1,
   redaction: null,
   loadStarted: 0,
+  progressShown: 0, // when the progress bar was last drawn (performance.now())
   generation: 0,
   load: 0, // the newest open; replies to older ones are ignored
   pendingEntry: null, // a deep link's entry, scrolled to once loaded
