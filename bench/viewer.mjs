@@ -28,8 +28,13 @@ const runs = Number(process.env.RUNS ?? 5);
  * RSS in bytes of this browser's renderer processes (the tab, its workers
  * included): descendants of this script's process (the Chromium it
  * launched), so other browsers on a shared machine are not counted.
+ * Which processes those are is looked up again each second, not at each
+ * sample: walking every process in /proc 20 times a second took this
+ * script's own CPU, on the 2 cores the tab being measured needs.
  */
-function rendererRss() {
+let renderers = { at: -Infinity, pids: [] };
+function rendererPids() {
+  if (performance.now() - renderers.at < 1000) return renderers.pids;
   const parent = new Map();
   const pids = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p));
   for (const pid of pids) {
@@ -43,12 +48,19 @@ function rendererRss() {
     for (let p = pid, n = 0; p > 1 && n < 64; p = parent.get(p) ?? 0, n++) if (p === process.pid) return true;
     return false;
   };
-  let total = 0;
+  const found = [];
   for (const pid of pids) {
     try {
-      if (!ours(Number(pid))) continue;
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (!cmd.includes("--type=renderer")) continue;
+      if (ours(Number(pid)) && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) found.push(pid);
+    } catch {}
+  }
+  renderers = { at: performance.now(), pids: found };
+  return found;
+}
+function rendererRss() {
+  let total = 0;
+  for (const pid of rendererPids()) {
+    try {
       const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
       if (rss) total += Number(rss[1]) * 1024;
     } catch {}
@@ -85,6 +97,7 @@ for (let run = 0; run < runs; run++) for (const mb of sizes) {
   // (sessionStorage) and opens nothing (the folder's index would read
   // every session in the background).
   await page.goto(`${url.origin}/viewer/#token=${token}`);
+  renderers.at = -Infinity; // a new tab: its renderer found again
   const base = rendererRss();
   let peak = base;
   const sampler = setInterval(() => (peak = Math.max(peak, rendererRss())), 50);
