@@ -14,6 +14,16 @@
 // Bytes not parsed take less memory than the entries parsed from them.
 
 const utf8 = new TextDecoder();
+const LINE_KEY = Array.from(',"line":', (c) => c.charCodeAt(0));
+/** Where `needle` (byte values) starts in `bytes`, or -1. */
+const indexOf = (bytes, needle) => {
+  for (let i = 0; i + needle.length <= bytes.length; i++) {
+    let k = 0;
+    while (k < needle.length && bytes[i + k] === needle[k]) k++;
+    if (k === needle.length) return i;
+  }
+  return -1;
+};
 /** A session of at most this many pieces is parsed whole at once (a few milliseconds). */
 const EAGER_PIECES = 8;
 
@@ -118,6 +128,43 @@ export class Incoming {
     }
     const p = pieces[lo];
     return p && p.from <= i ? p : undefined;
+  }
+
+  /**
+   * Entries `[lo, hi)` among which those of journal line `line` are (entries
+   * come in line order), found by the first line of each piece: read from
+   * a piece's bytes without parsing it (a draft starts `[{"index":N,"line":L`,
+   * as the core writes an entry), so a search's hits on a big session are
+   * placed without parsing every piece on the way.
+   */
+  rangeOfLine(line) {
+    const pieces = this.pieces;
+    // The first piece whose first line is `line` or later, by halves.
+    let lo = 0;
+    let hi = pieces.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.firstLine(pieces[mid]) < line) lo = mid + 1;
+      else hi = mid;
+    }
+    // Its entries may begin in the piece before it; they end before the first piece starting past `line`.
+    let end = lo;
+    while (end < pieces.length && this.firstLine(pieces[end]) <= line) end++;
+    return { lo: lo > 0 ? pieces[lo - 1].from : 0, hi: end < pieces.length ? pieces[end].from : this.total };
+  }
+
+  /** The journal line of a piece's first entry. */
+  firstLine(p) {
+    if (!p.done) {
+      const head = p.bytes.subarray(0, 48);
+      const at = indexOf(head, LINE_KEY);
+      let n = 0;
+      let i = at + LINE_KEY.length;
+      for (; at >= 0 && i < head.length && head[i] >= 48 && head[i] <= 57; i++) n = n * 10 + head[i] - 48;
+      if (at >= 0 && i > at + LINE_KEY.length && i < head.length) return n;
+      this.parse(p); // not as the core writes it: read it whole
+    }
+    return this.target[p.from]?.line ?? 0;
   }
 
   /** A piece's entries parsed, settled and put in the array. */

@@ -129,8 +129,8 @@ function entriesAtLines(lines) {
   const out = [];
   const entries = view.entries;
   for (const line of lines) {
-    let lo = 0;
-    let hi = entries.length;
+    // Among a big session's entries, only the pieces that can hold the line are read.
+    let { lo, hi } = view.lazy ? view.lazy.rangeOfLine(line) : { lo: 0, hi: entries.length };
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (entries[mid].line < line) lo = mid + 1;

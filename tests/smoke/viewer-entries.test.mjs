@@ -92,6 +92,16 @@ function check(name, bytes) {
     if (lazy) {
       lazyChecked++;
       assert.ok(!got.complete || want.length <= PIECE, `${name}: only the first piece parsed before any is asked`);
+      // A search's hits by line (viewer.js entriesAtLines): the entries of
+      // each line lie in the range found, and finding it parses no piece.
+      const lines = [...new Set(want.map((e) => e.line))];
+      const sample = [0, want.at(-1).line + 1, ...lines.filter((_, k) => k % 53 === 0)];
+      for (const line of sample) {
+        const { lo, hi } = got.rangeOfLine(line);
+        want.forEach((e, i) => e.line === line && assert.ok(lo <= i && i < hi, `${name}: entry ${i} of line ${line} in ${lo}..${hi}`));
+        assert.ok(hi - lo <= 3 * PIECE, `${name}: line ${line}'s range ${lo}..${hi} is a piece or two`);
+      }
+      assert.equal(got.pieces.filter((p) => p.done).length, 1, `${name}: no piece parsed to find lines`);
     }
     // Read from the end backwards by a stride, so pieces are parsed out of order.
     for (let i = want.length - 1; i >= 0; i -= 97) assert.deepEqual(entries[i], want[i], `${name}: entry ${i} (chunks of ${chunk})`);

@@ -331,12 +331,15 @@ function manyTurns(turns, id) {
 
 test("Ctrl+F and Cmd+F open the viewer's search, which finds an entry the virtual list has not drawn", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-find-"));
-  writeFileSync(path.join(dir, "many.jsonl"), manyTurns(400, "many"));
+  // Big enough that the page takes its entries unparsed (viewer-entries.js):
+  // the hit's line is placed among pieces not read yet.
+  writeFileSync(path.join(dir, "many.jsonl"), manyTurns(1200, "many"));
   const origin = await serveDir(dir);
   const p = await page();
   await p.goto(authed(origin));
   await p.waitForSelector("body[data-loaded='many']");
   await p.waitForSelector("#reading .vitem:not(.placeholder)");
+  assert.ok(await p.evaluate(() => window.viewer.lazy !== null && !window.viewer.lazy.complete), "the entries are taken a piece at a time");
   assert.equal(await p.$$eval("#reading .vitem", (v) => v.some((x) => x.textContent.includes("zebrafish"))), false, "the word's entry is not drawn");
   // The page's own key handler comes first: a listener added after it sees the browser's find refused.
   await p.evaluate(() => document.addEventListener("keydown", (e) => (window.__findRefused = e.defaultPrevented)));
