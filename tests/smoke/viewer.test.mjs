@@ -495,6 +495,13 @@ test("reading mode scrolls entries of any height virtually (frame times: bench/v
   // Scrolling writes the entry on screen into the address.
   await p.evaluate(() => (document.getElementById("reading").scrollTop += 3000));
   await p.waitForFunction(() => !location.hash.includes("e=1601") && /e=\d+/.test(location.hash));
+  // Its entries were taken a piece at a time (viewer-entries.js); the list reads them all.
+  assert.equal(await p.evaluate(() => window.viewer.lazy?.complete), false, "pieces not yet read");
+  await p.click("#mode-list");
+  await p.waitForSelector(".row");
+  assert.ok((await p.evaluate(() => window.viewer.visible.length)) >= 3000);
+  assert.equal(await p.evaluate(() => window.viewer.lazy.complete), true);
+  assert.match(await p.evaluate(() => window.viewer.entries[3000].preview), /Answer 1499/);
   assert.deepEqual(p.errors, []);
   p.onlyOwnFiles();
 });
