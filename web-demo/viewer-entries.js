@@ -116,17 +116,9 @@ export class Incoming {
     return out;
   }
 
-  /** The piece that holds entry `i` (found by halves), or undefined. */
+  /** The piece that holds entry `i`, or undefined. */
   pieceOf(i) {
-    const pieces = this.pieces;
-    let lo = 0;
-    let hi = pieces.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (pieces[mid].to <= i) lo = mid + 1;
-      else hi = mid;
-    }
-    const p = pieces[lo];
+    const p = this.pieces[firstWhere(this.pieces.length, (k) => this.pieces[k].to > i)];
     return p && p.from <= i ? p : undefined;
   }
 
@@ -139,14 +131,8 @@ export class Incoming {
    */
   rangeOfLine(line) {
     const pieces = this.pieces;
-    // The first piece whose first line is `line` or later, by halves.
-    let lo = 0;
-    let hi = pieces.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.firstLine(pieces[mid]) < line) lo = mid + 1;
-      else hi = mid;
-    }
+    // The first piece whose first line is `line` or later.
+    const lo = firstWhere(pieces.length, (k) => this.firstLine(pieces[k]) >= line);
     // Its entries may begin in the piece before it; they end before the first piece starting past `line`.
     let end = lo;
     while (end < pieces.length && this.firstLine(pieces[end]) <= line) end++;
@@ -256,14 +242,19 @@ function settle(list, from, to, patch) {
   }
 }
 
-/** The first row (of `width` values, its entry first) whose entry is `at` or later (found by halves). */
+/** The first row (of `width` values, its entry first) whose entry is `at` or later. */
 function firstRow(rows, width, at) {
+  return width * firstWhere(Math.floor(rows.length / width), (k) => rows[k * width] >= at);
+}
+
+/** The first of `0..n` for which `is` holds (`n` if none), found by halves: `is` must hold from some point on. */
+function firstWhere(n, is) {
   let lo = 0;
-  let hi = Math.floor(rows.length / width);
+  let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (rows[mid * width] < at) lo = mid + 1;
-    else hi = mid;
+    if (is(mid)) hi = mid;
+    else lo = mid + 1;
   }
-  return lo * width;
+  return lo;
 }
