@@ -166,17 +166,6 @@ pub(super) fn entry(out: &mut String, e: &Entry) {
     out.push('}');
 }
 
-/// The one-character codes of a patch's `fate` and `thinkingFate` columns
-/// (`-`: none), and the names they stand for, which the patch carries.
-const FATE_CODES: [(u8, Fate); 3] = [(b'l', Fate::Live), (b'c', Fate::Compacted), (b'u', Fate::Undone)];
-const THINKING_CODES: [(u8, ThinkingFate); 3] =
-    [(b'k', ThinkingFate::Kept), (b'n', ThinkingFate::NotSent), (b'd', ThinkingFate::Dropped)];
-
-/// Appends what settling decided of `entries` (from index `from` on) as
-/// `Transcript::patch_json` documents it: a column of one character an
-/// entry for each of `fate`, `thinkingFate` and `underCalls`, the entries
-/// with a `droppedWhy`, and six values a tool for what settling sets on
-/// tools. One pass, the columns gathered beside.
 /// `Transcript::notes_json`: the first `limit` warnings' indices, how many
 /// warnings, how many subagent reports the other entries hold.
 pub(super) fn notes<'a>(out: &mut String, entries: impl Iterator<Item = &'a Entry>, limit: usize) {
@@ -202,6 +191,17 @@ pub(super) fn notes<'a>(out: &mut String, entries: impl Iterator<Item = &'a Entr
     out.push('}');
 }
 
+/// The one-character codes of a patch's `fate` and `thinkingFate` columns
+/// (`-`: none), and the names they stand for, which the patch carries.
+const FATE_CODES: [(u8, Fate); 3] = [(b'l', Fate::Live), (b'c', Fate::Compacted), (b'u', Fate::Undone)];
+const THINKING_CODES: [(u8, ThinkingFate); 3] =
+    [(b'k', ThinkingFate::Kept), (b'n', ThinkingFate::NotSent), (b'd', ThinkingFate::Dropped)];
+
+/// Appends what settling decided of `entries` (from index `from` on) as
+/// `Transcript::patch_json` documents it: a column of one character an
+/// entry for each of `fate`, `thinkingFate` and `underCalls`, the entries
+/// with a `droppedWhy`, and six values a tool for what settling sets on
+/// tools. One pass, the columns gathered beside.
 pub(super) fn patch<'a>(out: &mut String, entries: impl Iterator<Item = &'a Entry>, from: usize) {
     let (mut fates, mut thinking, mut under, mut whys, mut tools) =
         (String::new(), String::new(), String::new(), String::new(), String::new());
