@@ -176,13 +176,12 @@ export class Incoming {
     };
     return new Proxy(target, {
       get: (t, k, receiver) => {
-        const i = index(k);
-        if (i < 0) return Reflect.get(t, k, receiver);
-        if (t[i] === undefined) {
-          const p = this.pieceOf(i);
-          if (p) this.parse(p);
-        }
-        return t[i];
+        // An entry already parsed, `length`, a method: as the array has it.
+        const v = Reflect.get(t, k, receiver);
+        if (v !== undefined) return v;
+        const p = this.pieceOf(index(k));
+        if (p) this.parse(p);
+        return t[k];
       },
       // Array methods (map, filter, flatMap) skip what they are told is a hole.
       has: (t, k) => index(k) >= 0 || Reflect.has(t, k),
