@@ -25,7 +25,7 @@ export function renderSummary() {
   // Warnings and subagent runs: what the core says of every entry
   // (transcriptNotes), so a big session's entries are not all parsed for
   // it (viewer-entries.js); each warning shown is read by its index.
-  const notes = stats.notes ?? { warnings: [], warningCount: 0, subagentRuns: 0 };
+  const notes = stats.notes;
   if (notes.warningCount || stats.tornTail) {
     const w = el("div", { id: "warnings" }, "warnings: ");
     for (const index of notes.warnings) {
