@@ -9,15 +9,22 @@ mod invariants;
 #[path = "support/shared.rs"]
 mod shared;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The session files of `dirs` (in the repository) and of ../shared/peers
+/// when it is there (`test` names the test in the line that says it is not).
+fn sessions(dirs: &[&str], test: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = dirs.iter().flat_map(|d| shared::session_files(&root.join(d))).collect();
+    if let Some(peers) = shared::shared_file(&format!("{test} (the peers)"), "peers") {
+        files.extend(shared::session_files(&peers));
+    }
+    files
+}
 
 #[test]
 fn entries_taken_while_reading_and_patched_are_the_whole_builds() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = shared::session_files(&root.join("web-demo/samples"));
-    if let Some(peers) = shared::shared_file("entries_taken_while_reading_and_patched (the peers)", "peers") {
-        files.extend(shared::session_files(&peers));
-    }
+    let files = sessions(&["web-demo/samples"], "entries_taken_while_reading_and_patched");
     let mut inputs: Vec<(String, Vec<u8>)> =
         files.iter().map(|p| (p.display().to_string(), std::fs::read(p).expect("readable"))).collect();
     // A call cut off by a crash (its result the synthetic one), which no
@@ -51,12 +58,7 @@ fn entries_taken_while_reading_and_patched_are_the_whole_builds() {
 /// against the entries as their derived serialisation writes them.
 #[test]
 fn notes_are_what_the_entries_say() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = shared::session_files(&root.join("web-demo/samples"));
-    files.extend(shared::session_files(&root.join("tests/doctor")));
-    if let Some(peers) = shared::shared_file("notes_are_what_the_entries_say (the peers)", "peers") {
-        files.extend(shared::session_files(&peers));
-    }
+    let files = sessions(&["web-demo/samples", "tests/doctor"], "notes_are_what_the_entries_say");
     let (mut warned, mut with_runs) = (0, 0);
     for path in &files {
         let text = String::from_utf8_lossy(&std::fs::read(path).expect("readable")).into_owned();
