@@ -65,9 +65,10 @@ export const view = {
   // child), or null when the entries were not patched: noteInlineRuns then
   // walks every entry's tools.
   sidechains: null,
-  // The entries of the load under way (viewer-entries.js Incoming), and
-  // once it is ready, that Incoming when `entries` is its Proxy (each piece
-  // parsed when first read), else null.
+  // The entries of the session on screen as they came (viewer-entries.js
+  // Incoming; a followed session's updates add to it), and that Incoming
+  // again when `entries` is its Proxy (each piece parsed when first read),
+  // else null.
   incoming: null,
   lazy: null,
   visible: [],

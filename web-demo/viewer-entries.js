@@ -1,7 +1,8 @@
-// The entries of a session being opened, as the page takes them from the
-// worker: drafts (JSON bytes, 256 entries a piece: worker.js `draft`) while
-// the journal is read, then what settling decided (the patch, in columns:
-// worker.js `postPatch`), then "ready".
+// The entries of the session on screen, as the page takes them from the
+// worker (worker-send.js): drafts (JSON bytes, 256 entries a piece) while
+// the journal is read, then what settling decided (the patch, in columns),
+// then "ready"; while it is followed, each "update" brings the drafts of the
+// entries it gained and the patch's slices that changed.
 //
 // A big session's drafts are not parsed as they arrive. For a 1 GB journal
 // they are 220 MB of JSON, and parsing them took the page 1.2 s of CPU while
@@ -28,15 +29,31 @@ const indexOf = (bytes, needle) => {
 const EAGER_PIECES = 8;
 
 export class Incoming {
-  /** `eager`: up to how many pieces are parsed whole at once (a test sets 0). */
-  constructor({ eager = EAGER_PIECES } = {}) {
+  /** `eager`: up to how many pieces are parsed whole at once (a test sets 0); `load`: the open the entries are of. */
+  constructor({ eager = EAGER_PIECES, load } = {}) {
     this.eager = eager;
+    this.load = load;
     // Each { from, to, bytes } (a draft) or { from, to, list } (entries sent
     // as JSON text, parsed as they came), in order; `done` once in the array.
     this.pieces = [];
+    // The patch's slices, in order (each replaced by a followed session's
+    // update that changed it), and those that came since the last update.
     this.patches = [];
-    // The `sidechain-` runs the patch names (it lists every tool's child).
+    this.changed = [];
+    // The `sidechain-` runs the patch names (it lists every tool's child),
+    // once ready; null when there is no patch (the entries came whole).
     this.sidechains = null;
+    this.finished = false;
+  }
+
+  /**
+   * The Incoming a message of the worker's (worker-send.js) goes to:
+   * `incoming`, or a new one when the message is of another open or starts
+   * the entries again (entries from 0: a new session, or one sent whole).
+   */
+  static for(incoming, data, options = {}) {
+    const fresh = !incoming || incoming.load !== data.load || (data.type === "entries" && data.from === 0);
+    return fresh ? new Incoming({ ...options, load: data.load }) : incoming;
   }
 
   /** An "entries" message: a draft's bytes, or JSON text (parsed now: it comes after the read, whole). */
@@ -48,12 +65,17 @@ export class Incoming {
     }
   }
 
-  /** A "patch" message's columns (TranscriptPatch). */
+  /** A "patch" message's columns (TranscriptPatch): a slice, new or in place of the one with its `from`. */
   patch(p) {
-    this.patches.push(p);
-    const sidechains = (this.sidechains ??= new Set());
-    const tools = p.tools;
-    for (let r = 5; r < tools.length; r += 6) if (tools[r]?.startsWith("sidechain-")) sidechains.add(tools[r]);
+    const at = this.patches.findLastIndex((q) => q.from <= p.from);
+    if (at >= 0 && this.patches[at].from === p.from) this.patches[at] = p;
+    else this.patches.splice(at + 1, 0, p);
+    this.changed.push(p);
+  }
+
+  /** A "ready" or "update" message: the entries as they are now (`finish` the first time, then `update`). */
+  ready() {
+    return this.finished ? this.update() : this.finish();
   }
 
   /**
@@ -64,10 +86,36 @@ export class Incoming {
   finish() {
     const total = (this.total = this.pieces.at(-1)?.to ?? 0);
     this.target = new Array(total);
-    const lazy = this.pieces.length > this.eager && this.pieces.every((p) => p.bytes && p.to > p.from);
-    if (!lazy) for (const p of this.pieces) this.parse(p);
+    this.lazy = this.pieces.length > this.eager && this.pieces.every((p) => p.bytes && p.to > p.from);
+    if (!this.lazy) for (const p of this.pieces) this.parse(p);
     else this.parse(this.pieces[0]);
-    this.entries = lazy ? this.proxy() : this.target;
+    this.entries = this.lazy ? this.proxy() : this.target;
+    this.estimates = this.guesses();
+    this.sidechains = sidechainsOf(this.patches);
+    this.changed = [];
+    this.finished = true;
+    return this;
+  }
+
+  /**
+   * A followed session's update: the entries it gained (drafts, parsed now
+   * unless the session is taken lazily) and the patch's slices that changed,
+   * set again on the entries already parsed (a new result pairs with an
+   * earlier call). `entries` stays the same array (or Proxy), longer.
+   */
+  update() {
+    const total = (this.total = Math.max(this.total, this.pieces.at(-1)?.to ?? 0));
+    this.target.length = total;
+    for (const p of this.pieces) if (!this.lazy && !p.done) this.parse(p);
+    for (const patch of this.changed) {
+      const end = patch.from + patch.fate.length;
+      for (const p of this.pieces) {
+        if (!p.done || p.to <= patch.from || p.from >= end) continue;
+        settle(this.target.slice(p.from, p.to), p.from, p.to, patch);
+      }
+    }
+    this.changed = [];
+    this.sidechains = sidechainsOf(this.patches);
     this.estimates = this.guesses();
     return this;
   }
@@ -166,13 +214,12 @@ export class Incoming {
 
   proxy() {
     const target = this.target;
-    const total = this.total;
     const index = (k) => {
       if (typeof k !== "string") return -1;
       const c = k.charCodeAt(0);
       if (!(c >= 48 && c <= 57)) return -1;
       const i = Number(k);
-      return Number.isInteger(i) && i < total && String(i) === k ? i : -1;
+      return Number.isInteger(i) && i < this.total && String(i) === k ? i : -1;
     };
     return new Proxy(target, {
       get: (t, k, receiver) => {
@@ -239,6 +286,14 @@ function settle(list, from, to, patch) {
     set(t, "interrupted", flags & 2 ? true : undefined);
     set(t, "child", tools[r + 5] ?? undefined);
   }
+}
+
+/** The `sidechain-` runs the patch's slices name as tools' children, or null without a patch. */
+function sidechainsOf(patches) {
+  if (!patches.length) return null;
+  const out = new Set();
+  for (const { tools } of patches) for (let r = 5; r < tools.length; r += 6) if (tools[r]?.startsWith("sidechain-")) out.add(tools[r]);
+  return out;
 }
 
 /** The first row (of `width` values, its entry first) whose entry is `at` or later. */

@@ -47,16 +47,17 @@ main.w.addEventListener("message", ({ data }) => {
   } else if (data.type === "entries") {
     // Entries read so far (UTF-8 JSON bytes, decoded here, off the worker,
     // when first needed: viewer-entries.js), or all of them again.
-    if (data.from === 0 || !view.incoming) view.incoming = new Incoming();
+    view.incoming = Incoming.for(view.incoming, data);
     view.incoming.add(data);
   } else if (data.type === "patch") {
-    // What settling decided, a slice at a time (worker.js's postPatch).
-    (view.incoming ??= new Incoming()).patch(JSON.parse(data.patch));
+    // What settling decided, a slice at a time (worker-send.js).
+    view.incoming = Incoming.for(view.incoming, data);
+    view.incoming.patch(JSON.parse(data.patch));
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
-    const got = (view.incoming ?? new Incoming()).finish();
-    view.incoming = null;
+    // Kept: a followed session's updates add to it.
+    const got = (view.incoming = Incoming.for(view.incoming, data)).ready();
     view.entries = got.entries;
     view.estimates = got.estimates;
     view.sidechains = got.sidechains;

@@ -5,6 +5,8 @@
 // The core (the wasm) loads while the page asks for a journal and its first
 // bytes arrive: reading starts before it is ready, and waits for it only to
 // feed what was read.
+import { Sender } from "./worker-send.js";
+
 let Journal, Redactor, formatCost, budgetNote;
 const ready = import("../web/index.js").then((m) => ({ Journal, Redactor, formatCost, budgetNote } = m));
 // The renderer (markdown-it, highlight.js) loads when the first entry is
@@ -21,18 +23,9 @@ const sameOrigin = (url) => new URL(url, self.location.href).origin === self.loc
 const fetchServed = (url) => fetch(url, serveToken && sameOrigin(url) ? { headers: { "x-garuda-token": serveToken } } : {});
 
 // The session on screen: its journal (kept: entries are read on demand).
-let current = null; // { journal, load, source, follow }
-// How many entries the page gets at once (a 1 GB journal has millions).
-const BATCH = 20000;
+let current = null; // { journal, load, source, follow, foreign, end, sender }
 // Entries the page shows before the journal is read to the end.
 const FIRST = 60;
-// Entries drafted for the page per message, and settled per patch (about
-// 100 KB of JSON each): V8 puts a string of more than 128 KB in its
-// large-object space, freed only by a full collection, and a 1 GB load's
-// 1 MB pieces of JSON piled up there, on both threads, to the tab's peak.
-// (A patch is in columns: about 32 bytes an entry.)
-const PIECE = 256;
-const PATCH = 3072;
 
 /**
  * Reads a source on reader.js's thread and calls onBytes for each chunk, in
@@ -144,33 +137,6 @@ function stats(journal) {
   };
 }
 
-/** Every entry, in batches the page appends (as JSON text: copying a string
- * costs a fraction of cloning the objects). */
-function postEntries(journal, load, type, extra = {}) {
-  const total = journal.transcriptLength;
-  for (let from = 0; from < total; from += BATCH) {
-    post({ type: "entries", load, from, json: journal.transcriptJson(from, from + BATCH) });
-  }
-  post({ type, load, total, stats: stats(journal), ...extra });
-}
-
-/**
- * What settling decided of the drafted entries (transcriptPatchJson, in
- * columns: 19 MB for a 1 GB journal), a slice at a time: slices are freed
- * as they go, and the page settles one while the core writes the next.
- * False when settling moved entries (the page must take them again).
- */
-function postPatch(journal, load, total) {
-  for (let from = 0; from < total; from += PATCH) {
-    const patch = journal.transcriptPatchJson(from, Math.min(total, from + PATCH));
-    // None comes as undefined from the binding (the old `!== null` test
-    // let a reordered transcript through unsettled).
-    if (patch == null) return false;
-    post({ type: "patch", load, from, patch });
-  }
-  return true;
-}
-
 async function open(source, load) {
   loading = load;
   current?.journal.free();
@@ -184,16 +150,8 @@ async function open(source, load) {
   let meta;
   // Chunks read before the core is ready wait here.
   const early = [];
-  // Entries the page has, unsettled: it parses them while the rest is read.
-  let drafted = 0;
-  const draft = (length = journal.transcriptLength) => {
-    for (let from = drafted; from < length; from += PIECE) {
-      const to = Math.min(length, from + PIECE);
-      const bytes = journal.transcriptDraftJson(from, to);
-      self.postMessage({ type: "entries", load, from, to, bytes }, [bytes.buffer]);
-    }
-    drafted = Math.max(drafted, length);
-  };
+  // Entries the page has, unsettled: it takes them while the rest is read.
+  const sender = new Sender((msg, transfer) => self.postMessage(msg, transfer), load);
   const take = (bytes, done, total) => {
     const t0 = performance.now();
     journal.feed(bytes);
@@ -209,14 +167,14 @@ async function open(source, load) {
       marks.first = performance.now();
       post({ type: "first", load, entries: journal.transcript(0, FIRST), marks: { start: marks.start + performance.timeOrigin, chunk: marks.chunk + performance.timeOrigin, first: marks.first + performance.timeOrigin } });
     }
-    draft(length);
+    sender.draft(length);
     spent.draft += performance.now() - t2;
     post({ type: "progress", load, done, total });
   };
   const started = ready.then(() => {
     if (loading !== load) return;
     // `run`: a child run inside the file (a Claude Code sidechain).
-    journal = new Journal({ history: true, lean: true, ...(source.run ? { run: source.run } : {}) });
+    journal = sender.journal = new Journal({ history: true, lean: true, ...(source.run ? { run: source.run } : {}) });
     for (const chunk of early.splice(0)) take(...chunk);
   });
   try {
@@ -248,18 +206,22 @@ async function open(source, load) {
     if (loading !== load) return journal.free();
   } else if (!follow) journal.finish();
   marks.read = performance.now();
-  current = { journal, load, source, follow, foreign, end };
+  sender.journal = journal;
+  // Followed, each update posts only the patch's slices that changed.
+  if (follow) sender.follow();
+  current = { journal, load, source, follow, foreign, end, sender };
   const total = journal.transcriptLength;
   // The page has the entries, unsettled: what settling decided is all it
   // still needs. Another agent's session read again whole, or one whose
   // settling moved entries, is sent whole.
-  const replaced = follow && foreign;
-  if (!replaced) draft();
-  const patched = !replaced && postPatch(journal, load, total);
+  if (follow && foreign) sender.whole(total);
+  else {
+    sender.draft(total);
+    if (!sender.patch(total)) sender.whole(total);
+  }
   marks.indexed = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
-  if (patched) post({ type: "ready", load, total, stats: stats(journal), marks, spent, follow });
-  else postEntries(journal, load, "ready", { marks, spent, follow });
+  post({ type: "ready", load, total, stats: stats(journal), marks, spent, follow });
   if (follow) setTimeout(() => poll(load), 1000);
   return total;
 }
@@ -309,7 +271,13 @@ async function poll(load) {
         if (!c.foreign) c.journal.finish();
         c.follow = false;
       }
-      if (bytes.length || gone) postEntries(c.journal, load, "update", { follow: c.follow, before });
+      if (bytes.length || gone) {
+        // Another agent's session, read again whole: all of it again; ours: what it gained.
+        c.sender.journal = c.journal;
+        if (c.foreign) c.sender.whole();
+        else c.sender.update();
+        post({ type: "update", load, total: c.journal.transcriptLength, stats: stats(c.journal), follow: c.follow, before });
+      }
     }
   } catch {}
   if (c.follow) setTimeout(() => poll(load), 1000);

@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { Incoming } from "../../web-demo/viewer-entries.js";
+import { Sender, PIECE } from "../../web-demo/worker-send.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const { Journal } = createRequire(import.meta.url)(path.join(root, "pkg/node/garuda_session.js"));
@@ -20,43 +21,20 @@ const peers = path.join(process.env.GARUDA_SHARED ?? path.join(root, "../shared"
 const SKIP = fs.existsSync(peers) ? false : `SKIP viewer entries on real sessions: ${peers} is absent (../shared sits beside the repository in CI)`;
 const real = SKIP ? [] : fs.readdirSync(peers, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl")).sort().map((f) => path.join(peers, f));
 
-// As web-demo/worker.js sends them.
-const PIECE = 256;
-const PATCH = 3072;
-
-/** What the worker posts for `bytes` fed in `chunk`-byte pieces: drafts as read, then the patch, or the entries whole when settling moved them. */
+/** What the worker posts (worker-send.js) for `bytes` fed in `chunk`-byte pieces: drafts as read, then the patch, or the entries whole when settling moved them. */
 function messages(bytes, chunk) {
   const journal = new Journal({ history: true, lean: true });
   const out = [];
-  let drafted = 0;
-  const draft = () => {
-    const length = journal.transcriptLength;
-    for (let from = drafted; from < length; from += PIECE) {
-      const to = Math.min(length, from + PIECE);
-      out.push({ type: "entries", from, to, bytes: journal.transcriptDraftJson(from, to) });
-    }
-    drafted = Math.max(drafted, length);
-  };
+  const sender = new Sender((m) => out.push(m), 1, journal);
   for (let at = 0; at < bytes.length; at += chunk) {
     journal.feed(bytes.subarray(at, at + chunk));
-    draft();
+    sender.draft();
   }
   journal.finish();
-  draft();
-  const total = journal.transcriptLength;
-  const patches = [];
-  for (let from = 0; from < total; from += PATCH) {
-    const patch = journal.transcriptPatchJson(from, Math.min(total, from + PATCH));
-    if (patch == null) {
-      // Settling moved entries: all of them again, as JSON text.
-      patches.length = 0;
-      out.push({ type: "entries", from: 0, json: journal.transcriptJson(0, total) });
-      break;
-    }
-    patches.push({ type: "patch", patch });
-  }
+  sender.draft();
+  if (!sender.patch()) sender.whole();
   journal.free();
-  return [...out, ...patches];
+  return out;
 }
 
 /** The core's transcript of `bytes` fed whole. */
@@ -70,14 +48,13 @@ function whole(bytes) {
 }
 
 /** The page's Incoming after `posted` (viewer.js's handler), finished. */
-function taken(posted, eager) {
-  let incoming = new Incoming({ eager });
+function taken(posted, eager, incoming = null) {
   for (const m of posted) {
-    if (m.type === "entries" && m.from === 0) incoming = new Incoming({ eager });
+    incoming = Incoming.for(incoming, m, { eager });
     if (m.type === "entries") incoming.add(m.bytes ? { ...m, bytes: m.bytes.slice() } : m);
     else incoming.patch(JSON.parse(m.patch));
   }
-  return incoming.finish();
+  return Incoming.for(incoming, { type: "ready", load: 1 }, { eager }).ready();
 }
 
 /** Checks one file read both ways: entries read lazily in a scattered order, the reading items, the runs, then all of them; and the notes the summary shows. */
@@ -135,4 +112,90 @@ test("the same on every real session in ../shared/peers", { skip: SKIP }, () => 
   for (const file of real) lazy += check(path.relative(peers, file), fs.readFileSync(file));
   assert.ok(real.length >= 10, `${real.length} real sessions`);
   assert.ok(lazy >= real.length / 2, `${lazy} read lazily`);
+});
+
+/** The core's transcript of the first bytes of a journal a writer still writes (`gone`: its writer has finished), fed whole. */
+function prefix(bytes, gone) {
+  const journal = new Journal({ history: true });
+  journal.feed(bytes);
+  if (gone) journal.finish();
+  const t = journal.transcript();
+  journal.free();
+  return t;
+}
+
+/**
+ * Follows a journal as the viewer does (worker.js `open`, then `poll`):
+ * read up to the first cut, then each cut's bytes an update, the last with
+ * its writer gone. After each, the page's entries must be the core's
+ * transcript of that prefix read whole. Odd updates read only a stride of
+ * entries, so later ones both settle parsed entries again and parse pieces
+ * under slices replaced since. Returns what was posted.
+ */
+function follow(name, bytes, cuts, eager) {
+  const journal = new Journal({ history: true, lean: true });
+  let posted = [];
+  const sender = new Sender((m) => posted.push(m), 1, journal);
+  let incoming = null;
+  let at = 0;
+  const sent = { drafted: 0, patches: 0, whole: 0, updates: [] };
+  for (const [k, cut] of cuts.entries()) {
+    const gone = k === cuts.length - 1;
+    journal.feed(bytes.subarray(at, cut));
+    at = cut;
+    if (gone) journal.finish();
+    if (k === 0) {
+      sender.follow();
+      sender.draft();
+      if (!sender.patch()) sender.whole();
+    } else sender.update();
+    for (const m of posted) {
+      incoming = Incoming.for(incoming, m, { eager });
+      if (m.type === "entries") incoming.add(m.bytes ? { ...m, bytes: m.bytes.slice() } : m);
+      else incoming.patch(JSON.parse(m.patch));
+      if (m.bytes) sent.drafted += m.to - m.from;
+      if (m.patch) sent.patches++;
+      if (m.json) sent.whole++;
+    }
+    sent.updates.push(posted.reduce((a, m) => a + (m.bytes?.length ?? m.patch?.length ?? m.json?.length), 0));
+    posted = [];
+    incoming = Incoming.for(incoming, { type: k ? "update" : "ready", load: 1 }, { eager }).ready();
+    const want = prefix(bytes.subarray(0, cut), gone);
+    const entries = incoming.entries;
+    assert.equal(entries.length, want.length, `${name}: entries after update ${k}`);
+    if (k % 2 && !gone) for (let i = want.length - 1; i >= 0; i -= 97) assert.deepEqual(entries[i], want[i], `${name}: entry ${i} after update ${k}`);
+    else assert.deepEqual(JSON.parse(JSON.stringify(entries)), want, `${name}: entries after update ${k}`);
+    assert.deepEqual(incoming.readingItems(), want.flatMap((e, i) => (e.underCalls ? [] : [i])), `${name}: reading items after update ${k}`);
+    assert.equal(incoming.estimates.length, want.length);
+  }
+  journal.free();
+  return { ...sent, total: incoming.entries.length };
+}
+
+test("a followed journal's updates post only what the page lacks, and the page's entries are the core's for each prefix", async () => {
+  const { journalFile } = await import(path.join(root, "bench/data.mjs"));
+  const big = fs.readFileSync(journalFile(10));
+  // Cuts at no line's end: each update ends with a torn line, waited for.
+  const cuts = [1.3, 2.1, 2.2, 4.7, 6.1, 8.9].map((mb) => Math.round(mb * 1e6)).concat(big.length);
+  for (const eager of [0, 8]) {
+    const s = follow("10mb.jsonl", big, cuts, eager);
+    assert.equal(s.whole, 0, "nothing sent whole");
+    assert.equal(s.drafted, s.total, "each entry drafted once");
+    // Each update's bytes: its drafts and a few slices of the patch, not every entry again.
+    const wholeJson = fs.statSync(journalFile(10)).size / 4;
+    for (const [k, b] of s.updates.entries()) if (k) assert.ok(b < wholeJson / 2, `update ${k}: ${b} bytes posted`);
+    console.log(`follow 10mb.jsonl (eager ${eager}): ${s.total} entries, bytes posted per update ${s.updates.join(", ")}; ${s.patches} patch slices`);
+  }
+  // Every journal of ours in the repository (undo, redo, compaction and
+  // torn tails change what earlier entries say), followed line by line.
+  const ours = [path.join(root, "tests/golden"), path.join(root, "web-demo/samples")].flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(d, f)));
+  assert.ok(ours.length >= 12, `${ours.length} journals`);
+  for (const file of ours) {
+    const bytes = fs.readFileSync(file);
+    const ends = [...bytes.keys()].filter((i) => bytes[i] === 10).map((i) => i + 1);
+    // Every line's end, and halfway through the last line.
+    const cuts = [...ends.filter((e) => e < bytes.length), Math.max(1, bytes.length - 20), bytes.length];
+    const s = follow(path.relative(root, file), bytes, [...new Set(cuts)].sort((a, b) => a - b), 8);
+    assert.equal(s.whole, 0, `${file}: nothing sent whole`);
+  }
 });

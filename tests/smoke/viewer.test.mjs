@@ -594,6 +594,34 @@ test("live follow: new lines appear within a second, a torn last line is waited 
   p.onlyOwnFiles();
 });
 
+test("live follow of a big session: an update adds the new entries to those taken lazily, it does not send them all again", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-follow-big-"));
+  const { journalFile } = await import(path.join(root, "bench/data.mjs"));
+  // A copy: the test appends to it.
+  copyFileSync(journalFile(10), path.join(dir, "big.jsonl"));
+  writeFileSync(path.join(dir, "big.lock"), JSON.stringify({ pid: process.pid }));
+  const origin = await serveDir(dir);
+  const p = await page(origin);
+  await p.goto(authed(origin + "/"));
+  await p.waitForSelector("body[data-loaded='big']");
+  assert.match(await p.textContent("#status"), /following/);
+  const seen = () => p.evaluate(() => ({ n: window.viewer.entries.length, pieces: window.viewer.incoming.pieces.length, parsed: window.viewer.incoming.pieces.filter((x) => x.done).length, lazy: window.viewer.lazy !== null }));
+  const start = await seen();
+  assert.ok(start.lazy && start.pieces > 8 && start.parsed < start.pieces / 2, `taken lazily: ${JSON.stringify(start)}`);
+  // (Nothing returned: Playwright would read every entry to send it back.)
+  await p.evaluate(() => void (window.__taken = window.viewer.incoming));
+  const { appendFileSync } = await import("node:fs");
+  appendFileSync(path.join(dir, "big.jsonl"), JSON.stringify({ type: "user", message: { role: "user", content: "a prompt written while the viewer follows" } }) + "\n");
+  await p.waitForFunction((n) => window.viewer.entries.length === n + 1, start.n, { timeout: 5000 });
+  const now = await seen();
+  assert.equal(now.pieces, start.pieces + 1, "one new piece, the old ones kept");
+  assert.ok(await p.evaluate(() => window.viewer.incoming === window.__taken), "the same entries, added to");
+  assert.ok(now.lazy && now.parsed < now.pieces / 2, `still lazy: ${JSON.stringify(now)}`);
+  assert.equal(await p.evaluate((n) => window.viewer.entries[n].preview, start.n), "a prompt written while the viewer follows");
+  assert.deepEqual(p.errors, []);
+  p.onlyOwnFiles();
+});
+
 test("hostile Markdown: no script runs, nothing is fetched, no javascript: or data: link, no SVG, in the viewer and in the exported HTML", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "garuda-hostile-md-"));
   const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=9"><script>window.__pwned=10</script></svg>').toString("base64");
