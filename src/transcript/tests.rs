@@ -250,3 +250,50 @@ fn entries_across_blocks_are_in_order_and_ranges_serialize_as_each_alone() {
         (0..=n).collect::<Vec<_>>()
     );
 }
+
+/// Each thinking entry's reasons are those the resume report gives for
+/// its message's line (found by halves in settle; the definition here is
+/// a filter of the whole report), on every real session, the resume
+/// golden files (model switches, thinking off, redacted records) and a
+/// session of many thinking turns before a model switch.
+#[test]
+fn dropped_thinking_reasons_are_the_resume_reports_for_each_line() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts: Vec<(String, Vec<u8>)> = real_files()
+        .into_iter()
+        .chain(shared::session_files(&root.join("tests/golden/resume")))
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    let mut many = String::from("{\"type\":\"start\",\"sessionId\":\"s\",\"model\":\"claude-a\"}\n");
+    for i in 0..300 {
+        many += &format!("{{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":\"q{i}\"}}}}\n");
+        many += &format!("{{\"type\":\"assistant\",\"step\":{i},\"response\":{{\"content\":[{{\"type\":\"thinking\",\"thinking\":\"t\",\"signature\":\"c2ln\"}},{{\"type\":\"redacted_thinking\",\"data\":\"x\"}},{{\"type\":\"text\",\"text\":\"a\"}}]}}}}\n");
+    }
+    many += "{\"type\":\"model\",\"model\":\"claude-b\"}\n";
+    texts.push(("many thinking turns, then a model switch".into(), many.into_bytes()));
+    let mut checked = 0;
+    for (name, bytes) in texts {
+        let mut j = Journal::new(Redactor::default()).with_history();
+        j.feed_bytes(&bytes);
+        j.finish();
+        let state = j.into_state();
+        let t = Transcript::new(&state);
+        let report = crate::resume::resume(&state, &crate::resume::ResumeOptions::default()).report;
+        for e in t.entries().into_iter().filter(|e| e.thinking > 0 && e.fate == Some(Fate::Live)) {
+            let mut why: Vec<&str> = report
+                .dropped
+                .iter()
+                .filter(|d| state.messages.get(d.message).is_some_and(|m| m.origin.line == e.line))
+                .map(|d| d.reason.as_str())
+                .collect();
+            why.sort();
+            why.dedup();
+            let want = (!why.is_empty()).then(|| why.join(", "));
+            assert_eq!(e.dropped_why, want, "{name}: line {}", e.line);
+            let fate = if want.is_some() { ThinkingFate::Dropped } else { ThinkingFate::Kept };
+            assert_eq!(e.thinking_fate, Some(fate), "{name}: line {}", e.line);
+            checked += usize::from(want.is_some());
+        }
+    }
+    assert!(checked >= 300, "{checked} entries with reasons");
+}
