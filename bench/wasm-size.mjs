@@ -92,8 +92,27 @@ function read(wasm) {
   return { bytes: bytes.length, functions: bodies.length, total, groups, sections };
 }
 
-/** `_ZN10serde_json2de5parse17h…E` → ["serde_json", "de", "parse"]. */
+/**
+ * `_ZN10serde_json2de5parse17h…E` → ["serde_json", "de", "parse"]; a v0
+ * symbol (`_RNvNtCs…_10serde_json2de5parse`, what rustc writes now) → the
+ * same: its first crate and the names that follow it, up to the first
+ * that is not a plain name (an impl's type, a generic argument), which
+ * is enough to group by crate and module.
+ */
 function path(symbol) {
+  if (symbol?.startsWith("_R")) {
+    // A crate root: `C`, an optional disambiguator `s<base-62>_`, its name.
+    const crate = /C(?:s[0-9A-Za-z]*_)?(\d+)/.exec(symbol);
+    if (!crate) return [symbol];
+    const parts = [];
+    let i = crate.index + crate[0].length - crate[1].length;
+    for (let m; (m = /^(\d+)_?/.exec(symbol.slice(i))); ) {
+      i += m[0].length;
+      parts.push(symbol.slice(i, i + Number(m[1])));
+      i += Number(m[1]);
+    }
+    return parts;
+  }
   if (!symbol?.startsWith("_ZN")) return [symbol ?? "(no name)"];
   const parts = [];
   let i = 3;
