@@ -173,6 +173,9 @@ pub struct SessionState {
     /// sidechain: the Task call's id), in order: a sessions index lists
     /// them as child runs, as it lists a subagent's own file.
     pub inline_runs: Vec<String>,
+    /// The same runs as a set, to take each once: a search of the list for
+    /// each call was quadratic in a session's runs.
+    pub(crate) inline_seen: std::collections::HashSet<String>,
 }
 
 /// One item of the whole history: a message as it came (later compacted
@@ -488,7 +491,8 @@ impl SessionState {
                         .child_session_id
                         .as_deref()
                         .and_then(|c| c.strip_prefix(crate::record::INLINE_RUN));
-                    if let Some(id) = inline.filter(|id| !self.inline_runs.iter().any(|r| r == id)) {
+                    if let Some(id) = inline.filter(|id| !self.inline_seen.contains(*id)) {
+                        self.inline_seen.insert(id.to_owned());
                         self.inline_runs.push(id.to_owned());
                     }
                 }
@@ -628,12 +632,24 @@ impl SessionState {
 /// epoch, its redaction); a new one (a summary, a trimmed result) belongs to
 /// the compaction record.
 ///
-/// Kept messages are few and compared by length first, so this costs next to
-/// nothing even when the old conversation is long.
+/// The old messages are found in a map of their text (built once; the
+/// latest of equal ones wins, as the search from the end found it): a search
+/// of the whole old conversation for each kept message was quadratic when a
+/// compaction kept the whole conversation (a stage-1 prune, or pi's
+/// compaction keeping from an early entry: 8,000 turns took 11 s to replay).
 fn carry_origins(old: &[Message], kept: Vec<String>, origin: Origin) -> Vec<Message> {
+    // A few kept (a summary and the last prompt): searched from the end,
+    // length first, without hashing the old conversation.
+    let few = kept.len() <= 8;
+    let by_text: std::collections::HashMap<&str, &Message> =
+        if few { Default::default() } else { old.iter().map(|m| (m.json.as_str(), m)).collect() };
     kept.into_iter()
         .map(|json| {
-            let same = old.iter().rev().find(|m| m.json.len() == json.len() && *m.json == *json);
+            let same = if few {
+                old.iter().rev().find(|m| m.json.len() == json.len() && *m.json == *json)
+            } else {
+                by_text.get(json.as_str()).copied()
+            };
             let origin = match same {
                 Some(m) => Origin { redacted: m.origin.redacted || origin.redacted, ..m.origin },
                 None => origin,
@@ -726,5 +742,39 @@ pub(crate) fn text_of_content(content: &RawValue) -> Option<String> {
             blocks.into_iter().find(|b| b.kind.as_deref() == Some("text")).and_then(|b| b.text)
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod carry_tests {
+    use super::*;
+
+    /// `carry_origins` against its definition (each kept message takes the
+    /// origin of the latest equal old one), with few kept and with many (the
+    /// map), equal texts repeated, and texts of one length that differ.
+    #[test]
+    fn kept_messages_take_the_latest_equal_ones_origin() {
+        let texts = ["{\"a\":1}", "{\"a\":2}", "{\"b\":1}", "{\"a\":1}", "{\"long\":true}"];
+        let old: Vec<Message> = (0..40)
+            .map(|i| Message {
+                json: Rc::new(texts[i * 7 % texts.len()].to_owned()),
+                origin: Origin { redacted: i % 3 == 0, epoch: i as u32, line: i as u64 + 1, dropped: false },
+            })
+            .collect();
+        let new = Origin { redacted: false, epoch: 99, line: 500, dropped: false };
+        for n in [1, 5, 8, 9, 30] {
+            let kept: Vec<String> = (0..n)
+                .map(|k| ["{\"a\":1}", "{\"c\":3}", "{\"a\":2}", "{\"b\":1}"][k % 4].to_owned())
+                .collect();
+            let got = carry_origins(&old, kept.clone(), new);
+            for (k, json) in kept.iter().enumerate() {
+                let want = match old.iter().rev().find(|m| *m.json == *json) {
+                    Some(m) => Origin { redacted: m.origin.redacted || new.redacted, ..m.origin },
+                    None => new,
+                };
+                assert_eq!(got[k].origin, want, "{n} kept, {k}: {json}");
+                assert_eq!(*got[k].json, *json);
+            }
+        }
     }
 }
