@@ -486,6 +486,11 @@ fn shape(msgs: &mut Vec<Msg>, report: &mut RepairReport) {
 /// calls took 51 s to resume, where replay takes under one).
 fn rename_duplicate_ids(msgs: &mut [Msg], report: &mut RepairReport) {
     let mut seen: HashSet<String> = HashSet::new();
+    // Each id's next `_dup` number to try: the taken ones only grow, so the
+    // first free one is never below the last one given. Counted from 2 each
+    // time, an id reused in every turn made this quadratic again (4,000
+    // turns of one id took 1 s).
+    let mut next_dup: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
     for i in 0..msgs.len() {
         if msgs[i].role != Role::Assistant {
             continue;
@@ -495,13 +500,13 @@ fn rename_duplicate_ids(msgs: &mut [Msg], report: &mut RepairReport) {
         for b in msgs[i].blocks.iter_mut().filter(|b| b.kind == Kind::ToolUse) {
             let Some(id) = b.id.clone() else { continue };
             if seen.contains(&id) || here.contains(&id) {
-                let mut n = 2;
+                let n = next_dup.entry(id.clone()).or_insert(2);
                 let fresh = loop {
                     let candidate = format!("{id}_dup{n}");
+                    *n += 1;
                     if !seen.contains(&candidate) && !here.contains(&candidate) {
                         break candidate;
                     }
-                    n += 1;
                 };
                 renames.push((id.clone(), fresh.clone(), here.contains(&id)));
                 *b = Block { at: b.at, ..b.with_field("id", &str_literal(&fresh)) };
