@@ -210,11 +210,13 @@ pub(super) fn history(rows: &Rows, t: &Tree, problems: &mut Vec<Problem>) -> Pla
                 }
             }
             Role::User => {
-                let asked: Vec<String> = match k.checked_sub(1).map(|p| &turns[p]) {
+                // A set: with thousands of parallel calls a list searched
+                // for each result was quadratic (12,000 calls, 0.3 s).
+                let asked: HashSet<String> = match k.checked_sub(1).map(|p| &turns[p]) {
                     Some(prev @ (Role::Assistant, _, _)) => {
                         uses(rs_of(prev)).into_iter().map(|(_, id, _)| id).collect()
                     }
-                    _ => Vec::new(),
+                    _ => HashSet::new(),
                 };
                 let mut answered: HashSet<String> = HashSet::new();
                 for &i in rs {
