@@ -42,20 +42,15 @@ function open(upto) {
     sender.draft();
   }
   sender.follow();
-  sender.draft();
-  sender.patch();
+  sender.update();
   const page = take(null, posted, "ready");
   return { journal, sender, posted, page };
 }
 
 /** The page's side (viewer.js): each message to its Incoming, then "ready" or "update"; and the items reading mode shows. */
 function take(incoming, posted, type) {
-  for (const m of posted.splice(0)) {
-    incoming = Incoming.for(incoming, m);
-    if (m.type === "entries") incoming.add(m);
-    else incoming.patch(JSON.parse(m.patch));
-  }
-  incoming = Incoming.for(incoming, { type, load: 1 }).ready();
+  for (const m of posted.splice(0)) incoming = Incoming.take(incoming, m);
+  incoming = Incoming.take(incoming, { type, load: 1 });
   incoming.readingItems();
   return incoming;
 }

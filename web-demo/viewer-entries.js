@@ -56,6 +56,19 @@ export class Incoming {
     return fresh ? new Incoming({ ...options, load: data.load }) : incoming;
   }
 
+  /**
+   * One of the worker's messages about the entries ("entries", "patch",
+   * "ready", "update") taken as the page takes it: the Incoming it went to
+   * (`for`), ready once "ready" or "update" came.
+   */
+  static take(incoming, data, options = {}) {
+    const to = Incoming.for(incoming, data, options);
+    if (data.type === "entries") to.add(data);
+    else if (data.type === "patch") to.patch(JSON.parse(data.patch));
+    else return to.ready();
+    return to;
+  }
+
   /** An "entries" message: a draft's bytes, or JSON text (parsed now: it comes after the read, whole). */
   add(data) {
     if (data.bytes) this.pieces.push({ from: data.from, to: data.to, bytes: data.bytes });

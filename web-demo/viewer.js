@@ -47,17 +47,15 @@ main.w.addEventListener("message", ({ data }) => {
   } else if (data.type === "entries") {
     // Entries read so far (UTF-8 JSON bytes, decoded here, off the worker,
     // when first needed: viewer-entries.js), or all of them again.
-    view.incoming = Incoming.for(view.incoming, data);
-    view.incoming.add(data);
+    view.incoming = Incoming.take(view.incoming, data);
   } else if (data.type === "patch") {
     // What settling decided, a slice at a time (worker-send.js).
-    view.incoming = Incoming.for(view.incoming, data);
-    view.incoming.patch(JSON.parse(data.patch));
+    view.incoming = Incoming.take(view.incoming, data);
   } else if (data.type === "ready" || data.type === "update") {
     $("progress").hidden = true;
     const keepTop = data.type === "update" ? reading.topEntry() : null;
     // Kept: a followed session's updates add to it.
-    const got = (view.incoming = Incoming.for(view.incoming, data)).ready();
+    const got = (view.incoming = Incoming.take(view.incoming, data));
     view.entries = got.entries;
     view.estimates = got.estimates;
     view.sidechains = got.sidechains;

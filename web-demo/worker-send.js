@@ -81,7 +81,7 @@ export class Sender {
     if (this.sent) this.sent = [];
   }
 
-  /** What the page lacks of a journal that gained entries (or settled otherwise): drafts and changed slices, or all of it whole. */
+  /** What the page lacks, once the journal is read or gained bytes: drafts of the entries it has not had and the patch (following, the slices that changed), or all of it whole. */
   update() {
     const total = this.journal.transcriptLength;
     if (total < this.drafted) return this.whole(total);

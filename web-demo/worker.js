@@ -215,10 +215,7 @@ async function open(source, load) {
   // still needs. Another agent's session read again whole, or one whose
   // settling moved entries, is sent whole.
   if (follow && foreign) sender.whole(total);
-  else {
-    sender.draft(total);
-    if (!sender.patch(total)) sender.whole(total);
-  }
+  else sender.update();
   marks.indexed = performance.now();
   for (const k in marks) marks[k] += performance.timeOrigin;
   post({ type: "ready", load, total, stats: stats(journal), marks, spent, follow });

@@ -31,8 +31,7 @@ function messages(bytes, chunk) {
     sender.draft();
   }
   journal.finish();
-  sender.draft();
-  if (!sender.patch()) sender.whole();
+  sender.update();
   journal.free();
   return out;
 }
@@ -50,11 +49,9 @@ function whole(bytes) {
 /** The page's Incoming after `posted` (viewer.js's handler), finished. */
 function taken(posted, eager, incoming = null) {
   for (const m of posted) {
-    incoming = Incoming.for(incoming, m, { eager });
-    if (m.type === "entries") incoming.add(m.bytes ? { ...m, bytes: m.bytes.slice() } : m);
-    else incoming.patch(JSON.parse(m.patch));
+    incoming = Incoming.take(incoming, m.bytes ? { ...m, bytes: m.bytes.slice() } : m, { eager });
   }
-  return Incoming.for(incoming, { type: "ready", load: 1 }, { eager }).ready();
+  return Incoming.take(incoming, { type: "ready", load: 1 }, { eager });
 }
 
 /** Checks one file read both ways: entries read lazily in a scattered order, the reading items, the runs, then all of them; and the notes the summary shows. */
@@ -144,22 +141,17 @@ function follow(name, bytes, cuts, eager) {
     journal.feed(bytes.subarray(at, cut));
     at = cut;
     if (gone) journal.finish();
-    if (k === 0) {
-      sender.follow();
-      sender.draft();
-      if (!sender.patch()) sender.whole();
-    } else sender.update();
+    if (k === 0) sender.follow();
+    sender.update();
     for (const m of posted) {
-      incoming = Incoming.for(incoming, m, { eager });
-      if (m.type === "entries") incoming.add(m.bytes ? { ...m, bytes: m.bytes.slice() } : m);
-      else incoming.patch(JSON.parse(m.patch));
+      incoming = Incoming.take(incoming, m.bytes ? { ...m, bytes: m.bytes.slice() } : m, { eager });
       if (m.bytes) sent.drafted += m.to - m.from;
       if (m.patch) sent.patches++;
       if (m.json) sent.whole++;
     }
     sent.updates.push(posted.reduce((a, m) => a + (m.bytes?.length ?? m.patch?.length ?? m.json?.length), 0));
     posted = [];
-    incoming = Incoming.for(incoming, { type: k ? "update" : "ready", load: 1 }, { eager }).ready();
+    incoming = Incoming.take(incoming, { type: k ? "update" : "ready", load: 1 }, { eager });
     const want = prefix(bytes.subarray(0, cut), gone);
     const entries = incoming.entries;
     assert.equal(entries.length, want.length, `${name}: entries after update ${k}`);
