@@ -265,6 +265,15 @@ impl Journal {
             reader.finish(&mut out, &mut notices);
             let before = self.state.request_rows.as_ref().map_or(0, |r| r.len());
             let responses = reader.take_responses();
+            // A usage-only read's session id comes back typed (claude_usage.rs
+            // says why); kept as its JSON text, as a start record's field is.
+            if let Some(id) = reader.take_session_id() {
+                let id = crate::json_str::str_literal(&id);
+                if let Some(kept) = &mut self.translated {
+                    kept.push((1, format!(r#"{{"type":"start","sessionId":{id}}}"#)));
+                }
+                self.state.session_id = Some(id.into());
+            }
             let line = self.lines.max(1);
             if self.translated.is_some() {
                 // Kept as records (import writes them): applied as records.

@@ -54,6 +54,7 @@ fn every_peer_file_is_read_in_its_own_format_and_resumes_to_an_accepted_history(
         quick.feed_bytes(&bytes);
         quick.finish();
         assert_eq!(quick.state().accounts.usage, whole.accounts.usage, "{rel}: usage-only replay");
+        assert_eq!(quick.state().session_id, whole.session_id, "{rel}: usage-only replay's session id");
         let resumed = resume(&whole, &ResumeOptions::default());
         assert_eq!(
             check_messages(&resumed.messages_json(), false),

@@ -217,6 +217,8 @@ pub struct Reader {
     keys: Vec<(f64, u64)>,
     /// After a usage-only read: each response (`take_responses`).
     responses: Vec<super::Response>,
+    /// After a usage-only read: the session's id (`take_session_id`).
+    usage_session_id: Option<String>,
 }
 
 /// A response being put together: its blocks (in usage-only mode, its time),
@@ -247,6 +249,7 @@ impl Reader {
             lines: 0,
             keys: Vec::new(),
             responses: Vec::new(),
+            usage_session_id: None,
         }
     }
 
@@ -481,7 +484,7 @@ impl Reader {
 
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         if self.usage_only.is_some() {
-            return self.usage_finish(out);
+            return self.usage_finish();
         }
         self.full_finish(out, notices);
     }

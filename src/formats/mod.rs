@@ -222,6 +222,15 @@ impl Reader {
         }
     }
 
+    /// After a usage-only read of a Claude Code file: the session's id,
+    /// which `finish` hands back here rather than as a start record.
+    pub fn take_session_id(&mut self) -> Option<String> {
+        match self {
+            Reader::ClaudeCode(r) => r.take_session_id(),
+            _ => None,
+        }
+    }
+
     /// The end of the file: what was kept for it.
     pub fn finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
         match self {

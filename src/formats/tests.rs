@@ -192,6 +192,22 @@ fn usage_only_replay_counts_the_same() {
     };
     assert_eq!(days(&quick), days(&full));
     assert!(quick.messages.is_empty());
+    // The session's id comes back typed, not as a record: the same id.
+    assert!(full.session_id.is_some());
+    assert_eq!(quick.session_id, full.session_id);
+    // Kept as records (keepTranslation with usageOnly), the read still
+    // starts with the session's start record, replayed to the same id.
+    let mut kept = Journal::default().for_usage().keeping_translation();
+    kept.feed(&text);
+    kept.finish();
+    let records = kept.take_translated();
+    assert!(records[0].1.starts_with(r#"{"type":"start","sessionId":"#), "{:?}", records[0]);
+    let mut again = Journal::default();
+    for (_, record) in &records {
+        again.read_line(record);
+    }
+    again.finish();
+    assert_eq!(again.into_state().session_id, full.session_id);
 }
 
 fn usage_bytes(chunks: &[&[u8]]) -> SessionState {
