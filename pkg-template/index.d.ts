@@ -656,6 +656,8 @@ export interface JournalOptions extends ReadOptions {
   redactor?: Redactor;
   /** Keep the records read from another agent's session, for `translated()`. */
   keepTranslation?: boolean;
+  /** Keep a Claude Code file's inline subagent runs (Task runs, `isSidechain`) when the read ends, for `runJournal(toolUseId)`: each run then reads without reading the file again. */
+  keepRuns?: boolean;
   /** With `history: true`: a Garuda journal's history forgets each message once its transcript entry is built, so memory grows with the number of entries, not the journal's size; `transcriptEntry(index, lines)` then takes the lines `transcriptLinesFor(index)` names. Another agent's session keeps its history whole. */
   lean?: boolean;
   /** `finish()` throws ERR_JOURNAL_CORRUPT when a line read was malformed or unknown (see `RebuildOptions.strict`); the state stays readable. */
@@ -726,6 +728,8 @@ export class Journal {
   transcriptNotes(): TranscriptNotes;
   /** One entry whole, its message as typed parts; null past the end. `lines`: [line number, text] of the lines `transcriptLinesFor(index)` names (a `lean` journal). */
   transcriptEntry(index: number, lines?: [number, string][]): TranscriptEntryDetail | null;
+  /** With `keepRuns`, after `finish`: the run the Task call `toolUseId` started inside this Claude Code file, read from what this read kept, as `new Journal({ run: toolUseId })` reads it from the whole file (this journal's options); undefined when there is none. The caller frees it. */
+  runJournal(toolUseId: string): Journal | undefined;
   /** `[start, end)`: the bytes of line `line` (1-based, without its newline) in what was fed, to read it again from the file; kept by a Journal made with `lean: true`, undefined otherwise or for a line not fed. */
   lineRange(line: number): [number, number] | undefined;
   /** The journal lines `transcriptEntry(index, lines)` needs: the entry's own and its calls' results', when a `lean` history forgot them (empty otherwise). */

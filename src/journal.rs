@@ -56,6 +56,8 @@ pub struct Journal {
     usage_only: bool,
     /// A child run inside the file to read alone (`with_run`).
     run: Option<String>,
+    /// Keep the file's inline runs to read each alone (`keeping_runs`).
+    keep_runs: bool,
     prices: Rc<Prices>,
     /// The conversation as the model gets it (see `resume::view`).
     view: crate::resume::view::ModelView,
@@ -82,6 +84,7 @@ impl Default for Journal {
             prices: Prices::built_in(),
             view: Default::default(),
             run: None,
+            keep_runs: false,
             line_starts: None,
         }
     }
@@ -162,6 +165,39 @@ impl Journal {
         self.usage_only = true;
         self.state.request_rows = Some(Box::default());
         self
+    }
+
+    /// Keeps the inline runs of another agent's file (Claude Code 1.x Task
+    /// runs) when the read ends, for `run_journal`.
+    pub fn keeping_runs(mut self) -> Journal {
+        self.keep_runs = true;
+        self
+    }
+
+    /// After `finish` of a read `keeping_runs`: the run the Task call
+    /// `tool_use_id` started, read from what was kept, as `with_run` reads
+    /// it from the whole file (same options; the file's warnings about its
+    /// lines stay with this read). None when the file has no such run.
+    pub fn run_journal(&mut self, tool_use_id: &str) -> Option<Journal> {
+        let (mut out, mut notices) = (Vec::new(), Vec::new());
+        if !self.reader.as_mut()?.run_records(tool_use_id, &mut out, &mut notices) {
+            return None;
+        }
+        let mut run = Journal {
+            redactor: self.redactor.clone(),
+            max_line: self.max_line,
+            model_view: self.model_view,
+            strict: self.strict,
+            forced: self.forced,
+            prices: Rc::clone(&self.prices),
+            run: Some(tool_use_id.to_owned()),
+            lines: self.lines,
+            ..Journal::default()
+        };
+        run.state.format = self.state.format;
+        run.state.history = self.state.history.as_ref().map(|_| Vec::new());
+        run.apply_translated(out, notices);
+        Some(run)
     }
 
     /// Keeps the records that a reader of another format hands back, for
@@ -316,6 +352,11 @@ impl Journal {
                 Some(id) => Reader::child_run(format, Rc::clone(&self.prices), id),
                 None => Reader::new(format, Rc::clone(&self.prices), self.usage_only),
             };
+            if self.keep_runs {
+                if let Some(r) = &mut self.reader {
+                    r.keep_runs();
+                }
+            }
         }
     }
 

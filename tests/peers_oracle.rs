@@ -510,6 +510,10 @@ fn every_inline_sidechain_run_nests_under_its_task_call() {
             })
             .collect();
         let state = read(&bytes, true);
+        // The file read once, keeping its runs (Journal::run_journal).
+        let mut kept = Journal::default().keeping_runs();
+        kept.feed_bytes(&bytes);
+        kept.finish();
         let linked: HashSet<String> = state
             .history
             .iter()
@@ -536,6 +540,19 @@ fn every_inline_sidechain_run_nests_under_its_task_call() {
             j.finish();
             let run = j.into_state();
             assert!(run.prompts >= 1 && run.steps >= 1, "{name}: the run of {id} read alone");
+            // Read from what the file's one read kept, it is the same run
+            // (but for the warnings about the file's lines, which that read gave).
+            let again = kept.run_journal(id).expect("the run was kept").into_state();
+            let mut want = run.clone();
+            for w in
+                kept.state().warnings.iter().filter(|w| w.kind == garuda_session::state::WarningKind::BadJson)
+            {
+                if let Some(i) = want.warnings.iter().position(|x| x == w) {
+                    want.warnings.remove(i);
+                    want.warning_counts[w.kind.index()] -= 1;
+                }
+            }
+            assert_eq!(again, want, "{name}: the run of {id}, kept");
             let first = run.messages.first().map(|m| m.json.to_string()).unwrap_or_default();
             let head: String = text.chars().take(30).collect();
             let escaped = serde_json::to_string(&head).unwrap();

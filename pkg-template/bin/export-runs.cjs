@@ -1,6 +1,6 @@
 // The subagent runs an export nests under their calls (web-demo/export-runs.js
 // draws them): a run inside the session's own file (a Claude Code sidechain,
-// `sidechain-<toolUseId>`, read alone with the core's `run`) or a subagent's
+// `sidechain-<toolUseId>`, kept by the session's read, `runJournal`) or a subagent's
 // own file (Claude Code's subagents/agent-<id>.jsonl, a Garuda child run),
 // found where list and serve find them (folders.cjs). Each is read by the
 // core, as the viewer reads it: nothing here looks inside a record.
@@ -17,9 +17,10 @@ const childFile = (kids, child) => kids.find((k) => k.id === child || k.id === `
 
 /**
  * `runOf(child)` for export-runs.js: the journal of a call's run (the caller
- * frees it), or null. `open(run)` reads the session's own source again with
- * `run` (a file or a Redis session's text); `openFile(file)` reads a child
- * file; `kids`: the session's child files ({ id, file }).
+ * frees it), or null. `open(run)` gives the run inside the session's own
+ * source (the session's journal, read with `keepRuns`: `runJournal(run)`,
+ * nothing read again); `openFile(file)` reads a child file; `kids`: the
+ * session's child files ({ id, file }).
  */
 function runOpener({ open, openFile, kids = [] }) {
   return (child) => {

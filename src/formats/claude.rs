@@ -40,6 +40,11 @@ use std::rc::Rc;
 mod usage;
 use usage::UsageOnly;
 
+// The inline runs a read keeps, to read each alone (`Reader::keep_runs`).
+#[path = "claude_runs.rs"]
+mod runs;
+use runs::KeptRuns;
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct Line<'a> {
@@ -219,6 +224,8 @@ pub struct Reader {
     responses: Vec<super::Response>,
     /// After a usage-only read: the session's id (`take_session_id`).
     usage_session_id: Option<String>,
+    /// Each inline run's entries, kept at the end of the file (`keep_runs`).
+    kept_runs: Option<KeptRuns>,
 }
 
 /// A response being put together: its blocks (in usage-only mode, its time),
@@ -250,6 +257,7 @@ impl Reader {
             keys: Vec::new(),
             responses: Vec::new(),
             usage_session_id: None,
+            kept_runs: None,
         }
     }
 
@@ -492,6 +500,19 @@ impl Reader {
     /// The end of a full read (out of line: see `full_line`).
     #[inline(never)]
     fn full_finish(&mut self, out: &mut Out, notices: &mut Vec<Notice>) {
+        let (roots, runs) = self.records(out, notices);
+        self.stash_runs(&roots, runs);
+        self.entries.clear();
+    }
+
+    /// The records of the entries read (`entries`), and what the inline
+    /// runs are: each entry's run (by its first entry) and each Task
+    /// call's run (`stash_runs`).
+    fn records(
+        &mut self,
+        out: &mut Out,
+        notices: &mut Vec<Notice>,
+    ) -> (Vec<Option<usize>>, HashMap<String, usize>) {
         if let Some(id) = self.run.take() {
             // One sidechain run alone: its lines are the file.
             let nodes = self.nodes();
@@ -509,15 +530,15 @@ impl Reader {
         let nodes = self.nodes();
         let path = chain::active(&nodes, child_run);
         // Each Task call's inline run, named as a child run (chain.rs).
-        let children: HashMap<String, String> = if child_run {
-            HashMap::new()
+        let (roots, runs) = if child_run {
+            (Vec::new(), HashMap::new())
         } else {
             let roots = chain::run_roots(&nodes);
-            self.task_runs(&roots)
-                .into_keys()
-                .map(|id| (id.clone(), format!("{}{id}", super::INLINE_RUN)))
-                .collect()
+            let runs = self.task_runs(&roots);
+            (roots, runs)
         };
+        let children: HashMap<String, String> =
+            runs.keys().map(|id| (id.clone(), format!("{}{id}", super::INLINE_RUN))).collect();
         drop(nodes);
         let on_path = |i: usize| path.as_ref().is_none_or(|p| p[i]);
         let main = |e: &Entry| child_run || !e.sidechain;
@@ -657,7 +678,7 @@ impl Reader {
         if let Some(title) = self.custom_title.clone().or(self.ai_title.clone()).or(summary_title) {
             out.push((self.lines.max(1), rec::title(&title)));
         }
-        self.entries.clear();
+        (roots, runs)
     }
 }
 

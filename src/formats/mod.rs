@@ -222,6 +222,25 @@ impl Reader {
         }
     }
 
+    /// Keeps each inline run at the end of the file, to read it alone
+    /// (`run_reader`); only Claude Code files have them.
+    pub fn keep_runs(&mut self) {
+        if let Reader::ClaudeCode(r) = self {
+            r.keep_runs();
+        }
+    }
+
+    /// After `finish` of a read that kept its runs: the records of the run
+    /// the Task call `tool_use_id` started, as `Reader::child_run(..,
+    /// tool_use_id)` gives them at the end of the whole file. False when
+    /// there is no such run.
+    pub fn run_records(&mut self, tool_use_id: &str, out: &mut Out, notices: &mut Vec<Notice>) -> bool {
+        match self {
+            Reader::ClaudeCode(r) => r.run_records(tool_use_id, out, notices),
+            _ => false,
+        }
+    }
+
     /// After a usage-only read of a Claude Code file: the session's id,
     /// which `finish` hands back here rather than as a start record.
     pub fn take_session_id(&mut self) -> Option<String> {

@@ -84,6 +84,9 @@ impl Journal {
             if flag("keepTranslation")? {
                 inner = inner.keeping_translation();
             }
+            if flag("keepRuns")? {
+                inner = inner.keeping_runs();
+            }
             if flag("usageOnly")? {
                 inner = inner.for_usage();
             }
@@ -492,6 +495,29 @@ impl Journal {
     #[wasm_bindgen(js_name = transcriptNotes, unchecked_return_type = "TranscriptNotes")]
     pub fn transcript_notes(&mut self) -> Result<JsValue, JsValue> {
         parse_json(&self.built_transcript().notes_json(50))
+    }
+
+    /// With `keepRuns`, after `finish`: the run the Task call `toolUseId`
+    /// started inside this Claude Code file (`sidechain-<toolUseId>`), read
+    /// from what this read kept, as `new Journal({ run: toolUseId })` reads
+    /// it from the whole file (with this journal's options); undefined when
+    /// there is no such run. The file is not read again.
+    #[wasm_bindgen(js_name = runJournal)]
+    pub fn run_journal(&mut self, tool_use_id: JsValue) -> Result<Option<Journal>, JsValue> {
+        let Some(id) = tool_use_id.as_string() else {
+            return Err(coded(
+                "ERR_INVALID_ARG",
+                format!("runJournal(toolUseId): toolUseId must be a string, got {}", type_name(&tool_use_id)),
+            ));
+        };
+        Ok(self.inner.run_journal(&id).map(|inner| Journal {
+            inner,
+            transcript: Default::default(),
+            lean: false,
+            input: Vec::new(),
+            input_size: 0,
+            strict_load: self.strict_load,
+        }))
     }
 
     /// `[start, end)`: the bytes of line `line` (1-based, without its

@@ -15,7 +15,7 @@ import fs from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parsed, toolUses, conversation } from "./support/claude-lines.mjs";
+import { parsed, toolBlocks, toolUses, conversation } from "./support/claude-lines.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = path.join(root, "pkg/bin/garuda-session.cjs");
@@ -139,4 +139,43 @@ test("a Garuda session's child run (<id>/<child>.jsonl) is nested under the call
     // Drawn as Markdown (markdown-it keeps a quote as it is), so the text itself.
     for (const a of answers) assert.ok(run.includes(a), `${format}: the run holds ${JSON.stringify(a.slice(0, 40))}`);
   }
+});
+
+test("runJournal gives each inline run as a read of the whole file with `run` gives it, without reading the file again", async () => {
+  const { createRequire } = await import("node:module");
+  const core = createRequire(import.meta.url)(path.join(root, "pkg/node/garuda_session.js"));
+  const read = (text, options) => {
+    const j = new core.Journal({ history: true, ...options });
+    j.feed(text);
+    j.finish();
+    return j;
+  };
+  const files = [path.join(root, "tests/formats/claude-code-chain.jsonl"), ...peerFiles()];
+  let runs = 0;
+  for (const file of files) {
+    const text = fs.readFileSync(file, "utf8");
+    const main = read(text, { keepRuns: true });
+    // The runs the core pairs with their calls: the oracle's walk finds each Task's run by its first prompt.
+    const calls = toolBlocks(conversation(parsed(file)));
+    const ids = [...calls].filter(([, b]) => b.name === "Task" || b.name === "Agent").map(([id]) => id);
+    for (const id of ids) {
+      const alone = read(text, { run: id });
+      const kept = main.runJournal(id);
+      // No run (a call whose subagent is a file of its own): `run` reads the session's facts alone.
+      if (alone.state().prompts === 0) {
+        assert.equal(kept, undefined, `${file}: ${id} has no run`);
+      } else {
+        assert.deepEqual(kept.transcript(), alone.transcript(), `${file}: ${id}`);
+        assert.deepEqual(kept.figures(), alone.figures(), `${file}: ${id}`);
+        runs++;
+      }
+      kept?.free();
+      alone.free();
+    }
+    assert.equal(main.runJournal("toolu_none"), undefined);
+    assert.throws(() => main.runJournal(5), (e) => e.code === "ERR_INVALID_ARG");
+    main.free();
+  }
+  assert.ok(runs >= 1, `${runs} runs`);
+  console.log(`runJournal: ${runs} inline runs over ${files.length} files, each as \`run\` reads it`);
 });

@@ -17,22 +17,27 @@ const HELP = `usage: garuda-session export <file> --format md|html [-o out] [--r
   --live: only what the model sees now; --from forces the input's format
   --redis URL [--prefix p]: a session on Redis (RedisSessionStore), its id where the file goes.`;
 
-function journalOfText(text, run) {
-  const journal = new session.Journal({ history: true, ...(run ? { run } : {}) });
+function journalOfText(text, options = {}) {
+  const journal = new session.Journal({ history: true, ...options });
   journal.feed(text);
   journal.finish();
   return journal;
 }
 
+/** The transcript of a journal (read with `history: true`); the caller frees it. */
+function transcriptOf(journal, format, o = {}) {
+  // Redacted unless --no-redact: an export is a file that leaves the machine.
+  const redactor = o.noRedact ? null : redactorFor(o);
+  const redact = redactor ? (text) => redactor.redact(text) : (text) => text;
+  const f = journal.figures();
+  const info = { title: f.title ?? f.firstPrompt, sessionId: f.sessionId, model: f.model, cost: session.formatCost(f), budgetNote: session.budgetNote(f) };
+  return (format === "md" ? transcriptMarkdown : transcriptHtml)(journal, info, redact, { live: o.live === true, childHref: o.childHref, image: o.image, runOf: o.runOf });
+}
+
 /** The transcript of a journal (read with `history: true`), then frees it. */
 function exportTranscript(journal, format, o = {}) {
   try {
-    // Redacted unless --no-redact: an export is a file that leaves the machine.
-    const redactor = o.noRedact ? null : redactorFor(o);
-    const redact = redactor ? (text) => redactor.redact(text) : (text) => text;
-    const f = journal.figures();
-    const info = { title: f.title ?? f.firstPrompt, sessionId: f.sessionId, model: f.model, cost: session.formatCost(f), budgetNote: session.budgetNote(f) };
-    return (format === "md" ? transcriptMarkdown : transcriptHtml)(journal, info, redact, { live: o.live === true, childHref: o.childHref, image: o.image, runOf: o.runOf });
+    return transcriptOf(journal, format, o);
   } finally {
     journal.free();
   }
@@ -45,22 +50,24 @@ async function exportCommand(args) {
   // The whole transcript (compacted and undone turns marked), or with --live what the model sees now.
   let journal;
   // Each Task call's subagent run is written under it (export-runs.cjs finds and reads them).
+  // The session is read once, keeping its inline runs (a Claude Code 1.x
+  // Task's, inside its file): each is drawn from what was kept.
   let runOf;
-  const openFile = (file, run) => journalOf(file, { ...readOptions(o, "from"), history: true, ...(run ? { run } : {}) });
+  const openFile = (file) => journalOf(file, { ...readOptions(o, "from"), history: true });
   if (o.redis !== undefined) {
     if (o._[0] === undefined) throw new UsageError("give a session id");
     const text = await withRedis(o, (store) => store.text(o._[0]));
-    journal = journalOfText(text);
-    runOf = runOpener({ open: (run) => journalOfText(text, run), openFile });
+    journal = journalOfText(text, { keepRuns: true });
+    runOf = runOpener({ open: (run) => journal.runJournal(run), openFile });
   } else {
     if (o._[0] === undefined) throw new UsageError("give a session file");
     if (fs.existsSync(o._[0]) && fs.statSync(o._[0]).isDirectory()) return exportFolder(o);
-    journal = journalOf(o._[0], { ...readOptions(o, "from"), history: true });
+    journal = journalOf(o._[0], { ...readOptions(o, "from"), history: true, keepRuns: true });
     if (journal.format === null) {
       journal.free();
       known({ format: null }, o._[0]);
     }
-    runOf = runOpener({ open: (run) => openFile(o._[0], run), openFile, kids: childFilesOf(o._[0]) });
+    runOf = runOpener({ open: (run) => journal.runJournal(run), openFile, kids: childFilesOf(o._[0]) });
   }
   // Markdown written to a file keeps its images as files beside it.
   const text = exportTranscript(journal, o.format, { ...o, runOf, ...(o.out && o.format === "md" ? { image: imageWriter(o.out) } : {}) });
@@ -84,22 +91,22 @@ function exportFolder(o) {
   const rows = [];
   let written = 0;
   let skipped = 0;
+  const open = (file) => journalOf(file, { ...readOptions(o, "from"), history: true, keepRuns: true });
   /**
-   * Writes one session or child run; gives its figures and child runs (the
+   * Writes one session or child run (`journal`, read with its inline runs
+   * kept; the caller frees it); gives its figures and child runs (the
    * file's and, named as the core names them, `sidechain-<id>`, the runs
    * inside it), or null for a file in no known format.
    */
-  const write = (s, files, run) => {
-    const journal = journalOf(s.file, { ...readOptions(o, "from"), history: true, ...(run ? { run } : {}) });
+  const write = (s, files, journal) => {
     if (journal.format === null) {
-      journal.free();
       skipped++;
       return null;
     }
     const target = path.join(o.out, outRel(s));
     fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
     const dirRel = s.rel.replace(/\.jsonl?$/, "");
-    const kids = [...files, ...(run ? [] : inlineRuns(journal)).map((id) => ({ id: `sidechain-${id}`, file: s.file, rel: `${dirRel}/sidechain-${id}.jsonl`, run: id }))];
+    const kids = [...files, ...(s.run ? [] : inlineRuns(journal)).map((id) => ({ id: `sidechain-${id}`, file: s.file, rel: `${dirRel}/sidechain-${id}.jsonl`, run: id }))];
     // A call's subagent run links the run's page: by the run's id, or the id the call names (`agent-<id>`, `…-<toolUseId>`).
     const childHref = (child) => {
       const c = kids.find((k) => k.id === child || k.id === `agent-${child}` || k.id.endsWith(`-${child}`));
@@ -108,18 +115,32 @@ function exportFolder(o) {
     const f = journal.figures();
     const image = o.format === "md" ? imageWriter(target) : undefined;
     // The runs are drawn under their calls too (the child pages stay, linked).
-    const runOf = runOpener({ open: (id) => journalOf(s.file, { ...readOptions(o, "from"), history: true, run: id }), openFile: (file) => journalOf(file, { ...readOptions(o, "from"), history: true }), kids: files });
-    fs.writeFileSync(target, exportTranscript(journal, o.format, { ...o, childHref, image, runOf }), { mode: 0o600 });
+    const runOf = runOpener({ open: (id) => journal.runJournal(id), openFile: open, kids: files });
+    fs.writeFileSync(target, transcriptOf(journal, o.format, { ...o, childHref, image, runOf }), { mode: 0o600 });
     written++;
     return { f, kids };
   };
+  /** `write`, then frees the journal. */
+  const writeOnce = (s, files, journal) => {
+    try {
+      return write(s, files, journal);
+    } finally {
+      journal.free();
+    }
+  };
   for (const s of top) {
-    const done = write(s, s.children, null);
-    if (!done) continue;
-    const { f, kids } = done;
-    for (const c of kids) write(c, [], c.run ?? null);
-    const r = (t) => (t == null ? t : redactor ? redactor.redact(String(t)) : String(t));
-    rows.push({ href: outRel(s), title: r(f.title ?? f.firstPrompt ?? s.id), format: f.format, model: r(f.model), date: f.usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? "", cost: session.formatCost(f), children: kids.map((c) => ({ id: c.id, href: outRel(c) })) });
+    const journal = open(s.file);
+    try {
+      const done = write(s, s.children, journal);
+      if (!done) continue;
+      const { f, kids } = done;
+      // An inline run's page from what the session's read kept; a child file read itself.
+      for (const c of kids) writeOnce(c, [], (c.run && journal.runJournal(c.run)) || journalOf(c.file, { ...readOptions(o, "from"), history: true, ...(c.run ? { run: c.run } : { keepRuns: true }) }));
+      const r = (t) => (t == null ? t : redactor ? redactor.redact(String(t)) : String(t));
+      rows.push({ href: outRel(s), title: r(f.title ?? f.firstPrompt ?? s.id), format: f.format, model: r(f.model), date: f.usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? "", cost: session.formatCost(f), children: kids.map((c) => ({ id: c.id, href: outRel(c) })) });
+    } finally {
+      journal.free();
+    }
   }
   // The sessions index as a static page beside them.
   fs.writeFileSync(path.join(o.out, "index.html"), folderIndexHtml(rows, path.basename(path.resolve(o._[0]))), { mode: 0o600 });
