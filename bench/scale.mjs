@@ -9,7 +9,8 @@
 // the whole conversation x23, a reused tool id x14, results without calls
 // x19-55, Claude Code Task runs x12, a Gemini session in the doctor x16;
 // each inline run read alone (what `export` draws) x10, the whole file read
-// again for each (1,000 runs in 1.8 MB: 11.3 s; now 0.55 s for the export).
+// again for each (1,000 runs in 1.8 MB: 11.3 s; now 0.55 s for the export);
+// the Claude doctor's chain breaks x18, the tree built again after each.
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,6 +86,18 @@ const shapes = {
     }
     return text(L);
   },
+  // Claude Code: every tenth prompt's parent names a line not in the file.
+  "Claude Code chain breaks"(n) {
+    const cc = (o) => J({ isSidechain: false, userType: "external", cwd: "/p", sessionId: "s", version: "1.0.108", ...o });
+    const L = [];
+    let p = null;
+    for (let i = 0; i < n; i++) {
+      L.push(cc({ parentUuid: i % 10 === 5 ? `missing-${i}` : p, type: "user", message: { role: "user", content: `q ${i}` }, uuid: `q${i}`, timestamp: T(i) }));
+      L.push(cc({ parentUuid: `q${i}`, type: "assistant", message: { id: `msg_${i}`, type: "message", role: "assistant", model: "claude-sonnet-4-20250514", content: [{ type: "text", text: `a ${i}` }], usage: { input_tokens: 4, output_tokens: 30 } }, requestId: `req_${i}`, uuid: `a${i}`, timestamp: T(i) }));
+      p = `a${i}`;
+    }
+    return text(L);
+  },
   // Gemini CLI's JSONL session: messages with ids, a $set between.
   "Gemini CLI messages"(n) {
     const L = [J({ sessionId: "g1", projectHash: "ab".repeat(32), startTime: T(0), lastUpdated: T(0), kind: "main" })];
@@ -108,6 +121,7 @@ const apis = {
   },
   resumeMessages: (t) => core.resumeMessages(core.rebuildState(t), { thinking: true }),
   diagnose: (t) => core.diagnose(Buffer.from(t)),
+  repair: (t) => core.repair(Buffer.from(t)),
   // What `export` does with a Claude Code 1.x file: every Task call's run, each read alone.
   "each inline run": (t) => {
     const j = new core.Journal({ history: true, keepRuns: true });
@@ -122,6 +136,7 @@ const plan = {
   "a tool id reused every turn": ["resumeMessages"],
   "results without calls": ["transcript settled"],
   "Claude Code Task runs": ["replay", "each inline run"],
+  "Claude Code chain breaks": ["diagnose", "repair"],
   "Gemini CLI messages": ["diagnose"],
 };
 

@@ -591,8 +591,7 @@ pub fn diagnose(bytes: &[u8]) -> Vec<Problem> {
 /// chunks by `claude_stream.rs`), after the problems its lines had.
 pub(super) fn diagnose_rows(len: usize, rows: &Rows, mut problems: Vec<Problem>) -> Vec<Problem> {
     size(len, &mut problems);
-    let parents = chain_breaks(rows, &mut problems);
-    let t = tree(rows, &parents);
+    let (_, t) = chain_breaks(rows, &mut problems);
     history(rows, &t, &mut problems);
     super::sort_problems(&mut problems);
     problems
@@ -604,6 +603,9 @@ pub(super) fn diagnose_rows(len: usize, rows: &Rows, mut problems: Vec<Problem>)
 #[path = "claude_rules.rs"]
 mod rules;
 use rules::*;
+#[path = "claude_breaks.rs"]
+mod breaks;
+use breaks::chain_breaks;
 #[path = "claude_repair.rs"]
 mod repair;
 pub use repair::repair;

@@ -31,8 +31,7 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     let mut changes = Vec::new();
     let mut ignored = Vec::new();
     let rows = rows(bytes, &mut ignored);
-    let parents = chain_breaks(&rows, &mut ignored);
-    let t = tree(&rows, &parents);
+    let (parents, t) = chain_breaks(&rows, &mut ignored);
     let plan = history(&rows, &t, &mut ignored);
     let parsed = |i: usize| rows.parsed(i);
     let line = |i: usize| rows.line(i);

@@ -8,17 +8,23 @@ use super::*;
 
 /// The tree of the rows, with parents overridden by the chain repair.
 pub(super) struct Tree {
-    /// Row index of each node.
-    pub(super) index: Vec<usize>,
     pub(super) child_run: bool,
     /// Per row: on the active chain (rows that are not nodes: false).
     pub(super) on: Vec<bool>,
 }
 
-pub(super) fn tree(rows: &Rows, parents: &HashMap<usize, Option<String>>) -> Tree {
-    let index: Vec<usize> = (0..rows.len()).filter(|&i| rows.parsed(i).is_some_and(|p| p.node)).collect();
-    let child_run = !index.is_empty() && index.iter().all(|&i| rows.row(i).sidechain);
-    let nodes: Vec<chain::Node> = index
+/// The rows with a place in the tree.
+pub(super) fn node_rows(rows: &Rows) -> Vec<usize> {
+    (0..rows.len()).filter(|&i| rows.parsed(i).is_some_and(|p| p.node)).collect()
+}
+
+/// The tree's node of each of those rows, parents overridden by `parents`.
+pub(super) fn nodes<'r>(
+    rows: &'r Rows,
+    index: &[usize],
+    parents: &'r HashMap<usize, Option<String>>,
+) -> Vec<chain::Node<'r>> {
+    index
         .iter()
         .map(|&i| {
             let p = rows.row(i);
@@ -34,76 +40,7 @@ pub(super) fn tree(rows: &Rows, parents: &HashMap<usize, Option<String>>) -> Tre
                     && blocks.iter().all(|b| b.kind == BlockKind::ToolResult),
             }
         })
-        .collect();
-    let mut on = vec![false; rows.len()];
-    match chain::active(&nodes, child_run) {
-        Some(path) => {
-            for (k, &i) in index.iter().enumerate() {
-                on[i] = path[k];
-            }
-        }
-        // No line has a uuid: all of it is the conversation.
-        None => on.iter_mut().enumerate().for_each(|(i, o)| *o = rows.row(i).parsed),
-    }
-    Tree { index, child_run, on }
-}
-
-/// The chain breaks: for each line whose parent names no line, the line
-/// written before it, which the repair names instead. Repeated until the
-/// walk reaches the first line, so every break is found.
-pub(super) fn chain_breaks(rows: &Rows, problems: &mut Vec<Problem>) -> HashMap<usize, Option<String>> {
-    let uuids: HashSet<&str> =
-        (0..rows.len()).filter_map(|i| rows.str(rows.parsed(i).filter(|p| p.node)?.uuid)).collect();
-    let mut parents: HashMap<usize, Option<String>> = HashMap::new();
-    loop {
-        let t = tree(rows, &parents);
-        let main = |i: usize| {
-            let p = rows.row(i);
-            (t.child_run || !p.sidechain) && !p.progress && p.uuid != S::NONE
-        };
-        let broken = t.index.iter().copied().find(|&i| {
-            let p = rows.row(i);
-            let parent = parents.get(&i).map_or(rows.str(p.parent), |o| o.as_deref());
-            t.on[i] && !parents.contains_key(&i) && parent.is_some_and(|u| !uuids.contains(u))
-        });
-        let Some(i) = broken else { return parents };
-        let before = t.index.iter().copied().rfind(|&j| j < i && main(j));
-        let p = rows.row(i);
-        if let (true, Some(j)) = (p.compact_boundary, before) {
-            // What a resume sends starts after the boundary anyway: only the
-            // transcript before the compaction is out of the walk.
-            problems.push(Problem {
-                line: rows.line(i),
-                kind: Kind::BrokenChain,
-                severity: Severity::Warning,
-                message: format!(
-                    "the compaction's logicalParentUuid {} names no line: lines {}..{} (before the compaction) are out of the transcript; resume sends what follows it, so it is left as it is",
-                    rows.str(p.parent).unwrap_or(""),
-                    rows.line(t.index[0]),
-                    rows.line(j)
-                ),
-            });
-            parents.insert(i, rows.str(p.parent).map(str::to_owned));
-            continue;
-        }
-        let Some(j) = before else {
-            // The first line of the conversation: nothing before it is lost.
-            parents.insert(i, rows.str(p.parent).map(str::to_owned));
-            continue;
-        };
-        problems.push(Problem {
-            line: rows.line(i),
-            kind: Kind::BrokenChain,
-            severity: Severity::Error,
-            message: format!(
-                "its parentUuid {} names no line of the file: the resumed conversation starts here and lines {}..{} are lost",
-                rows.str(p.parent).unwrap_or(""),
-                rows.line(t.index[0]),
-                rows.line(j)
-            ),
-        });
-        parents.insert(i, rows.str(rows.row(j).uuid).map(str::to_owned));
-    }
+        .collect()
 }
 
 /// A place in the history: row index, block index.

@@ -38,7 +38,8 @@
 //!   run to the Task call whose `prompt` is the run's first message; the
 //!   reader does the same.
 //!
-//! Linear in the number of lines: one map of uuids, one walk.
+//! Linear in the number of lines: maps by uuid, one walk, which the doctor
+//! may carry on past a break it repairs (`Chain::repoint`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -61,49 +62,137 @@ pub struct Node<'a> {
 /// leaf. None when no line has a uuid (a hand-made file): all of it is the
 /// conversation.
 pub fn active(nodes: &[Node], child_run: bool) -> Option<Vec<bool>> {
-    let leaf =
-        nodes.iter().rev().find(|n| n.uuid.is_some() && !n.progress && (child_run || !n.sidechain))?.uuid?;
-    // By uuid, as Claude Code's map of messages is: the last line with a
-    // uuid gives its parent, and every line with a uuid on the chain is on it
-    // (a file that repeats a uuid keeps each copy, as the reader did before).
-    let parent_of: HashMap<&str, Option<&str>> =
-        nodes.iter().filter_map(|n| Some((n.uuid?, n.parent))).collect();
-    let mut chain: HashSet<&str> = HashSet::new();
-    let mut at = Some(leaf);
-    while let Some(id) = at {
-        if !chain.insert(id) {
-            break; // a cycle (a hand-edited file) ends the walk
-        }
-        at = parent_of.get(id).copied().flatten();
-    }
-    rejoin_parallel_calls(nodes, &mut chain);
+    let mut chain = Chain::new(nodes);
+    chain.walk(leaf(nodes, child_run)?);
     // A line without a uuid cannot be placed: it stays, as before trees.
-    Some(nodes.iter().map(|n| n.uuid.is_none_or(|u| chain.contains(u))).collect())
+    Some(nodes.iter().map(|n| n.uuid.is_none_or(|u| chain.on.contains(u))).collect())
 }
 
-/// `recoverOrphanedParallelToolResults`: the other lines of a response on
-/// the chain, and the tool results that answer any of its lines.
-fn rejoin_parallel_calls<'a>(nodes: &[Node<'a>], chain: &mut HashSet<&'a str>) {
-    let mut responses: HashMap<&str, Vec<&str>> = HashMap::new();
-    for n in nodes {
-        if let (Some(id), Some(u)) = (n.response, n.uuid) {
-            responses.entry(id).or_default().push(u);
+/// The last node that may end the conversation: not `progress`, not a
+/// sidechain's in a main file.
+pub fn leaf<'a>(nodes: &[Node<'a>], child_run: bool) -> Option<&'a str> {
+    nodes.iter().rev().find(|n| n.uuid.is_some() && !n.progress && (child_run || !n.sidechain))?.uuid
+}
+
+/// The active chain, grown from the leaf. By uuid, as Claude Code's map of
+/// messages is: the last line with a uuid gives its parent, and every line
+/// with a uuid on the chain is on it (a file that repeats a uuid keeps each
+/// copy). The walk may go on later (`repoint`: the doctor's repair of a
+/// break names another parent), and the chain grows with it: a line never
+/// leaves it.
+pub struct Chain<'a> {
+    /// By uuid: the last node with it; by node, the node before it with
+    /// the same uuid (usize::MAX: none).
+    last_of: HashMap<&'a str, usize>,
+    same_before: Vec<usize>,
+    /// By node: its parent and its response id.
+    parents: Vec<Option<&'a str>>,
+    response: Vec<Option<&'a str>>,
+    /// By response id: the uuids of its lines.
+    responses: HashMap<&'a str, Vec<&'a str>>,
+    /// By parent uuid: the uuids of the tool results nodes under it.
+    results_under: HashMap<&'a str, Vec<&'a str>>,
+    /// The walk (a uuid no line has ends it).
+    walked: HashSet<&'a str>,
+    /// The lines of responses the walk reached, whose results join too.
+    members: HashSet<&'a str>,
+    /// Every uuid on the chain.
+    pub on: HashSet<&'a str>,
+    /// Where `repoint` changed the parent the walk follows from a uuid.
+    moved: HashMap<&'a str, Option<&'a str>>,
+    /// The nodes that joined the chain, in the order they did (each once).
+    pub joined: Vec<usize>,
+}
+
+impl<'a> Chain<'a> {
+    pub fn new(nodes: &[Node<'a>]) -> Chain<'a> {
+        let mut c = Chain {
+            last_of: HashMap::new(),
+            same_before: vec![usize::MAX; nodes.len()],
+            parents: nodes.iter().map(|n| n.parent).collect(),
+            response: nodes.iter().map(|n| n.response).collect(),
+            responses: HashMap::new(),
+            results_under: HashMap::new(),
+            walked: HashSet::new(),
+            members: HashSet::new(),
+            on: HashSet::new(),
+            moved: HashMap::new(),
+            joined: Vec::new(),
+        };
+        for (i, n) in nodes.iter().enumerate() {
+            let Some(u) = n.uuid else { continue };
+            if let Some(before) = c.last_of.insert(u, i) {
+                c.same_before[i] = before;
+            }
+            if let Some(r) = n.response {
+                c.responses.entry(r).or_default().push(u);
+            }
+            if let (true, Some(p)) = (n.tool_results, n.parent) {
+                c.results_under.entry(p).or_default().push(u);
+            }
+        }
+        c
+    }
+
+    /// Walks on from `from` until a uuid walked already (a cycle, a
+    /// hand-edited file, ends the walk) or one with no parent. Each uuid
+    /// reached brings the other lines of its responses (Claude Code's
+    /// `recoverOrphanedParallelToolResults`) and the results under them.
+    pub fn walk(&mut self, from: &'a str) {
+        let mut at = Some(from);
+        while let Some(u) = at {
+            if !self.walked.insert(u) {
+                break;
+            }
+            self.join(u);
+            let mut k = self.last_of.get(u).copied().unwrap_or(usize::MAX);
+            while let Some(&before) = self.same_before.get(k) {
+                // Each response once: taken out of the map when reached.
+                let lines = self.response[k].and_then(|r| self.responses.remove(r)).unwrap_or_default();
+                if lines.len() > 1 {
+                    for m in lines {
+                        if self.members.insert(m) {
+                            self.join(m);
+                            for x in self.results_under.remove(m).unwrap_or_default() {
+                                self.join(x);
+                            }
+                        }
+                    }
+                }
+                k = before;
+            }
+            at = self.parent_of(u);
         }
     }
-    let mut members: HashSet<&str> = HashSet::new();
-    for lines in responses.values() {
-        if lines.len() > 1 && lines.iter().any(|u| chain.contains(u)) {
-            members.extend(lines.iter().copied());
+
+    /// Node `i` now names `to` as its parent. When the walk follows it (it
+    /// is the last node with its uuid) and came through it, the walk goes on
+    /// from `to`.
+    pub fn repoint(&mut self, nodes: &[Node<'a>], i: usize, to: Option<&'a str>) {
+        let Some(u) = nodes.get(i).and_then(|n| n.uuid) else { return };
+        if self.last_of.get(u) != Some(&i) {
+            return;
+        }
+        self.moved.insert(u, to);
+        if let (true, Some(to)) = (self.walked.contains(u), to) {
+            self.walk(to);
         }
     }
-    if members.is_empty() {
-        return;
+
+    fn parent_of(&self, u: &'a str) -> Option<&'a str> {
+        match self.moved.get(u) {
+            Some(p) => *p,
+            None => self.last_of.get(u).and_then(|&i| self.parents.get(i).copied().flatten()),
+        }
     }
-    chain.extend(members.iter().copied());
-    for n in nodes {
-        if let (true, Some(u), Some(p)) = (n.tool_results, n.uuid, n.parent) {
-            if members.contains(p) {
-                chain.insert(u);
+
+    /// The nodes with uuid `u` are on the chain (last first).
+    fn join(&mut self, u: &'a str) {
+        if self.on.insert(u) {
+            let mut k = self.last_of.get(u).copied().unwrap_or(usize::MAX);
+            while let Some(&before) = self.same_before.get(k) {
+                self.joined.push(k);
+                k = before;
             }
         }
     }
