@@ -71,11 +71,13 @@ function walkSessions(root, { links = false, dirs = null } = {}) {
     // A subagent beside its session (Claude Code's older layout): agent-*.jsonl is a child run.
     if (!parent) {
       const main = [...here.values()].filter((s) => !s.id.startsWith("agent-"));
-      if (main.length === 1) {
-        for (const s of [...here.values()].filter((s) => s.id.startsWith("agent-"))) {
-          sessions.splice(sessions.indexOf(s), 1);
-          main[0].children.push(s);
-        }
+      const agents = new Set([...here.values()].filter((s) => s.id.startsWith("agent-")));
+      if (main.length === 1 && agents.size > 0) {
+        // Out of the list in one pass (a search of it for each was quadratic in them).
+        let w = 0;
+        for (const s of sessions) if (!agents.has(s)) sessions[w++] = s;
+        sessions.length = w;
+        for (const s of agents) main[0].children.push(s);
       }
     }
   };

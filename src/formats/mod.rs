@@ -223,7 +223,7 @@ impl Reader {
     }
 
     /// Keeps each inline run at the end of the file, to read it alone
-    /// (`run_reader`); only Claude Code files have them.
+    /// (`run_records`); only Claude Code files have them.
     pub fn keep_runs(&mut self) {
         if let Reader::ClaudeCode(r) = self {
             r.keep_runs();
