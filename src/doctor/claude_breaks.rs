@@ -19,7 +19,7 @@ use super::*;
 /// The chain breaks: for each line whose parent names no line, the line
 /// written before it, which the repair names instead. Repeated until the
 /// walk reaches the first line, so every break is found. With the tree the
-/// repaired parents make (what `tree` would build from them).
+/// repaired parents make: the chain as grown (the test builds it again whole).
 pub(super) fn chain_breaks(
     rows: &Rows,
     problems: &mut Vec<Problem>,
