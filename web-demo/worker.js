@@ -24,6 +24,30 @@ const fetchServed = (url) => fetch(url, serveToken && sameOrigin(url) ? { header
 
 // The session on screen: its journal (kept: entries are read on demand).
 let current = null; // { journal, load, source, follow, foreign, end, sender }
+// The last file read whole and settled, with its inline runs kept
+// (`keepRuns`: a Claude Code 1.x file's Task runs): a run of it opens, or
+// draws under its call, from that read (`runJournal`) instead of reading
+// the whole file again for each run. Kept while its runs are on screen;
+// freed when another file opens.
+let parent = null; // { source, journal }
+
+/** Whether two sources are the same file: the same dropped File, or the same address. */
+const sameFile = (a, b) => (a.file ? a.file === b.file : a.url !== undefined && a.url === b.url);
+
+/** The run `source.run` read from the kept read of its file, or null (its file is read again). */
+function keptRun(source) {
+  if (!source.run || !parent || !sameFile(source, parent.source)) return null;
+  return parent.journal.runJournal(source.run) ?? null;
+}
+
+/** Frees the session on screen's journal, and the kept file's unless `keep` is it. */
+function release(keep) {
+  const journals = new Set([current?.journal, parent?.journal]);
+  for (const j of journals) if (j && j !== keep) j.free();
+  if (parent && parent.journal !== keep) parent = null;
+  current = null;
+}
+
 // Entries the page shows before the journal is read to the end.
 const FIRST = 60;
 
@@ -139,8 +163,9 @@ function stats(journal) {
 
 async function open(source, load) {
   loading = load;
-  current?.journal.free();
-  current = null;
+  // A run of the kept file comes from its read: nothing is read again.
+  const derived = keptRun(source);
+  release(derived ? parent.journal : null);
   const marks = { start: performance.now() };
   // Where the worker's time went (bench/viewer.mjs prints it): the core
   // reading chunks, building entries from them, writing them for the page.
@@ -172,25 +197,31 @@ async function open(source, load) {
     post({ type: "progress", load, done, total });
   };
   const started = ready.then(() => {
-    if (loading !== load) return;
+    if (loading !== load || derived) return;
     // `run`: a child run inside the file (a Claude Code sidechain).
-    journal = sender.journal = new Journal({ history: true, lean: true, ...(source.run ? { run: source.run } : {}) });
+    journal = sender.journal = new Journal({ history: true, lean: true, ...(source.run ? { run: source.run } : { keepRuns: true }) });
     for (const chunk of early.splice(0)) take(...chunk);
   });
-  try {
-    meta = await readSource(source, (bytes, done, total) => {
+  if (derived) {
+    // Read and settled already: the page gets every entry below.
+    journal = sender.journal = derived;
+    meta = {};
+  } else {
+    try {
+      meta = await readSource(source, (bytes, done, total) => {
+        if (loading !== load) throw new Superseded();
+        marks.chunk ??= performance.now();
+        if (!journal) return void early.push([bytes, done, total]);
+        take(bytes, done, total);
+        return true;
+      });
+      await started;
       if (loading !== load) throw new Superseded();
-      marks.chunk ??= performance.now();
-      if (!journal) return void early.push([bytes, done, total]);
-      take(bytes, done, total);
-      return true;
-    });
-    await started;
-    if (loading !== load) throw new Superseded();
-  } catch (e) {
-    journal?.free();
-    if (e instanceof Superseded) return;
-    throw e;
+    } catch (e) {
+      journal?.free();
+      if (e instanceof Superseded) return;
+      throw e;
+    }
   }
   // A journal still being written keeps its torn last line pending: it is
   // waited for, not reported, until it is complete or its writer is gone.
@@ -204,12 +235,14 @@ async function open(source, load) {
     journal.free();
     ({ journal, end } = await wholeForeign(source, true));
     if (loading !== load) return journal.free();
-  } else if (!follow) journal.finish();
+  } else if (!follow && !derived) journal.finish();
   marks.read = performance.now();
   sender.journal = journal;
   // Followed, each update posts only the patch's slices that changed.
   if (follow) sender.follow();
   current = { journal, load, source, follow, foreign, end, sender };
+  // A file read whole and settled keeps its runs for the next opens.
+  if (!derived && !follow && !source.run) parent = { source, journal };
   const total = journal.transcriptLength;
   // The page has the entries, unsettled: what settling decided is all it
   // still needs. Another agent's session read again whole, or one whose
@@ -297,10 +330,13 @@ async function render(indices) {
 /** A subagent's run, read whole and rendered, to nest under the call that started it. */
 async function renderChild(source, limit = 400) {
   const { entryHtml } = await loadRenderer();
-  const journal = new Journal({ history: true, ...(source.run ? { run: source.run } : {}) });
+  const kept = keptRun(source);
+  const journal = kept ?? new Journal({ history: true, ...(source.run ? { run: source.run } : {}) });
   try {
-    await readSource(source, (bytes) => journal.feed(bytes));
-    journal.finish();
+    if (!kept) {
+      await readSource(source, (bytes) => journal.feed(bytes));
+      journal.finish();
+    }
     const total = journal.transcriptLength;
     const html = [];
     for (const e of journal.transcript(0, total)) {

@@ -68,6 +68,12 @@ for (const state of ["settled", "live"]) {
       const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const errors = [];
       p.on("pageerror", (e) => errors.push(String(e)));
+      // Reads of the file itself (the reader's fetch, from the worker's
+      // worker): a settled file is read once, and its runs come from that
+      // read (the worker's keepRuns and runJournal); a live one is read
+      // again, to follow it.
+      let reads = 0;
+      p.on("request", (r) => new URL(r.url()).pathname.endsWith(`/${id}.jsonl`) && reads++);
       await p.goto(await serve(dir));
       await p.waitForSelector(`body[data-loaded='${id}']`);
       const runs = await p.$$eval("#sessions a.child", (a) => a.map((x) => x.textContent.replace(/^↳ /, "")));
@@ -83,6 +89,7 @@ for (const state of ["settled", "live"]) {
         assert.ok(first.includes(firstWords(prompt)), `${id} ${run} (${state}): the run's first prompt is the Task's, not ${JSON.stringify(first.slice(0, 120))}`);
         if (parentPrompt && !prompt.includes(parentPrompt.trim())) assert.ok(!(await p.textContent("#reading")).includes(parentPrompt.trim().slice(0, 60)), `${id} ${run} (${state}): the parent's first prompt is not shown`);
         assert.match(await p.textContent("#status"), new RegExp(`^${run}: `), `${id} ${run}: the status names the run`);
+        if (state === "settled") assert.equal(reads, 1, `${id} ${run}: the file is not read again for its run`);
         opened++;
       }
       assert.deepEqual(errors, []);
@@ -122,4 +129,46 @@ test("a file opened by its address lists its inline runs, patched or walked", as
     await p.close();
   }
   assert.deepEqual(listed[1], listed[0], "the imported journal lists the runs its source lists");
+});
+
+// "show it here" under a Task call draws its inline run from the file's own
+// read: the worker kept the runs (keepRuns) and reads no byte again, as it
+// read the whole file once per run before. What the run must show comes
+// from the raw lines: its Task call's prompt.
+test("an inline run drawn under its call comes from the file's one read", async () => {
+  let shown = 0;
+  for (const file of files()) {
+    const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-viewer-runs-"));
+    const id = path.basename(file, ".jsonl");
+    const copy = path.join(dir, `${id}.jsonl`);
+    fs.copyFileSync(file, copy);
+    const old = new Date(Date.now() - 3600_000);
+    fs.utimesSync(copy, old, old);
+    const calls = toolBlocks(parsed(copy).filter((l) => l.isSidechain !== true));
+    const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = [];
+    p.on("pageerror", (e) => errors.push(String(e)));
+    let reads = 0;
+    p.on("request", (r) => new URL(r.url()).pathname.endsWith(`/${id}.jsonl`) && reads++);
+    await p.goto(await serve(dir));
+    await p.waitForSelector(`body[data-loaded='${id}']`);
+    await p.click("[data-mode='reading']");
+    const link = p.locator("#reading a.child-show").first();
+    if ((await link.count()) === 0) {
+      await p.close();
+      continue;
+    }
+    const run = (await link.getAttribute("data-child")).replace(/^sidechain-/, "");
+    const prompt = calls.get(run)?.input?.prompt;
+    assert.equal(typeof prompt, "string", `${id}: ${run} is a Task call's run`);
+    await link.click();
+    await p.waitForSelector("#reading .nested .entry");
+    assert.ok((await p.textContent("#reading .nested")).includes(firstWords(prompt)), `${id} ${run}: the nested run starts with its Task's prompt`);
+    assert.equal(reads, 1, `${id} ${run}: the file is read once, not again for its run`);
+    assert.deepEqual(errors, []);
+    shown++;
+    await p.close();
+  }
+  assert.ok(shown > 0, "some inline run was drawn under its call");
+  console.log(`viewer runs drawn under their calls: ${shown}`);
 });
