@@ -44,6 +44,23 @@ fn references() -> Vec<Reference> {
             re(r"(?:^|[^A-Za-z0-9_-])(sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA)(?:$|[^A-Za-z0-9_-])"),
             |_| true,
         ),
+        // Anthropic's other credentials (OAuth access and refresh tokens,
+        // session keys) and other lengths: 40 characters or more after the
+        // kind, but the one known non-key shape and placeholders.
+        (
+            "anthropic-any",
+            re(
+                r"(?:^|[^A-Za-z0-9_-])(sk-ant-(?:api03|admin01|oat01|ort01|sid01)-[A-Za-z0-9_-]{40,})(?:$|[^A-Za-z0-9_-])",
+            ),
+            |s| {
+                let (kind, body) = s["sk-ant-".len()..].split_once('-').unwrap_or_default();
+                let strict = matches!(kind, "api03" | "admin01") && body.len() == 95 && !body.ends_with("AA");
+                let mut seen: Vec<u8> = body.bytes().filter(|b| !matches!(b, b'-' | b'_' | b'.')).collect();
+                seen.sort_unstable();
+                seen.dedup();
+                !strict && seen.len() > 2
+            },
+        ),
         (
             "openai",
             re(
@@ -113,8 +130,12 @@ fn runs(rng: &mut Rng, alphabet: &[u8], min: usize, spread: u64) -> String {
 /// A secret of each documented shape, from random bodies.
 fn secret(rng: &mut Rng) -> String {
     let alnum = &TOKEN[..62];
-    match rng.below(9) {
+    match rng.below(10) {
         0 => format!("sk-ant-api03-{}AA", run(rng, TOKEN, 93)),
+        8 => {
+            let kind = rng.pick(&["api03", "admin01", "oat01", "ort01", "sid01"]);
+            format!("sk-ant-{kind}-{}", runs(rng, TOKEN, 40, 90))
+        }
         1 => format!("sk-ant-admin01-{}AA", run(rng, TOKEN, 93)),
         2 => {
             let kind = rng.pick(&["", "proj-", "svcacct-", "admin-"]);

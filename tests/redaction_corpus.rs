@@ -17,6 +17,10 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "gemini api key = 'AIzaSyDW1PXXav-TxriHUIrj1djZfHKIuInr7A'",
         "not a Google key (34 characters), but `api key` is a secret name and the value is an opaque literal: rule 3 removes it, as the corpus note expects",
     ),
+    (
+        "sk-ant-api03-abc123xyz-456de-klMnopqrstuvwx-3456yza789bcde-1234fghijklmnopAA",
+        "too short for an API key's documented 93 characters, but any sk-ant- credential of 40 or more goes (Claude Code's OAuth tokens are not API keys and leaked): the corpus note calls its removal harmless",
+    ),
 ];
 
 struct Outcome {

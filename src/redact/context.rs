@@ -150,7 +150,10 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
             // `.npmrc`: `//registry.npmjs.org/:_authToken=…`, `_auth=…`.
             let npmrc = (start > cs && text[start - 1] == b':' && text[cs..].starts_with(b"//"))
                 || (at_line_start && raw.first() == Some(&b'_'));
-            if tight && quote.is_none() && (at_line_start && env_shaped || npmrc) {
+            if tight
+                && quote.is_none()
+                && (at_line_start && env_shaped || npmrc || lone_setting(text, ls, cs, start, after, le))
+            {
                 return Context::Dotenv;
             }
             // `PGPASSWORD=x psql`, `env API_TOKEN=x cmd`: an env-shaped
@@ -196,6 +199,26 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
         }
         _ => Context::Code,
     }
+}
+
+/// `password=sunshine` as a whole line, not indented (a file viewer's line
+/// number or a diff's `+` before it is fine): a `.properties`, `my.cnf` or
+/// `.env` line, whatever the name's case (it leaked as code, found by a
+/// new-user review in stop 48). Code rarely looks like this: its
+/// assignments have blanks, and a keyword argument alone on a line is
+/// indented and ends in `,` or `)`; a minified bundle's `a.b=c` has a dot
+/// in its name. The value is one word of 6 characters or more with no
+/// bracket, quote, dot, `$` or separator, so no expression is taken for a
+/// literal.
+fn lone_setting(text: &[u8], ls: usize, cs: usize, start: usize, after: usize, le: usize) -> bool {
+    let indented = start > ls && text[ls..start].iter().all(|b| matches!(b, b' ' | b'\t'));
+    let name = text.get(start..after.saturating_sub(1)).unwrap_or_default();
+    let value = text.get(after..le).unwrap_or_default();
+    cs == start
+        && !indented
+        && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && value.len() >= 6
+        && !value.iter().any(|b| b" \t()[]{}<>,;.'\"`$\\".contains(b))
 }
 
 fn skip_blanks(text: &[u8], mut i: usize) -> usize {

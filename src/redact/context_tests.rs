@@ -18,6 +18,12 @@ const GOES: &[(&str, &[&str])] = &[
     ("API_TOKEN=\"lettersonlyvalue\"", &["lettersonlyvalue"]),
     ("PGPASSWORD=Hunter psql -h db -U app", &["Hunter"]),
     ("    12→API_TOKEN=lettersonlyvalue", &["lettersonlyvalue"]),
+    // A lower-case setting alone on its line (my.cnf, .properties): a
+    // dictionary word leaked as code (stop 48's review).
+    ("password=sunshine", &["sunshine"]),
+    ("db_password=dragonfly\nuser=app\n", &["dragonfly"]),
+    ("     3\tpassword=sunshine", &["sunshine"]),
+    ("secret=tralalala", &["tralalala"]),
     // URL userinfo, letters only.
     ("git clone https://user:LettersOnly@example.com/r.git", &["LettersOnly"]),
     ("postgres://app:hunter@db:5432/app", &["hunter"]),
@@ -76,6 +82,12 @@ const STAYS: &[&str] = &[
     "class Settings(BaseSettings):\n    api_key: str\n    password: SecretStr\n",
     "client = OpenAI(\n    api_key=api_key,\n    base_url=base_url,\n)",
     "    api_key=api_key",
+    "    password=sunshine",
+    "password=config.password",
+    "password=getPass()",
+    "password=sunshine,",
+    "password=pw",
+    "opts.password=sunshine",
     "API_TOKEN=${API_TOKEN}",
     "API_TOKEN=$API_TOKEN",
     "ANTHROPIC_API_KEY=sk-ant-...",

@@ -76,22 +76,27 @@ pub fn detect(text: &[u8], hit: &Hit) -> Option<(usize, usize)> {
     }
 }
 
-/// Anthropic (`sk-ant-api03-…AA`, `sk-ant-admin01-…`) and OpenAI keys (every
-/// current kind, and the legacy ones, carries the `T3BlbkFJ` marker).
+/// Anthropic credentials (`sk-ant-` and a kind: API keys `api03-…AA`,
+/// Admin keys `admin01-`, the OAuth tokens Claude Code keeps, `oat01-` and
+/// `ort01-`, console session keys `sid01-`, and any kind to come) and
+/// OpenAI keys (every current kind, and the legacy ones, carries the
+/// `T3BlbkFJ` marker).
 fn sk_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     if !text[pos..].starts_with(b"sk-") || !starts_token(text, pos, is_token) {
         return None;
     }
     let end = run_end(text, pos, is_token)?;
     let token = &text[pos..end];
-    for prefix in [&b"sk-ant-api03-"[..], b"sk-ant-admin01-"] {
-        if let Some(body) = token.strip_prefix(prefix) {
-            // The documented shape is 93 characters and "AA"; other lengths
-            // of at least 80 are taken too (a new format must not leak), but
-            // not a 95-character body without the suffix.
-            let ok = body.len() >= 80 && (body.ends_with(b"AA") || body.len() != 95);
-            return ok.then_some((pos, end));
-        }
+    if let Some(rest) = token.strip_prefix(b"sk-ant-") {
+        // Any kind, any length from 40: only API and Admin keys were taken
+        // (80 characters or more), and a Claude Code OAuth token reached the
+        // disk whole (a new-user review, stop 48). The documented API key
+        // is 93 characters and "AA": a 95-character body without them is
+        // the one shape known not to be a key (gitleaks' strict-format
+        // example); shorter ones that are not keys are a cheap loss.
+        let (kind, body) = rest.split_at(rest.iter().position(|&b| b == b'-').map_or(0, |i| i + 1));
+        let strict = matches!(kind, b"api03-" | b"admin01-") && body.len() == 95 && !body.ends_with(b"AA");
+        return (body.len() >= 40 && !strict && !is_placeholder(body)).then_some((pos, end));
     }
     let marker = token.windows(8).any(|w| w == b"T3BlbkFJ");
     (marker && token.len() >= 20).then_some((pos, end))

@@ -62,6 +62,9 @@ const TOKENS = [
   ["age identity", () => `AGE-SECRET-KEY-1${pick("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)}`, "https://age-encryption.org/v1"],
   ["github", () => `ghp_${pick(ALNUM, 36)}`, "https://github.blog/engineering/platform-security/behind-githubs-new-authentication-token-formats/"],
   ["slack webhook", () => `https://hooks.slack.com/services/T${pick(UPPER + DIGITS, 8)}/B${pick(UPPER + DIGITS, 10)}/${pick(ALNUM, 24)}`, "https://api.slack.com/messaging/webhooks"],
+  // Claude Code's OAuth access token (`claude setup-token`, `CLAUDE_CODE_OAUTH_TOKEN`; kept in
+  // ~/.claude/.credentials.json): the prefix as the issues using it quote it, the length an API key's.
+  ["anthropic oauth", () => `sk-ant-oat01-${pick(B64URL, 93)}AA`, "https://github.com/alpha-omega-security/scrutineer/pull/121"],
 ];
 
 // [what, carrier(secret), the secret]: contexts whose value is a literal.
@@ -87,6 +90,7 @@ const CONTEXTS = [
   [".netrc", (v) => `machine api.example.com login me password ${v}`, "alnum"],
   [".pgpass", (v) => `db.example.com:5432:app:app:${v}`, "alnum"],
   [".npmrc", (v) => `//registry.npmjs.org/:_authToken=${v}`, "alnum"],
+  ["my.cnf / .properties line", (v) => `password=${v}`, "letters"],
 ];
 
 /** The planted corpus: [label, carrier text, secret]. */
