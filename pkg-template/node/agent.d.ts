@@ -36,6 +36,8 @@ export interface SessionStore {
   remove(id: string): Promise<void>;
   /** /sessions rows, newest first, without a replay per session (FileSessionStore and MemorySessionStore have it). */
   summaries?(): SessionRow[] | Promise<SessionRow[]>;
+  /** Whether the session exists, without reading it (the three stores have it; resumeSession asks `list()` otherwise). */
+  exists?(sessionId: string): Promise<boolean>;
 }
 
 export type { JournalFigures } from "../index.js";

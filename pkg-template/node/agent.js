@@ -235,14 +235,46 @@ function metadata(options, type) {
 /** The store a session was opened from (startChildSession opens its subagent runs there; keepFullOutput writes beside it). */
 const storeOf = new WeakMap();
 
+function storeArg(store, what) {
+  if (typeof store?.open !== "function") throw fail("ERR_INVALID_ARG_TYPE", `${what}: store must be a SessionStore (FileSessionStore, MemorySessionStore, RedisSessionStore or one of the same shape)`);
+  return store;
+}
+
+/**
+ * The start or resume record checked as the store's journal will check it
+ * (strict), before the store opens the session: a refused record would
+ * leave an empty session behind, which `latest()` then named (a new-user
+ * review, stop 48).
+ */
+function checkFirst(record) {
+  const probe = new session.Journal(LIVE);
+  try {
+    probe.write(JSON.stringify({ ...record, t: now() }));
+  } catch (e) {
+    throw fail("ERR_BAD_RECORD", `write: ${e.message}`);
+  } finally {
+    probe.free();
+  }
+}
+
+/** Whether the store has the session, asked without opening it (opening creates it). */
+async function storeHas(store, id) {
+  if (typeof store.exists === "function") return store.exists(id);
+  return (await store.list()).some((row) => row.id === id);
+}
+
 /** startSession(store, options): a new session, its `start` record written. */
 function startSession(store, options = {}) {
+  storeArg(store, "startSession(store, options)");
+  if (options === null || typeof options !== "object") throw fail("ERR_INVALID_ARG_TYPE", "startSession(store, options): options must be an object");
   const id = options.id ?? session.newSessionId();
+  const record = { ...metadata(options, "start"), sessionId: id };
+  checkFirst(record);
   const journal = store.open(id, LIVE);
   try {
     const s = new Session(id, options.root, journal);
     storeOf.set(s, store);
-    s.write({ ...metadata(options, "start"), sessionId: id });
+    s.write(record);
     return s;
   } catch (e) {
     journal.close?.();
@@ -282,9 +314,13 @@ function startChildSession(parent, childId, options = {}) {
  * it. Messages written before are as the disk has them (redacted).
  */
 async function resumeSession(store, id, options = {}) {
+  storeArg(store, "resumeSession(store, id, options)");
   if (id !== undefined && typeof id === "object") [id, options] = [undefined, id];
   const target = id ?? (await store.latest());
   if (target === undefined) throw fail("ERR_NO_SESSION", "resumeSession: there is no session to resume");
+  // Opening creates a session: an id no session has (a typo) would start a
+  // blank one holding only its resume record.
+  if (id !== undefined && !(await storeHas(store, target))) throw fail("ERR_NO_SESSION", `resumeSession: there is no session ${JSON.stringify(target)} to resume`);
   const journal = store.open(target, LIVE);
   try {
     // The strict load (seed 001, LoadSessionModeStrict): fail closed, before

@@ -86,6 +86,12 @@ class MemorySessionStore {
     return this.#journal(entry, child, entry.children.get(child), options);
   }
 
+  /** Whether the session exists (resumeSession asks before it opens one, which would create it). */
+  async exists(id) {
+    checkId(id, "session id");
+    return this.#entry(id, false) !== undefined;
+  }
+
   async read(id) {
     checkId(id, "session id");
     const entry = this.#entry(id, false);

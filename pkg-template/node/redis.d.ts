@@ -47,6 +47,8 @@ export class RedisSessionStore {
   open(id: string, options?: JournalOpenOptions): RedisJournal;
   openChild(id: string, childId: string, options?: JournalOpenOptions): RedisJournal;
   read(id: string): Promise<JournalRecord[]>;
+  /** Whether the session exists, without reading it or creating it. */
+  exists(id: string): Promise<boolean>;
   latest(): Promise<string | undefined>;
   list(): Promise<{ id: string; updated: Date }[]>;
   setTitle(id: string, title: string): Promise<void>;

@@ -335,6 +335,11 @@ class RedisSessionStore {
     return (await this.#pieces(stream)).join("").split("\n").slice(0, -1);
   }
 
+  /** Whether the session's log exists (resumeSession asks before it opens one, which would create it). */
+  async exists(id) {
+    return Boolean(await this.conn.ask("exists", `${this.#base(id)}:log`));
+  }
+
   async #existing(id) {
     const stream = `${this.#base(id)}:log`;
     if (!(await this.conn.ask("exists", stream))) throw fail("ERR_NO_SESSION", `no session ${JSON.stringify(id)} in Redis (${stream})`);

@@ -4,7 +4,7 @@ import type { JournalRecord, Redactor, SessionRow, SessionState } from "../index
 /** A session file open for writing (one writer: it holds `<id>.lock`). */
 export class FileJournal {
   readonly path: string;
-  /** The file ended mid-line (a crash) and open() ended that line; replay reports it as a bad line. */
+  /** The file ended mid-line (a crash): that line is ended, in memory at open and in the file just before the first record is appended (a refused strict resume leaves the file as it was); replay then reports it as a bad line. */
   readonly repairedTornTail: boolean;
   /**
    * Redacts the record, applies it, appends its line, and returns the line.
@@ -41,6 +41,8 @@ export class MemorySessionStore {
   open(id: string, options?: JournalOpenOptions): MemoryJournal;
   openChild(id: string, childId: string, options?: JournalOpenOptions): MemoryJournal;
   read(id: string): Promise<JournalRecord[]>;
+  /** Whether the session exists, without reading it or creating it. */
+  exists(id: string): Promise<boolean>;
   latest(): Promise<string | undefined>;
   list(): Promise<{ id: string; updated: Date }[]>;
   setTitle(id: string, title: string): Promise<void>;
@@ -135,6 +137,8 @@ export class FileSessionStore {
   openChild(id: string, childId: string, options?: JournalOpenOptions): FileJournal;
   /** The records that parse, in order: they go straight into rebuildState and summariseSession. */
   read(id: string): Promise<JournalRecord[]>;
+  /** Whether the session exists, without reading it or creating it. */
+  exists(id: string): Promise<boolean>;
   readSync(id: string): JournalRecord[];
   /** The replayed state (warnings and tornTail included). */
   replay(id: string): SessionState;

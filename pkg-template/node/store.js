@@ -181,7 +181,10 @@ class JournalBase {
   /** The first line read that a strict load refuses, or null (resumeSession's `strict`). */
   get corruption() {
     this.usable();
-    return this.journal.corruption;
+    const c = this.journal.corruption;
+    // The torn line, ended in memory only, is what a load of the file finds: a torn tail.
+    if (this.tornLine !== null && c !== null && c.line === this.tornLine) return { line: this.tornLine, kind: "torn-tail", message: "the last line was cut off mid-write" };
+    return c;
   }
 }
 
@@ -205,10 +208,18 @@ class FileJournal extends JournalBase {
       this.journal.free();
       throw e;
     }
-    /** True when the file ended mid-line and open() ended that line. */
+    /**
+     * True when the file ended mid-line: that line is ended (memory reads
+     * it as the file will be), and the file gets its newline just before
+     * the first record is appended, not at open: a strict resume refuses
+     * such a file before anything is written (a new-user review found the
+     * file changed by a refused resume).
+     */
     this.repairedTornTail = false;
+    /** The torn line's number while its newline is not yet in the file. */
+    this.tornLine = null;
     if (fs.fstatSync(this.fd).size > 0 && replayFile(file, this.journal, this.fd)) {
-      fs.appendFileSync(this.fd, "\n");
+      this.tornLine = this.journal.lineCount + 1;
       this.journal.feed("\n");
       this.repairedTornTail = true;
     }
@@ -227,13 +238,15 @@ class FileJournal extends JournalBase {
       throw fail("ERR_SESSION_REMOVED", `write: ${this.path} was deleted while open; nothing more is written to it`);
     }
     const line = this.apply(record);
-    const bytes = Buffer.from(line + "\n");
+    // The torn last line's newline goes first (its bytes stay: see the constructor).
+    const bytes = Buffer.from((this.tornLine === null ? "" : "\n") + line + "\n");
     try {
       for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at, bytes.length - at);
     } catch (e) {
       this.#rollBack(before.size);
       throw fail("ERR_JOURNAL_WRITE", `write: could not append to ${this.path}: ${e.code ?? e.message}; the file keeps whole lines only and this record is not in it`, e);
     }
+    this.tornLine = null;
     return line;
   }
 
@@ -358,6 +371,11 @@ class FileSessionStore {
   /** The session's records, in order (lines that parse): they go straight into rebuildState and summariseSession. */
   async read(id) {
     return this.readSync(id);
+  }
+
+  /** Whether the session's file exists (resumeSession asks before it opens one, which would create it). */
+  async exists(id) {
+    return fs.existsSync(this.#file(id));
   }
 
   readSync(id) {

@@ -1,0 +1,97 @@
+// What the session layer refuses leaves the store as it was. Found by a
+// new-user review (stop 48): resuming an id no session has started a blank
+// session; a start record the journal refused left an empty session file
+// that `latest()` then named; a strict resume of a file with a torn last
+// line wrote its newline before refusing, and called it bad JSON; calling
+// startSession without a store threw a TypeError with no code.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const require = createRequire(import.meta.url);
+const agent = require(path.join(root, "pkg/node/agent.js"));
+
+const fresh = () => fs.mkdtempSync(path.join(tmpdir(), "garuda-refusals-"));
+/** Every file under `dir` with its bytes: what "the store as it was" means on disk. */
+const snapshot = (dir) =>
+  Object.fromEntries(fs.readdirSync(dir, { recursive: true }).sort().map((f) => [f, fs.statSync(path.join(dir, f)).isFile() ? fs.readFileSync(path.join(dir, f), "utf8") : "<dir>"]));
+
+/** The stores a user can make without a server: [name, make()], the file store with its folder. */
+const stores = () => {
+  const dir = fresh();
+  return [
+    ["FileSessionStore", new agent.FileSessionStore(dir), dir],
+    ["MemorySessionStore", new agent.MemorySessionStore(), null],
+  ];
+};
+
+test("resuming an id no session has is ERR_NO_SESSION, and creates nothing", async () => {
+  for (const [name, store, dir] of stores()) {
+    const s = agent.startSession(store, { model: "claude-sonnet-4-5" });
+    s.journal.close();
+    const before = dir && snapshot(dir);
+    const ids = (await store.list()).map((r) => r.id);
+    await assert.rejects(agent.resumeSession(store, "20990101-000000-zzzz"), { code: "ERR_NO_SESSION" }, name);
+    assert.deepEqual((await store.list()).map((r) => r.id), ids, `${name}: no session was added`);
+    if (dir) assert.deepEqual(snapshot(dir), before, `${name}: the folder is as it was`);
+    assert.equal(await store.exists("20990101-000000-zzzz"), false);
+    assert.equal(await store.exists(s.id), true);
+  }
+});
+
+test("a start record the journal refuses is ERR_BAD_RECORD, and leaves no session behind", async () => {
+  for (const [name, store, dir] of stores()) {
+    const kept = agent.startSession(store, { model: "claude-sonnet-4-5" });
+    kept.journal.close();
+    const latest = await store.latest();
+    const before = dir && snapshot(dir);
+    assert.throws(() => agent.startSession(store, { model: 5 }), { code: "ERR_BAD_RECORD" }, name);
+    assert.equal(await store.latest(), latest, `${name}: the latest session is still the real one`);
+    assert.equal((await store.list()).length, 1, `${name}: no empty session`);
+    if (dir) assert.deepEqual(snapshot(dir), before, `${name}: the folder is as it was`);
+    // And resuming the latest resumes the real one.
+    const again = await agent.resumeSession(store);
+    assert.equal(again.id, kept.id);
+    again.journal.close();
+  }
+});
+
+test("bad arguments to startSession and resumeSession are errors with a code", async () => {
+  assert.throws(() => agent.startSession(), { code: "ERR_INVALID_ARG_TYPE" });
+  assert.throws(() => agent.startSession({}), { code: "ERR_INVALID_ARG_TYPE" });
+  assert.throws(() => agent.startSession(new agent.MemorySessionStore(), 5), { code: "ERR_INVALID_ARG_TYPE" });
+  await assert.rejects(agent.resumeSession(undefined, "x"), { code: "ERR_INVALID_ARG_TYPE" });
+});
+
+test("a strict resume of a file with a torn last line refuses it as a torn tail, before anything is written", async () => {
+  const dir = fresh();
+  const store = new agent.FileSessionStore(dir);
+  const s = agent.startSession(store, { model: "claude-sonnet-4-5" });
+  agent.addUserMessage(s, "hello");
+  s.journal.close();
+  const file = path.join(dir, `${s.id}.jsonl`);
+  fs.appendFileSync(file, '{"type":"user","mess');
+  const bytes = fs.readFileSync(file);
+  await assert.rejects(agent.resumeSession(store, s.id, { strict: true }), (e) => {
+    assert.equal(e.code, "ERR_JOURNAL_CORRUPT");
+    assert.equal(e.kind, "torn-tail", "the kind a strict load of the file gives");
+    assert.equal(e.line, 3);
+    return true;
+  });
+  assert.deepEqual(fs.readFileSync(file), bytes, "the file is byte for byte as it was");
+  // A resume that is not strict continues it: the torn line is ended first, its bytes kept.
+  const again = await agent.resumeSession(store, s.id);
+  agent.addUserMessage(again, "after");
+  again.journal.close();
+  const text = fs.readFileSync(file, "utf8");
+  assert.ok(text.includes('{"type":"user","mess\n'), "the torn bytes stay, ended");
+  const state = store.replay(s.id);
+  assert.equal(state.tornTail, false);
+  assert.deepEqual(state.warnings.map((w) => [w.line, w.kind]), [[3, "bad-json"]]);
+  assert.equal(state.prompts, 2);
+});
