@@ -58,7 +58,7 @@ fn references() -> Vec<Reference> {
                 let mut seen: Vec<u8> = body.bytes().filter(|b| !matches!(b, b'-' | b'_' | b'.')).collect();
                 seen.sort_unstable();
                 seen.dedup();
-                !strict && seen.len() > 2
+                !strict && (seen.len() > 2 || matches!(kind, "api03" | "admin01") && body.len() >= 80)
             },
         ),
         (

@@ -90,13 +90,16 @@ fn sk_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     if let Some(rest) = token.strip_prefix(b"sk-ant-") {
         // Any kind, any length from 40: only API and Admin keys were taken
         // (80 characters or more), and a Claude Code OAuth token reached the
-        // disk whole (a new-user review, stop 48). The documented API key
-        // is 93 characters and "AA": a 95-character body without them is
-        // the one shape known not to be a key (gitleaks' strict-format
-        // example); shorter ones that are not keys are a cheap loss.
+        // disk whole (a new-user review, stop 48). An API or Admin key of 80
+        // or more goes whatever it holds, but a 95-character body without
+        // the documented "AA" (gitleaks' strict-format example of a non-key);
+        // others go from 40 unless a placeholder (`xxxx…`); shorter ones
+        // that are not keys are a cheap loss.
         let (kind, body) = rest.split_at(rest.iter().position(|&b| b == b'-').map_or(0, |i| i + 1));
-        let strict = matches!(kind, b"api03-" | b"admin01-") && body.len() == 95 && !body.ends_with(b"AA");
-        return (body.len() >= 40 && !strict && !is_placeholder(body)).then_some((pos, end));
+        if matches!(kind, b"api03-" | b"admin01-") && body.len() >= 80 {
+            return (body.ends_with(b"AA") || body.len() != 95).then_some((pos, end));
+        }
+        return (body.len() >= 40 && !is_placeholder(body)).then_some((pos, end));
     }
     let marker = token.windows(8).any(|w| w == b"T3BlbkFJ");
     (marker && token.len() >= 20).then_some((pos, end))
