@@ -69,12 +69,19 @@ function progress(label, total) {
 
 function openInput(file) {
   if (file === undefined) throw new UsageError("give a journal file");
+  let fd;
+  let stat;
   try {
-    const fd = fs.openSync(file, "r");
-    return { fd, size: fs.fstatSync(fd).size };
+    fd = fs.openSync(file, "r");
+    stat = fs.fstatSync(fd);
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
   }
+  if (stat.isDirectory()) {
+    fs.closeSync(fd);
+    throw new UsageError(`${file} is a folder: give one session file (list, usage, export -o and doctor read folders)`);
+  }
+  return { fd, size: stat.size };
 }
 
 /**

@@ -5,7 +5,7 @@
 // Exit codes: 0 ok; 1 problems found; 2 bad usage or unreadable input.
 "use strict";
 
-const { UsageError, parseArgs, redactorFor, session } = require("./cli.cjs");
+const { UsageError, parseArgs, redactorFor, known, session } = require("./cli.cjs");
 
 const USAGE = `usage: garuda-session <command> ...
   replay <file> [--json]                      summary: messages, usage, cost, warnings
@@ -40,7 +40,9 @@ export and serve, with a session id where a file goes (list and serve take no fo
 
 const DOCTOR_HELP = `usage: garuda-session doctor <file|folder> [--fix -o out | --in-place] [--redact] [--rules rules.json] [--json] [--format f]
   why a session will not resume (exit 1), each problem with its line;
-  --fix writes a repaired copy in the agent's own format`;
+  --fix writes a repaired copy in the agent's own format (-o), or replaces
+  the file, keeping the original as .bak (--in-place: the exit is then the
+  replaced file's); a named file in no known format is refused (exit 2)`;
 
 /** name -> module file (loaded on use: \`usage\` does not load the viewer's bundle). */
 const COMMANDS = {
@@ -58,7 +60,7 @@ const COMMANDS = {
 
 /** The command's module: `{ help, run(args) }`. */
 function commandOf(name) {
-  if (name === "doctor") return { help: DOCTOR_HELP, run: (a) => require("./commands/doctor.cjs")(a, { session, parseArgs, UsageError, redactorFor }) };
+  if (name === "doctor") return { help: DOCTOR_HELP, run: (a) => require("./commands/doctor.cjs")(a, { session, parseArgs, UsageError, redactorFor, known }) };
   if (!Object.hasOwn(COMMANDS, name)) return null;
   return require(`./commands/${COMMANDS[name]}.cjs`);
 }
@@ -67,7 +69,12 @@ const version = () => `garuda-session ${require("../package.json").version}\n`;
 
 async function main(argv) {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+  if (command === undefined) {
+    // No command is bad usage (exit 2, as the README says): the usage goes to stderr.
+    process.stderr.write(USAGE + "\n");
+    return 2;
+  }
+  if (command === "--help" || command === "-h" || command === "help") {
     // `help <command>`: that command's help.
     const asked = command === "help" && rest[0] !== undefined ? commandOf(rest[0]) : null;
     process.stdout.write((asked ? asked.help : USAGE) + "\n");
@@ -97,7 +104,9 @@ async function main(argv) {
   } catch (e) {
     // A usage error names what was wrong, and where the command's help is (not the whole help).
     const hint = e instanceof UsageError ? ` (garuda-session ${command} --help)` : "";
-    process.stderr.write(`garuda-session ${command}: ${e.message}${hint}\n`);
+    // A folder where a file goes (`-o` naming one): said so, not as Node's EISDIR.
+    const message = e.code === "EISDIR" ? `${e.path ?? "the path given"} is a folder: give a file` : e.message;
+    process.stderr.write(`garuda-session ${command}: ${message}${hint}\n`);
     return 2;
   }
 }

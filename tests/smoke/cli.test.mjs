@@ -38,7 +38,9 @@ test("bad usage and unreadable input exit 2 with a message that says what to do"
   for (const args of [[], ["nope"], ["replay"], ["replay", "/no/such/file.jsonl"], ["export", golden("crlf.jsonl"), "--format", "pdf"], ["redact", golden("crlf.jsonl")], ["list", "/no/such/dir"]]) {
     const r = cli(...args);
     if (args.length === 0) {
-      assert.equal(r.code, 0, "no command prints the usage");
+      // No command is bad usage too: the usage, on stderr (stop 48's review found exit 0).
+      assert.equal(r.code, 2, "no command");
+      assert.match(r.err, /^usage: garuda-session <command>/);
       continue;
     }
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);

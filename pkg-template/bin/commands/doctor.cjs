@@ -1,8 +1,9 @@
 // `garuda-session doctor <file|folder> [--fix -o <out>] [--in-place] [--redact] [--json]`:
 // why another agent's session will not resume, each problem with its line,
 // and a repaired copy in that agent's own format (the core's `diagnose` and
-// `repair`). Exit 0 when every session would resume, 1 when one would not,
-// 2 on a usage error or a refused write.
+// `repair`). Exit 0 when every session would resume (with --in-place: once
+// replaced), 1 when one would not, 2 on a usage error, a refused write or a
+// named file in no known format.
 "use strict";
 
 const fs = require("node:fs");
@@ -63,7 +64,7 @@ function describe(file, d) {
   return lines.join("\n");
 }
 
-module.exports = function doctor(args, { session, parseArgs, UsageError, redactorFor }) {
+module.exports = function doctor(args, { session, parseArgs, UsageError, redactorFor, known }) {
   const o = parseArgs(args, {
     "--fix": "fix!",
     "-o": "out",
@@ -94,6 +95,7 @@ module.exports = function doctor(args, { session, parseArgs, UsageError, redacto
   const reports = [];
   let allResume = true;
   let refused = false;
+  let skipped = 0;
   for (const file of files) {
     const before = fs.statSync(file);
     // A repair needs the bytes; a diagnosis alone reads the file in chunks.
@@ -104,7 +106,17 @@ module.exports = function doctor(args, { session, parseArgs, UsageError, redacto
     } catch (e) {
       throw new UsageError(e.message.replace(/^(diagnose\(bytes, options\)|new Diagnoser\(options\)): /, ""));
     }
-    allResume &&= d.resumes;
+    // A file in no known format: refused when named (exit 2, as every
+    // command refuses it), passed over in a folder (its other files).
+    if (d.format === null) {
+      if (!folder) known(d, file);
+      skipped++;
+      continue;
+    }
+    // A file replaced in place by a copy that resumes now resumes: the exit
+    // says so (it said 1 after "wrote x: resumes"). A copy written with -o
+    // leaves the input as it was, and the exit is the input's.
+    let resumes = d.resumes;
     const report = { file, ...d };
     if (!o.json) process.stdout.write(describe(file, d) + "\n");
     if (fix) {
@@ -137,6 +149,7 @@ module.exports = function doctor(args, { session, parseArgs, UsageError, redacto
             fs.renameSync(tmp, file);
             report.written = file;
             report.backup = backup;
+            resumes = r.report.after.resumes;
           }
         }
       } else {
@@ -154,8 +167,10 @@ module.exports = function doctor(args, { session, parseArgs, UsageError, redacto
         } else if (o.inPlace) process.stdout.write("  nothing to repair: the file is left as it is\n");
       }
     }
+    allResume &&= resumes;
     reports.push(report);
   }
+  if (skipped && !o.json) process.stderr.write(`${skipped} file${skipped > 1 ? "s" : ""} in no known session format passed over\n`);
   if (o.json) process.stdout.write(JSON.stringify(folder ? reports : reports[0], null, 2) + "\n");
   if (refused) return 2;
   return allResume ? 0 : 1;
