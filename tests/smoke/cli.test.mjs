@@ -35,7 +35,12 @@ test("replay prints the summary and exits 1 on warnings", () => {
 });
 
 test("bad usage and unreadable input exit 2 with a message that says what to do", () => {
-  for (const args of [[], ["nope"], ["replay"], ["replay", "/no/such/file.jsonl"], ["export", golden("crlf.jsonl"), "--format", "pdf"], ["redact", golden("crlf.jsonl")], ["list", "/no/such/dir"]]) {
+  const dir = tmp();
+  const notes = path.join(dir, "notes.jsonl");
+  writeFileSync(notes, "garbage\n");
+  const empty = path.join(dir, "empty.jsonl");
+  writeFileSync(empty, "");
+  for (const args of [[], ["nope"], ["replay"], ["replay", "/no/such/file.jsonl"], ["export", golden("crlf.jsonl"), "--format", "pdf"], ["redact", golden("crlf.jsonl")], ["list", "/no/such/dir"], ["replay", dir], ["redact", golden("crlf.jsonl"), "-o", dir], ["doctor", notes], ["doctor", empty]]) {
     const r = cli(...args);
     if (args.length === 0) {
       // No command is bad usage too: the usage, on stderr (stop 48's review found exit 0).
@@ -45,6 +50,8 @@ test("bad usage and unreadable input exit 2 with a message that says what to do"
     }
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
     assert.match(r.err, /^garuda-session( \w+)?: /);
+    assert.doesNotMatch(r.err, /EISDIR/, "a folder is named as one");
+    if (args[0] === "doctor") assert.match(r.err, /no known session format \(tried garuda, claude-code/);
     // The error names what was wrong; the whole global help is not repeated.
     assert.doesNotMatch(r.err, /Every command reads/);
   }
