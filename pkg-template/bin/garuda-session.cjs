@@ -25,7 +25,7 @@ const USAGE = `usage: garuda-session <command> ...
   export <folder> --format md|html -o <out folder>
                                               every session of a folder, a file each
                                               (--live: only what the model sees now)
-  serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (journals served redacted)
+  serve <dir> [--port n] [--no-redact]        browse a sessions folder on http://127.0.0.1 (other agents' files redacted)
   statusline                                  Claude Code's status line hook (its JSON on stdin, one line out)
   doctor <file|folder> [--fix -o out | --in-place] [--redact] [--json]
                                               why a session will not resume (exit 1), each problem with its line;

@@ -11,7 +11,8 @@ const { journalOfText, exportTranscript } = require("./export.cjs");
 const { loadRenderer } = require("../transcript.cjs");
 
 const HELP = `usage: garuda-session serve <dir> [--port n] [--no-redact] [--redis URL [--prefix p]]
-  browse a sessions folder on http://127.0.0.1 (journals served redacted unless --no-redact)`;
+  browse a sessions folder on http://127.0.0.1; other agents' files and Redis sessions are served
+  through the Redactor unless --no-redact, Garuda's journals as written (redacted when written)`;
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".jsonl": "text/plain; charset=utf-8" };
 
