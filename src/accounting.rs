@@ -160,7 +160,11 @@ pub fn format_cost_parts(cost_usd: Option<f64>, incomplete: bool) -> String {
     let Some(cost) = cost_usd else {
         return "unknown".to_owned();
     };
-    let amount = if cost >= 1.0 { format!("${cost:.2}") } else { format!("${cost:.4}") };
+    // A negative cost (a recorded one can be) keeps its sign before the
+    // dollar sign: "-$1.00", not "$-1.0000".
+    let sign = if cost < 0.0 { "-" } else { "" };
+    let cost = cost.abs();
+    let amount = if cost >= 1.0 { format!("{sign}${cost:.2}") } else { format!("{sign}${cost:.4}") };
     if incomplete {
         format!("≥ {amount} (incomplete)")
     } else {
@@ -232,6 +236,9 @@ mod tests {
         assert_eq!(format_cost(&a), "unknown");
         a.add_response(&usage(10), true, Some(1.0));
         assert_eq!(a.cost_usd, None, "a missing price sticks");
+        // A negative figure (only a recorded one can be) signs the amount.
+        assert_eq!(format_cost_parts(Some(-1.0), false), "-$1.00");
+        assert_eq!(format_cost_parts(Some(-0.5), false), "-$0.5000");
     }
 
     #[test]

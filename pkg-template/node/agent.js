@@ -451,7 +451,11 @@ const one = (type, build) => (s, ...args) => {
 };
 
 /** /models: the model switched; resume and replay treat it as a model switch (thinking before it is dropped). */
-const switchModel = one("model", (model, options = {}) => ({ ...options, model }));
+const switchModel = one("model", (model, options = {}) => {
+  // An empty name switches to no model: every later cost would be unknown.
+  if (typeof model !== "string" || model.trim() === "") throw fail("ERR_INVALID_ARG", `switchModel(session, model): model must be a model's name, got ${JSON.stringify(model)}`);
+  return { ...options, model };
+});
 const setTitle = one("title", (title) => ({ title }));
 const setThinking = one("thinking", (choice) => ({ choice }));
 function addContinue(s, message, maxTokens) {

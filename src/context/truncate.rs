@@ -56,12 +56,17 @@ pub fn truncate_tool_output<'a>(output: &'a str, limits: &Limits, full_at: Optio
     if bytes.len() <= limits.max_bytes && lines <= limits.max_lines {
         return Truncated { text: output.into(), truncated: false, omitted_lines: 0, omitted_bytes: 0 };
     }
+    let limits = &within_max_lines(limits);
     let (head_share, tail_share) = shares(limits);
     let head_end = head_end(bytes, limits.head_lines, head_share);
     let tail_start = tail_start(bytes, head_end, limits.tail_lines, tail_share);
     let kept_lines = line_count(&bytes[..head_end]) + line_count(&bytes[tail_start..]);
     let omitted_lines = lines - kept_lines;
     let omitted_bytes = tail_start - head_end;
+    if omitted_bytes == 0 {
+        // Nothing left out: a note of nothing would only make it longer.
+        return Truncated { text: output.into(), truncated: false, omitted_lines: 0, omitted_bytes: 0 };
+    }
     // Both ends are line boundaries (after a `\n`, or the text's ends), so
     // both slices are whole characters.
     let (head, tail) = (&output[..head_end], &output[tail_start..]);
@@ -100,6 +105,19 @@ pub fn note(lines: usize, bytes: usize, full_at: Option<&str>) -> String {
 /// Lines as `\n` ends them, and a last one without it.
 fn line_count(bytes: &[u8]) -> usize {
     count_byte(bytes, b'\n') + usize::from(bytes.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// Head and tail lines that together keep at most `max_lines`, in their
+/// proportion: `{ maxLines: 2, headLines: 5 }` kept the 5 and the tail's
+/// 500 of a 10-line output, all of it, with a note of 0 lines between (a
+/// new-user review, stop 48).
+fn within_max_lines(l: &Limits) -> Limits {
+    let lines = l.head_lines.saturating_add(l.tail_lines);
+    if lines <= l.max_lines {
+        return *l;
+    }
+    let head = (l.max_lines as u128 * l.head_lines as u128 / lines as u128) as usize;
+    Limits { head_lines: head, tail_lines: l.max_lines - head, ..*l }
 }
 
 /// The byte shares of head and tail, in proportion to their line counts.
@@ -232,6 +250,30 @@ mod tests {
         let t = truncate_tool_output(&out, &l, None);
         assert_eq!(t.omitted_lines, 10);
         assert!(t.text.starts_with("[… 10 lines"));
+    }
+
+    /// Head and tail lines over `max_lines` share `max_lines` in their
+    /// proportion: the result keeps at most `max_lines` lines and is never
+    /// longer than an output it left nothing out of.
+    #[test]
+    fn head_and_tail_over_max_lines_share_it() {
+        let out = "a\n".repeat(10);
+        let l = Limits { max_bytes: 1 << 20, max_lines: 2, head_lines: 5, tail_lines: TAIL_LINES };
+        let t = truncate_tool_output(&out, &l, None);
+        assert!(t.truncated);
+        assert_eq!(t.omitted_lines, 8);
+        assert!(t.text.lines().filter(|x| !x.starts_with("[…")).count() <= 2, "{}", t.text);
+        for max_lines in 0..12 {
+            for head_lines in 0..12 {
+                for tail_lines in [0, 1, 3, 11, TAIL_LINES] {
+                    let l = Limits { max_bytes: 1 << 20, max_lines, head_lines, tail_lines };
+                    let t = truncate_tool_output(&out, &l, None);
+                    let kept = t.text.lines().filter(|x| !x.starts_with("[…")).count();
+                    assert!(kept <= max_lines.max(10 * usize::from(!t.truncated)), "{l:?}: {}", t.text);
+                    assert!(t.truncated == (t.omitted_lines > 0), "{l:?}: no note of nothing");
+                }
+            }
+        }
     }
 
     #[test]

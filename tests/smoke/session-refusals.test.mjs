@@ -61,7 +61,10 @@ test("a start record the journal refuses is ERR_BAD_RECORD, and leaves no sessio
   }
 });
 
-test("bad arguments to startSession and resumeSession are errors with a code", async () => {
+test("bad arguments to startSession, resumeSession and switchModel are errors with a code", async () => {
+  const s = agent.startSession(new agent.MemorySessionStore(), { model: "claude-sonnet-4-5" });
+  for (const model of ["", "  ", 5, undefined]) assert.throws(() => agent.switchModel(s, model), { code: "ERR_INVALID_ARG" }, String(model));
+  assert.equal(s.journal.figures().model, "claude-sonnet-4-5", "no model record was written");
   assert.throws(() => agent.startSession(), { code: "ERR_INVALID_ARG_TYPE" });
   assert.throws(() => agent.startSession({}), { code: "ERR_INVALID_ARG_TYPE" });
   assert.throws(() => agent.startSession(new agent.MemorySessionStore(), 5), { code: "ERR_INVALID_ARG_TYPE" });
