@@ -163,12 +163,14 @@ pub(super) fn history(rows: &Rows, t: &Tree, problems: &mut Vec<Problem>) -> Pla
                         }
                         let id = rows.str(block.id).unwrap_or_default().to_owned();
                         let why = if !asked.contains(&id) {
+                            // An empty id is named as one ("for  answers" read as a typo).
+                            let named = if id.is_empty() { "(no id)" } else { id.as_str() };
                             match (calls_anywhere.get(id.as_str()), boundary) {
                                 (Some(&at), Some(cut)) if at < cut => format!(
-                                    "tool_result for {id} answers no tool_use of the message before it: its call (line {at}) is before the compaction at line {cut}"
+                                    "tool_result for {named} answers no tool_use of the message before it: its call (line {at}) is before the compaction at line {cut}"
                                 ),
-                                (Some(&at), _) => format!("tool_result for {id} answers no tool_use of the message before it (its call is on line {at})"),
-                                _ => format!("tool_result for {id} answers no tool_use: its call is nowhere in the file"),
+                                (Some(&at), _) => format!("tool_result for {named} answers no tool_use of the message before it (its call is on line {at})"),
+                                _ => format!("tool_result for {named} answers no tool_use: its call is nowhere in the file"),
                             }
                         } else if answered.contains(&id) {
                             format!("a second tool_result for {id}")

@@ -39,11 +39,9 @@ impl Diagnoser {
                 WarningKind::LineTooLong => Kind::TooLarge,
                 _ => Kind::BadLine,
             };
-            problems.push(warn(
-                w.line,
-                kind,
-                format!("{}: replay skips it ({})", w.message, w.kind.as_str()),
-            ));
+            // A message nested too deep is not skipped: a note stands in its place (its message says so).
+            let how = if w.kind == WarningKind::TooDeep { "" } else { ": replay skips it" };
+            problems.push(warn(w.line, kind, format!("{}{how} ({})", w.message, w.kind.as_str())));
         }
         for k in WarningKind::ALL {
             let more = state.warning_counts[k.index()].saturating_sub(WARNINGS_KEPT);
@@ -103,5 +101,32 @@ impl Diagnoser {
         }
         super::sort_problems(&mut problems);
         problems
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line replay skips says so; a message nested too deep is kept as a
+    /// note, and the doctor does not say it is skipped (it did: the two
+    /// messages contradicted each other).
+    #[test]
+    fn each_warning_says_what_replay_does_with_its_line() {
+        let start =
+            r#"{"type":"start","sessionId":"s","t":"2026-01-01T00:00:00Z","model":"claude-sonnet-4-5"}"#;
+        let deep = format!(
+            r#"{{"type":"user","t":"2026-01-01T00:00:01Z","message":{{"role":"user","content":[{{"type":"text","text":"x","n":{}1{}}}]}}}}"#,
+            "[".repeat(crate::state::MAX_NESTING + 5),
+            "]".repeat(crate::state::MAX_NESTING + 5)
+        );
+        let mut d = Diagnoser::new();
+        d.feed(format!("{start}\n{deep}\nnot json\n").as_bytes());
+        let problems = d.finish();
+        let of = |line: u64| {
+            problems.iter().find(|p| p.line == line).map(|p| p.message.as_str()).unwrap_or_default()
+        };
+        assert!(of(2).contains("a note stands in its place") && !of(2).contains("skips"), "{}", of(2));
+        assert!(of(3).contains("replay skips it (bad-json)"), "{}", of(3));
     }
 }

@@ -51,7 +51,7 @@ async function replay(args) {
       `  usage     ${n(s.usage.inputTokens)} input, ${n(s.usage.outputTokens)} output, ` +
         `${n(s.usage.cacheReadTokens)} cache read, ${n(s.usage.cacheWriteTokens)} cache write (reported)`,
     );
-    out.push(`  context   ${n(s.contextTokens)} tokens`);
+    out.push(`  context   ${n(s.contextTokens)} token${s.contextTokens === 1 ? "" : "s"}`);
     out.push(`  cost      ${s.cost}`);
     if (s.budgetNote) out.push(`  ${s.budgetNote}`);
     if (s.ended) out.push(`  ended     ${JSON.stringify(s.ended.stopReason)} after ${s.ended.steps} steps`);
