@@ -322,6 +322,8 @@ class FileSessionStore {
    * @param {{ redactor?: import("../index").Redactor, maxLineBytes?: number }} [options]
    */
   constructor(dir = path.join(".garuda", "sessions"), options = {}) {
+    if (typeof dir !== "string" || dir === "") throw fail("ERR_INVALID_ARG_TYPE", `new FileSessionStore(dir, options): dir must be a folder's path, got ${dir === "" ? "an empty string" : typeof dir}`);
+    if (options === null || typeof options !== "object") throw fail("ERR_INVALID_ARG_TYPE", "new FileSessionStore(dir, options): options must be an object");
     this.dir = dir;
     this.redactor = options.redactor ?? new session.Redactor({ env: process.env });
     this.maxLineBytes = options.maxLineBytes;

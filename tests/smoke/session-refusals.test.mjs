@@ -69,6 +69,8 @@ test("bad arguments to startSession, resumeSession and switchModel are errors wi
   assert.throws(() => agent.startSession({}), { code: "ERR_INVALID_ARG_TYPE" });
   assert.throws(() => agent.startSession(new agent.MemorySessionStore(), 5), { code: "ERR_INVALID_ARG_TYPE" });
   await assert.rejects(agent.resumeSession(undefined, "x"), { code: "ERR_INVALID_ARG_TYPE" });
+  // A store made with a bad folder says so when made, not at its first open with Node's path error.
+  for (const dir of [5, "", null]) assert.throws(() => new agent.FileSessionStore(dir), { code: "ERR_INVALID_ARG_TYPE" }, String(dir));
 });
 
 test("a strict resume of a file with a torn last line refuses it as a torn tail, before anything is written", async () => {

@@ -3,6 +3,9 @@
 
 const { parseArgs, REDIS, READ, maskPassword, stateOf, n, session } = require("../cli.cjs");
 
+/** Warnings that describe a session read whole, not a line skipped. */
+const DESCRIBES = new Set(["other-branch", "usage-unknown"]);
+
 const HELP = `usage: garuda-session replay <file> [--json] [--format f] [--prices p.json] [--redis URL [--prefix p]]
   summary: messages, usage, cost, warnings (exit 1 when a line was skipped or the tail is torn)
 Reads Garuda journals and Claude Code, Codex, pi and Gemini CLI sessions, detecting the
@@ -64,7 +67,12 @@ async function replay(args) {
     if (s.tornTail) out.push("  torn tail: the last line was cut off mid-write and was ignored");
     process.stdout.write(out.join("\n") + "\n");
   }
-  return s.warnings.length > 0 || s.tornTail ? 1 : 0;
+  // Exit 1 when a line was skipped or the tail is torn, as the help says:
+  // not for what only describes a session (another agent's other branches,
+  // a rewind in Claude Code; usage it never recorded), which every line of
+  // it was read for.
+  const skipped = s.warnings.filter((w) => !DESCRIBES.has(w.kind));
+  return skipped.length > 0 || s.tornTail ? 1 : 0;
 }
 
 module.exports = { help: HELP, run: replay };
