@@ -241,10 +241,10 @@ function storeArg(store, what) {
 }
 
 /**
- * The start or resume record checked as the store's journal will check it
- * (strict), before the store opens the session: a refused record would
- * leave an empty session behind, which `latest()` then named (a new-user
- * review, stop 48).
+ * The start record checked as the store's journal will check it (strict),
+ * before the store opens the session: a refused record left an empty
+ * session behind, which `latest()` then named (a new-user review, stop 48).
+ * A resume record needs no such check: its session exists already.
  */
 function checkFirst(record) {
   const probe = new session.Journal(LIVE);

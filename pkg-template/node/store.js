@@ -183,7 +183,7 @@ class JournalBase {
     this.usable();
     const c = this.journal.corruption;
     // The torn line, ended in memory only, is what a load of the file finds: a torn tail.
-    if (this.tornLine !== null && c !== null && c.line === this.tornLine) return { line: this.tornLine, kind: "torn-tail", message: "the last line was cut off mid-write" };
+    if (this.tornLine != null && c !== null && c.line === this.tornLine) return { line: this.tornLine, kind: "torn-tail", message: "the last line was cut off mid-write" };
     return c;
   }
 }

@@ -202,7 +202,8 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
 }
 
 /// `password=sunshine` as a whole line, not indented (a file viewer's line
-/// number or a diff's `+` before it is fine): a `.properties`, `my.cnf` or
+/// number before it is fine; a diff's `+` without a blank after it is not
+/// seen past, see `content_start`): a `.properties`, `my.cnf` or
 /// `.env` line, whatever the name's case (it leaked as code, found by a
 /// new-user review in stop 48). Code rarely looks like this: its
 /// assignments have blanks, and a keyword argument alone on a line is

@@ -48,6 +48,29 @@ function files() {
   return out;
 }
 
+/**
+ * A copy of `file` (its time set to `when`) served and opened in a new
+ * page: the page, its errors, and a count of the reads of the file itself
+ * (the reader's fetch, from the worker's worker): a settled file is read
+ * once, and its runs come from that read (the worker's keepRuns and
+ * runJournal); a live one is read again, to follow it.
+ */
+async function openCopy(file, when) {
+  const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-viewer-runs-"));
+  const id = path.basename(file, ".jsonl");
+  const copy = path.join(dir, `${id}.jsonl`);
+  fs.copyFileSync(file, copy);
+  fs.utimesSync(copy, when, when);
+  const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  p.on("pageerror", (e) => errors.push(String(e)));
+  const reads = { count: 0 };
+  p.on("request", (r) => new URL(r.url()).pathname.endsWith(`/${id}.jsonl`) && reads.count++);
+  await p.goto(await serve(dir));
+  await p.waitForSelector(`body[data-loaded='${id}']`);
+  return { id, copy, p, errors, reads };
+}
+
 /** The first line of a prompt, as the reading mode shows its text (Markdown drawn, so words only). */
 const firstWords = (prompt) => prompt.trim().split("\n")[0].replace(/[#*_`]/g, "").trim().slice(0, 40);
 
@@ -55,27 +78,11 @@ for (const state of ["settled", "live"]) {
   test(`a run inside the file, opened from the sidebar, shows the run (its file ${state})`, async () => {
     let opened = 0;
     for (const file of files()) {
-      const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-viewer-runs-"));
-      const id = path.basename(file, ".jsonl");
-      const copy = path.join(dir, `${id}.jsonl`);
-      fs.copyFileSync(file, copy);
       // serve calls a Claude Code file's writer live when it changed in the last 10 s.
-      const when = state === "live" ? new Date() : new Date(Date.now() - 3600_000);
-      fs.utimesSync(copy, when, when);
+      const { id, copy, p, errors, reads } = await openCopy(file, state === "live" ? new Date() : new Date(Date.now() - 3600_000));
       const lines = parsed(copy);
       const calls = toolBlocks(lines.filter((l) => l.isSidechain !== true));
       const parentPrompt = lines.find((l) => l.type === "user" && l.isSidechain !== true && typeof l.message?.content === "string")?.message.content;
-      const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      const errors = [];
-      p.on("pageerror", (e) => errors.push(String(e)));
-      // Reads of the file itself (the reader's fetch, from the worker's
-      // worker): a settled file is read once, and its runs come from that
-      // read (the worker's keepRuns and runJournal); a live one is read
-      // again, to follow it.
-      let reads = 0;
-      p.on("request", (r) => new URL(r.url()).pathname.endsWith(`/${id}.jsonl`) && reads++);
-      await p.goto(await serve(dir));
-      await p.waitForSelector(`body[data-loaded='${id}']`);
       const runs = await p.$$eval("#sessions a.child", (a) => a.map((x) => x.textContent.replace(/^↳ /, "")));
       assert.ok(runs.length > 0, `${id}: the sidebar lists the runs`);
       for (const run of runs) {
@@ -89,7 +96,7 @@ for (const state of ["settled", "live"]) {
         assert.ok(first.includes(firstWords(prompt)), `${id} ${run} (${state}): the run's first prompt is the Task's, not ${JSON.stringify(first.slice(0, 120))}`);
         if (parentPrompt && !prompt.includes(parentPrompt.trim())) assert.ok(!(await p.textContent("#reading")).includes(parentPrompt.trim().slice(0, 60)), `${id} ${run} (${state}): the parent's first prompt is not shown`);
         assert.match(await p.textContent("#status"), new RegExp(`^${run}: `), `${id} ${run}: the status names the run`);
-        if (state === "settled") assert.equal(reads, 1, `${id} ${run}: the file is not read again for its run`);
+        if (state === "settled") assert.equal(reads.count, 1, `${id} ${run}: the file is not read again for its run`);
         opened++;
       }
       assert.deepEqual(errors, []);
@@ -138,20 +145,8 @@ test("a file opened by its address lists its inline runs, patched or walked", as
 test("an inline run drawn under its call comes from the file's one read", async () => {
   let shown = 0;
   for (const file of files()) {
-    const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-viewer-runs-"));
-    const id = path.basename(file, ".jsonl");
-    const copy = path.join(dir, `${id}.jsonl`);
-    fs.copyFileSync(file, copy);
-    const old = new Date(Date.now() - 3600_000);
-    fs.utimesSync(copy, old, old);
+    const { id, copy, p, errors, reads } = await openCopy(file, new Date(Date.now() - 3600_000));
     const calls = toolBlocks(parsed(copy).filter((l) => l.isSidechain !== true));
-    const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = [];
-    p.on("pageerror", (e) => errors.push(String(e)));
-    let reads = 0;
-    p.on("request", (r) => new URL(r.url()).pathname.endsWith(`/${id}.jsonl`) && reads++);
-    await p.goto(await serve(dir));
-    await p.waitForSelector(`body[data-loaded='${id}']`);
     await p.click("[data-mode='reading']");
     const link = p.locator("#reading a.child-show").first();
     if ((await link.count()) === 0) {
@@ -164,7 +159,7 @@ test("an inline run drawn under its call comes from the file's one read", async 
     await link.click();
     await p.waitForSelector("#reading .nested .entry");
     assert.ok((await p.textContent("#reading .nested")).includes(firstWords(prompt)), `${id} ${run}: the nested run starts with its Task's prompt`);
-    assert.equal(reads, 1, `${id} ${run}: the file is read once, not again for its run`);
+    assert.equal(reads.count, 1, `${id} ${run}: the file is read once, not again for its run`);
     assert.deepEqual(errors, []);
     shown++;
     await p.close();
