@@ -4,7 +4,7 @@ import type { JournalRecord, Redactor, SessionRow, SessionState } from "../index
 /** A session file open for writing (one writer: it holds `<id>.lock`). */
 export class FileJournal {
   readonly path: string;
-  /** The file ended mid-line (a crash): that line is ended, in memory at open and in the file just before the first record is appended (a refused strict resume leaves the file as it was); replay then reports it as a bad line. */
+  /** The file ended mid-line (a crash): the first record appended ends that line (its bytes stay) and memory then reads it as a bad line, as replay does; until then the file is as it was (a refused strict resume changes nothing). */
   readonly repairedTornTail: boolean;
   /**
    * Redacts the record, applies it, appends its line, and returns the line.

@@ -181,10 +181,7 @@ class JournalBase {
   /** The first line read that a strict load refuses, or null (resumeSession's `strict`). */
   get corruption() {
     this.usable();
-    const c = this.journal.corruption;
-    // The torn line, ended in memory only, is what a load of the file finds: a torn tail.
-    if (this.tornLine != null && c !== null && c.line === this.tornLine) return { line: this.tornLine, kind: "torn-tail", message: "the last line was cut off mid-write" };
-    return c;
+    return this.journal.corruption;
   }
 }
 
@@ -209,18 +206,17 @@ class FileJournal extends JournalBase {
       throw e;
     }
     /**
-     * True when the file ended mid-line: that line is ended (memory reads
-     * it as the file will be), and the file gets its newline just before
-     * the first record is appended, not at open: a strict resume refuses
-     * such a file before anything is written (a new-user review found the
-     * file changed by a refused resume).
+     * True when the file ended mid-line (a crash): the line is ended by the
+     * first record's append, not at open, so a strict resume refuses such
+     * a file before anything is written (a new-user review found the file
+     * changed by a refused resume). Until then memory is what a replay of
+     * the file gives, its torn tail included.
      */
     this.repairedTornTail = false;
-    /** The torn line's number while its newline is not yet in the file. */
-    this.tornLine = null;
+    /** The torn line is not ended in the file yet. */
+    this.tornTail = false;
     if (fs.fstatSync(this.fd).size > 0 && replayFile(file, this.journal, this.fd)) {
-      this.tornLine = this.journal.lineCount + 1;
-      this.journal.feed("\n");
+      this.tornTail = true;
       this.repairedTornTail = true;
     }
     this.journal.finish();
@@ -237,17 +233,47 @@ class FileJournal extends JournalBase {
     if (before.nlink === 0) {
       throw fail("ERR_SESSION_REMOVED", `write: ${this.path} was deleted while open; nothing more is written to it`);
     }
-    const line = this.apply(record);
-    // The torn last line's newline goes first (its bytes stay: see the constructor).
-    const bytes = Buffer.from((this.tornLine === null ? "" : "\n") + line + "\n");
+    // After a crash the file ends mid-line: the record is applied to a
+    // replay of the file with that line ended, and the newline goes out in
+    // the record's own append (its bytes stay). A refused record changes
+    // nothing, the file included.
+    const ended = this.tornTail ? this.#endedReplay() : null;
+    const previous = this.journal;
+    let line;
+    try {
+      if (ended) this.journal = ended;
+      line = this.apply(record);
+    } catch (e) {
+      if (ended) {
+        ended.free();
+        this.journal = previous;
+      }
+      throw e;
+    }
+    if (ended) previous.free();
+    const bytes = Buffer.from((ended ? "\n" : "") + line + "\n");
     try {
       for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at, bytes.length - at);
     } catch (e) {
       this.#rollBack(before.size);
       throw fail("ERR_JOURNAL_WRITE", `write: could not append to ${this.path}: ${e.code ?? e.message}; the file keeps whole lines only and this record is not in it`, e);
     }
-    this.tornLine = null;
+    this.tornTail = false;
     return line;
+  }
+
+  /** A replay of the file with its torn last line ended, as the next append will end it. */
+  #endedReplay() {
+    const journal = new session.Journal(this.options);
+    try {
+      replayFile(this.path, journal, this.fd);
+      journal.feed("\n");
+      journal.finish();
+    } catch (e) {
+      journal.free();
+      throw e;
+    }
+    return journal;
   }
 
   /** After a failed append: the file back to `size` bytes, memory back to the file. */
@@ -255,12 +281,12 @@ class FileJournal extends JournalBase {
     try {
       fs.ftruncateSync(this.fd, size);
     } catch {
-      // A file we cannot even shorten keeps the partial line; replay
-      // reports it and the next open ends it. Memory still follows the file.
+      // A file we cannot even shorten keeps the partial line: memory reads
+      // it as a torn tail, as a replay does, and the next append ends it.
     }
     this.journal.free();
     this.journal = new session.Journal(this.options);
-    if (replayFile(this.path, this.journal, this.fd)) this.journal.feed("\n");
+    this.tornTail = replayFile(this.path, this.journal, this.fd);
     this.journal.finish();
   }
 
