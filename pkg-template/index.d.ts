@@ -1031,15 +1031,18 @@ export interface TruncatedOutput {
   /** The output itself when it was within the limits; else its first and last whole lines around a note ("[… 4,300 lines (312,004 bytes) left out …"). */
   text: string;
   truncated: boolean;
+  /** Lines of which nothing was kept (a line cut in two is not one of them). */
   omittedLines: number;
+  /** The bytes between head and tail, cut lines' parts included. */
   omittedBytes: number;
 }
 
 /**
  * A tool output over `maxBytes` or `maxLines` keeps its first `headLines` and last `tailLines`
- * lines (fewer where they would pass `maxBytes`: the kept text never does), whole lines only,
- * never cut inside a character; the note between says how many lines went and where the full
- * output is.
+ * lines (fewer where they would pass `maxBytes`: the kept text never does); the note between
+ * says how many lines went and where the full output is. A side where not even one whole line
+ * fits keeps the part of its line that does, cut between characters ("[… part of a line
+ * (1,948,800 bytes) left out …").
  */
 export function truncateToolOutput(output: string, options?: TruncateOptions): TruncatedOutput;
 

@@ -5,12 +5,15 @@
 //!
 //! Choices where the seed is silent, made for the model reading the result:
 //! - Lines are what `\n` ends; a last line without one counts too.
-//! - Whole lines only, so never inside a UTF-8 character or a line: a line
-//!   that does not fit is left out whole, never cut.
+//! - Whole lines where any fit: a line that does not fit is left out whole.
 //! - The kept text stays within `max_bytes` (plus the note): the head may
 //!   use its share of the bytes (`max_bytes × head/(head+tail)`), the tail
 //!   the rest. With lines of 80 bytes the defaults keep about 180 and 450
-//!   lines; one 10 MB line keeps none and the note says so.
+//!   lines.
+//! - A side whose first line alone is over its share (minified JSON, a
+//!   bundle, one 10 MB line) keeps the part of that line that fits, cut at
+//!   a character boundary, rather than nothing: the model then sees how the
+//!   output begins and ends. The note says a line was cut.
 
 #![forbid(unsafe_code)]
 
@@ -58,24 +61,42 @@ pub fn truncate_tool_output<'a>(output: &'a str, limits: &Limits, full_at: Optio
     }
     let limits = &within_max_lines(limits);
     let (head_share, tail_share) = shares(limits);
-    let head_end = head_end(bytes, limits.head_lines, head_share);
-    let tail_start = tail_start(bytes, head_end, limits.tail_lines, tail_share);
-    let kept_lines = line_count(&bytes[..head_end]) + line_count(&bytes[tail_start..]);
-    let omitted_lines = lines - kept_lines;
+    let mut head_end = head_end(bytes, limits.head_lines, head_share);
+    if head_end == 0 && limits.head_lines > 0 {
+        // Not even the first line fits: its start, whole characters.
+        head_end = char_floor(output, head_share.min(bytes.len()));
+    }
+    let head_cut = head_end > 0 && head_end < bytes.len() && bytes[head_end - 1] != b'\n';
+    // Whole tail lines start after the line the head cut.
+    let floor = match head_cut {
+        true => find_byte(&bytes[head_end..], b'\n').map_or(bytes.len(), |i| head_end + i + 1),
+        false => head_end,
+    };
+    let mut tail_start = tail_start(bytes, floor, limits.tail_lines, tail_share);
+    if tail_start == bytes.len() && limits.tail_lines > 0 {
+        // Not even the last line fits: its end, whole characters.
+        tail_start = char_ceil(output, bytes.len().saturating_sub(tail_share).max(head_end));
+    }
+    // Lines with a byte kept, a line cut on both sides counted once.
+    let (head_lines, tail_lines) = (line_count(&bytes[..head_end]), line_count(&bytes[tail_start..]));
+    let tail_cut = tail_start > 0 && tail_start < bytes.len() && bytes[tail_start - 1] != b'\n';
+    let shared = head_cut && tail_cut && find_byte(&bytes[head_end..tail_start], b'\n').is_none();
+    let omitted_lines = (lines + usize::from(shared)).saturating_sub(head_lines + tail_lines);
+    let cut_lines = usize::from(head_cut) + usize::from(tail_cut) - usize::from(shared);
     let omitted_bytes = tail_start - head_end;
     if omitted_bytes == 0 {
         // Nothing left out: a note of nothing would only make it longer.
         return Truncated { text: output.into(), truncated: false, omitted_lines: 0, omitted_bytes: 0 };
     }
-    // Both ends are line boundaries (after a `\n`, or the text's ends), so
-    // both slices are whole characters.
+    // Both ends are character boundaries: after a `\n`, the text's ends,
+    // or a cut made at one.
     let (head, tail) = (&output[..head_end], &output[tail_start..]);
     let mut text = String::with_capacity(head.len() + tail.len() + 200);
     text.push_str(head);
     if !head.is_empty() && !head.ends_with('\n') {
         text.push('\n');
     }
-    text.push_str(&note(omitted_lines, omitted_bytes, full_at));
+    text.push_str(&note(omitted_lines, cut_lines, omitted_bytes, full_at));
     if !tail.is_empty() {
         text.push('\n');
         text.push_str(tail);
@@ -84,11 +105,23 @@ pub fn truncate_tool_output<'a>(output: &'a str, limits: &Limits, full_at: Optio
 }
 
 /// The note between head and tail, e.g. "[… 4,300 lines (312,004 bytes)
-/// left out …]" and where to find them.
-pub fn note(lines: usize, bytes: usize, full_at: Option<&str>) -> String {
-    let unit = if lines == 1 { "line" } else { "lines" };
-    let mut out =
-        format!("[… {} {unit} ({} bytes) left out …", thousands(lines as u64), thousands(bytes as u64));
+/// left out …]" or "[… part of a line (1,948,800 bytes) left out …]", and
+/// where to find them. `cut`: lines of which only a part was kept.
+fn note(lines: usize, cut: usize, bytes: usize, full_at: Option<&str>) -> String {
+    // Pushed piece by piece: format! here cost the module 0.4 KB.
+    let mut out = String::from("[… ");
+    // At most two lines are cut: the head's and the tail's.
+    out.push_str(["", "part of a line", "parts of 2 lines"][cut.min(2)]);
+    if cut > 0 && lines > 0 {
+        out.push_str(" and ");
+    }
+    if cut == 0 || lines > 0 {
+        out.push_str(&thousands(lines as u64));
+        out.push_str(if lines == 1 { " line" } else { " lines" });
+    }
+    out.push_str(" (");
+    out.push_str(&thousands(bytes as u64));
+    out.push_str(" bytes) left out …");
     match full_at {
         Some(at) => {
             out.push_str(" The full output is kept at ");
@@ -100,6 +133,22 @@ pub fn note(lines: usize, bytes: usize, full_at: Option<&str>) -> String {
         ),
     }
     out
+}
+
+/// The largest character boundary at or before `i`.
+fn char_floor(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest character boundary at or after `i`.
+fn char_ceil(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// Lines as `\n` ends them, and a last one without it.
@@ -229,12 +278,106 @@ mod tests {
     }
 
     #[test]
-    fn one_huge_line_keeps_nothing_but_the_note() {
+    fn one_huge_line_keeps_its_start_and_end_whole_characters() {
         let out = "ü".repeat(40_000); // 80 KB, no newline
         let t = truncate_tool_output(&out, &Limits::default(), None);
         assert!(t.truncated);
-        assert_eq!((t.omitted_lines, t.omitted_bytes), (1, 80_000));
-        assert!(t.text.starts_with("[… 1 line (80,000 bytes) left out"), "{}", t.text);
+        // The head's share of 50 KB is 200/700 of it, the tail's the rest;
+        // an odd share ends inside a two-byte character and stops before it.
+        let (head, tail) = (MAX_BYTES * 200 / 700 / 2, (MAX_BYTES - MAX_BYTES * 200 / 700) / 2);
+        assert_eq!((t.omitted_lines, t.omitted_bytes), (0, 80_000 - 2 * (head + tail)));
+        let lines: Vec<&str> = t.text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0], "ü".repeat(head));
+        assert!(lines[1].starts_with("[… part of a line ("), "{}", lines[1]);
+        assert_eq!(lines[2], "ü".repeat(tail));
+    }
+
+    #[test]
+    fn a_side_cuts_its_line_only_when_no_whole_line_fits() {
+        // A 100 KB first line, short lines after: the head keeps the first
+        // line's start, the tail whole lines.
+        let mut out = "x".repeat(100_000);
+        out.push('\n');
+        out.push_str(&numbered(10));
+        let t = truncate_tool_output(&out, &Limits::default(), None);
+        let lines: Vec<&str> = t.text.lines().collect();
+        assert_eq!(lines[0].len(), MAX_BYTES * 200 / 700);
+        assert_eq!(lines[2..], numbered(10).lines().collect::<Vec<_>>()[..]);
+        assert!(lines[1].starts_with("[… part of a line ("), "{}", lines[1]);
+        assert_eq!(t.omitted_lines, 0);
+        // Short lines first, a 100 KB last line: the head keeps whole lines,
+        // the tail the last line's end.
+        let mut out = numbered(10);
+        out.push_str(&"y".repeat(100_000));
+        let t = truncate_tool_output(&out, &Limits::default(), None);
+        let lines: Vec<&str> = t.text.lines().collect();
+        assert_eq!(lines[..10], numbered(10).lines().collect::<Vec<_>>()[..]);
+        assert!(lines[10].starts_with("[… part of a line ("), "{}", lines[10]);
+        assert_eq!(lines[11], "y".repeat(MAX_BYTES - MAX_BYTES * 200 / 700));
+        // Two long lines, each cut, and whole lines between left out.
+        let out = format!("{}\n{}{}", "a".repeat(60_000), numbered(3), "b".repeat(60_000));
+        let t = truncate_tool_output(&out, &Limits::default(), None);
+        assert!(t.text.contains("[… parts of 2 lines and 3 lines ("), "{}", &t.text[14_000..15_000]);
+        assert_eq!(t.omitted_lines, 3);
+        assert_eq!(t.omitted_bytes, out.len() - MAX_BYTES);
+    }
+
+    /// Any output, any limits: the kept text is the output's start and end
+    /// within `max_bytes` in all, and its figures add up.
+    #[test]
+    fn cuts_add_up_on_many_shapes() {
+        let pieces = ["é", "a", "\n", "long line of text ", "\n\n", "日本"];
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        let mut cut = 0;
+        for _ in 0..5000 {
+            let mut out = String::new();
+            for _ in 0..next() % 60 {
+                out.push_str(pieces[next() as usize % pieces.len()]);
+            }
+            let seed = next();
+            let max_bytes = seed as usize % 40;
+            let l = Limits {
+                max_bytes,
+                max_lines: (seed >> 6) as usize % 6,
+                head_lines: (seed >> 10) as usize % 4,
+                tail_lines: (seed >> 14) as usize % 4,
+            };
+            let t = truncate_tool_output(&out, &l, None);
+            if !t.truncated {
+                assert_eq!(t.text, out);
+                continue;
+            }
+            let note = t.text.find("[…").unwrap();
+            let after = t.text[note..].find('\n').map_or("", |i| &t.text[note + i + 1..]);
+            // Before the note: the head, and a newline of its own unless it
+            // ended a line.
+            let before = &t.text[..note];
+            let head_len = out.len() - t.omitted_bytes - after.len();
+            assert!(before.len() == head_len || before.len() == head_len + 1 && before.ends_with('\n'));
+            assert!(
+                out.starts_with(&before[..head_len]) && out.ends_with(after),
+                "{l:?} {out:?}: {}",
+                t.text
+            );
+            assert!(head_len + after.len() <= max_bytes, "{l:?} {out:?}: {}", t.text);
+            // Lines none of whose bytes were kept, counted from the output.
+            let gap = head_len..out.len() - after.len();
+            let mut start = 0;
+            let mut gone = 0;
+            for line in out.split_inclusive('\n') {
+                gone += usize::from(gap.start <= start && start + line.len() <= gap.end);
+                start += line.len();
+            }
+            assert_eq!(t.omitted_lines, gone, "{l:?} {out:?}: {}", t.text);
+            assert!(line_count(out.as_bytes()) - gone <= l.max_lines, "{l:?} {out:?}: {}", t.text);
+            cut += usize::from(t.text.contains("part"));
+        }
+        assert!(cut > 500, "{cut} outputs with a line cut");
     }
 
     #[test]

@@ -39,6 +39,15 @@ fn truncate_tool_output_keeps_head_and_tail_and_checks_its_options() {
     let half = js_sys::JsString::from_char_code1(0xD83D);
     let lone = wasm::truncate(half.into(), JsValue::UNDEFINED).unwrap();
     assert_eq!(js_sys::JsString::from(get(&lone, "text")).length(), 1);
+    // One line over the budget keeps its start and end, cut between
+    // characters (four-byte ones here, two UTF-16 units in JS).
+    let line = wasm::truncate("😀".repeat(50_000).into(), object(r#"{"maxBytes":1001}"#)).unwrap();
+    let text = get(&line, "text").as_string().unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let (note, tail) = rest.split_once('\n').unwrap();
+    assert!(note.starts_with("[… part of a line (") && !text.contains('\u{FFFD}'), "{note}");
+    assert_eq!((head, tail), ("😀".repeat(71).as_str(), "😀".repeat(178).as_str()));
+    assert_eq!(get(&line, "omittedBytes").as_f64(), Some(4.0 * (50_000 - 71 - 178) as f64));
     for bad in [r#"{"maxBytes":-1}"#, r#"{"maxLines":1.5}"#, r#"{"headLine":3}"#, r#"{"fullOutputAt":5}"#] {
         assert_eq!(code_of(wasm::truncate("x".into(), object(bad))), "ERR_INVALID_ARG", "{bad}");
     }
