@@ -214,12 +214,21 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
 fn lone_setting(text: &[u8], ls: usize, cs: usize, start: usize, after: usize, le: usize) -> bool {
     let indented = start > ls && text[ls..start].iter().all(|b| matches!(b, b' ' | b'\t'));
     let name = text.get(start..after.saturating_sub(1)).unwrap_or_default();
-    let value = text.get(after..le).unwrap_or_default();
+    let value = before_closing_tag(text.get(after..le).unwrap_or_default());
     cs == start
         && !indented
         && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         && value.len() >= 6
         && !value.iter().any(|b| b" \t()[]{}<>,;.'\"`$\\".contains(b))
+}
+
+/// A value up to a closing tag: the line's content starts after an opening
+/// tag (`content_start`), so `<garuda_note>password=…</garuda_note>` and
+/// Claude Code's `<bash-stdout>…</bash-stdout>` are the setting alone on
+/// its line too (the redaction-at-rest test's random values found the
+/// note's leak).
+fn before_closing_tag(value: &[u8]) -> &[u8] {
+    value.windows(2).position(|w| w == b"</").map_or(value, |i| &value[..i])
 }
 
 fn skip_blanks(text: &[u8], mut i: usize) -> usize {

@@ -24,6 +24,9 @@ const GOES: &[(&str, &[&str])] = &[
     ("db_password=dragonfly\nuser=app\n", &["dragonfly"]),
     ("     3\tpassword=sunshine", &["sunshine"]),
     ("secret=tralalala", &["tralalala"]),
+    // ... inside tags: a host's note, Claude Code's `!` shell output.
+    ("<garuda_note>password=cGCEAldUcLovcMbs</garuda_note>", &["cGCEAldUcLovcMbs"]),
+    ("<bash-stdout>password=sunshine</bash-stdout></local>", &["sunshine"]),
     // URL userinfo, letters only.
     ("git clone https://user:LettersOnly@example.com/r.git", &["LettersOnly"]),
     ("postgres://app:hunter@db:5432/app", &["hunter"]),
@@ -88,6 +91,7 @@ const STAYS: &[&str] = &[
     "password=sunshine,",
     "password=pw",
     "opts.password=sunshine",
+    "<code>password=getPass()</code>",
     "API_TOKEN=${API_TOKEN}",
     "API_TOKEN=$API_TOKEN",
     "ANTHROPIC_API_KEY=sk-ant-...",

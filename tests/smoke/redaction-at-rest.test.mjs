@@ -108,6 +108,9 @@ function corpus() {
       out.push([`${name}, ${kind}`, carrier(v), v]);
     }
   }
+  // A value the random corpus once drew: no other rule takes it, and the
+  // setting inside the host's <garuda_note> reached the disk (stop 49).
+  out.push(["my.cnf line, a value only the setting rule takes", "password=cGCEAldUcLovcMbs", "cGCEAldUcLovcMbs"]);
   out.push(["aws secret beside its id", `aws_access_key_id AKIA${pick(UPPER + DIGITS, 16)} and its secret ${pick(UPPER, 1)}${pick(ALNUM + "/+", 38)}${pick(LOWER, 1)}`, null]);
   out.push(["gcp private_key_id", `{"type": "service_account", "private_key_id": "${pick(HEX, 40)}"}`, null]);
   out.push(["azure sas", `https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=${pick(ALNUM, 30)}%2B${pick(ALNUM, 12)}%3D`, null]);
