@@ -10,7 +10,7 @@
 // getBuiltinModule first: an ESM bundle of this CommonJS file (esbuild --format=esm) has no require (Node >= 20.16, Bun, Deno).
 const crypto = process.getBuiltinModule?.("node:crypto") ?? require("node:crypto");
 const session = require("./garuda_session.js");
-const { fail } = require("./store.js");
+const { fail } = require("./files.js");
 
 const LIVE = { modelView: true, strict: true };
 

@@ -5,7 +5,8 @@
 "use strict";
 
 const session = require("./garuda_session.js");
-const { fail, JournalBase, checkId, checkToolUseId, cleanChildId } = require("./store.js");
+const { fail } = require("./files.js");
+const { JournalBase, checkId, checkToolUseId, cleanChildId } = require("./journal-base.js");
 
 /** A session in memory: the lines written (redacted), and the state they replay to. */
 class MemoryJournal extends JournalBase {

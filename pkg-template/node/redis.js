@@ -32,7 +32,8 @@ const crypto = process.getBuiltinModule?.("node:crypto") ?? require("node:crypto
 const { Worker, MessageChannel, receiveMessageOnPort } = process.getBuiltinModule?.("node:worker_threads") ?? require("node:worker_threads");
 const session = require("./garuda_session.js");
 // The id rules are the file store's: one place says what a session id is.
-const { JournalBase, fail, checkId, checkToolUseId, cleanChildId } = require("./store.js");
+const { fail } = require("./files.js");
+const { JournalBase, checkId, checkToolUseId, cleanChildId } = require("./journal-base.js");
 
 const BATCH = 5000;
 

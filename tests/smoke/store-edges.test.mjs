@@ -14,7 +14,8 @@ import { createRequire } from "node:module";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const require = createRequire(import.meta.url);
-const { FileSessionStore, MemorySessionStore, cleanChildId } = require(path.join(root, "pkg/node/store.js"));
+const { FileSessionStore, MemorySessionStore } = require(path.join(root, "pkg/node/store.js"));
+const { cleanChildId } = require(path.join(root, "pkg/node/journal-base.js"));
 const bin = path.join(root, "pkg/bin/garuda-session.cjs");
 
 const fresh = () => path.join(fs.mkdtempSync(path.join(tmpdir(), "garuda-edges-")), "sessions");

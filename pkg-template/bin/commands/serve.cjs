@@ -4,7 +4,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const http = require("node:http");
-const { lockHeld } = require("../../node/store.js");
+const { lockHeld } = require("../../node/lock.js");
 const { UsageError, parseArgs, REDIS, redisStore, maskPassword, journalOf, CHUNK, session } = require("../cli.cjs");
 const { folderRows } = require("./list.cjs");
 const { journalOfText, exportTranscript } = require("./export.cjs");
