@@ -18,26 +18,49 @@ export const isSession = (name) => name.endsWith(".jsonl") || (name.startsWith("
 export function addFiles(files) {
   const stem = (name) => name.replace(/\.jsonl?$/, "");
   const sessionPaths = new Set(files.map((f) => f.path.split("/").filter(Boolean)).filter((p) => isSession(p.at(-1))).map((p) => [...p.slice(0, -1), stem(p.at(-1))].join("/")));
+  // Each session's name in the sidebar and in deep links: its file's name,
+  // or its path where two folders hold the same name (pi's and Codex's
+  // `small.jsonl` beside Claude Code's showed one session for three).
+  const names = new Map();
+  const named = new Map();
+  for (const p of sessionPaths) named.set(p.split("/").at(-1), (named.get(p.split("/").at(-1)) ?? 0) + 1);
+  const nameOf = (p) => {
+    if (!names.has(p)) {
+      const name = p.split("/").at(-1);
+      names.set(p, named.get(name) > 1 || view.sessions.get(name)?.file || view.sessions.get(name)?.url ? p : name);
+    }
+    return names.get(p);
+  };
   for (const { file, path } of files) {
     const parts = path.split("/").filter(Boolean);
     if (!isSession(parts.at(-1) ?? "")) continue;
     const name = stem(parts.at(-1));
     let owner = null;
     for (let k = parts.length - 1; k >= 1 && !owner; k--) {
-      if (sessionPaths.has(parts.slice(0, k).join("/"))) owner = parts[k - 1];
+      if (sessionPaths.has(parts.slice(0, k).join("/"))) owner = nameOf(parts.slice(0, k).join("/"));
     }
     if (owner) {
       const p = view.sessions.get(owner) ?? { children: [] };
       p.children.push({ name, file });
       view.sessions.set(owner, p);
     } else {
-      const s = view.sessions.get(name) ?? { children: [] };
+      const key = nameOf([...parts.slice(0, -1), name].join("/"));
+      const s = view.sessions.get(key) ?? { children: [] };
       s.file = file;
       s.project = parts.slice(0, -1).join("/");
-      view.sessions.set(name, s);
+      view.sessions.set(key, s);
     }
   }
   sessionsChanged();
+}
+
+/** A served session's name: its id, or its project and id when another session has that id (ids come from file names). */
+export function servedName(id, project) {
+  if (!view.sessions.has(id)) return id;
+  const qualified = project ? `${project}/${id}` : id;
+  let name = qualified;
+  for (let n = 2; view.sessions.has(name); n++) name = `${qualified} (${n})`;
+  return name;
 }
 
 /** A folder opens to its sessions index; a single session opens to its transcript. */

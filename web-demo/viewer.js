@@ -13,7 +13,7 @@
 // viewer-summary.js; viewer-core.js holds what they share.
 
 import { $, view, main, send, n, serveHeaders } from "./viewer-core.js";
-import { renderSessions, openSession, sessionsChanged, noteInlineRuns } from "./viewer-sessions.js";
+import { renderSessions, openSession, sessionsChanged, noteInlineRuns, servedName } from "./viewer-sessions.js";
 import { setMode, deepLink, goTo, goToHit, showHitCount } from "./viewer-nav.js";
 import { readingItems, reading } from "./viewer-reading.js";
 import { applyFilters, renderRows, renderDetail } from "./viewer-list.js";
@@ -156,9 +156,17 @@ if (params.get("file") && sameOrigin(params.get("file"))) {
 } else if (params.get("dir") && sameOrigin(params.get("dir"))) {
   const listing = new URL(params.get("dir"), location.href);
   fetch(listing, { headers: serveHeaders })
-    .then((r) => r.json())
+    .then((r) => {
+      // A deep link opened in a new tab has no token (each tab keeps its own): said, not a blank page.
+      if (r.status === 401) throw new Error("this tab has no token: open the URL that serve printed (…#token=…), then the link again in that tab");
+      if (!r.ok) throw new Error(`the sessions index: HTTP ${r.status}`);
+      return r.json();
+    })
     .then((list) => {
-      for (const s of list.sessions) view.sessions.set(s.id, { url: new URL(s.file, listing).href, project: s.project ?? "", children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, listing).href, ...(c.run ? { run: c.run } : {}) })) });
+      for (const s of list.sessions) view.sessions.set(servedName(s.id, s.project), { url: new URL(s.file, listing).href, project: s.project ?? "", children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, listing).href, ...(c.run ? { run: c.run } : {}) })) });
       sessionsChanged();
+    })
+    .catch((e) => {
+      $("status").textContent = `Could not load the sessions: ${e.message}`;
     });
 }

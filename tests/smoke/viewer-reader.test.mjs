@@ -421,3 +421,25 @@ test("a run inside a Claude Code file is a child run in the sidebar (served and 
   await q.waitForSelector("body[data-loaded='sidechain-toolu_task']");
   assert.deepEqual([...p.errors, ...q.errors], []);
 });
+
+test("sessions with one file name in two folders are two sessions, each with its own deep link; a folder name with a space opens", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-names-"));
+  const session = (prompt, t) => [{ type: "start", t, sessionId: "small", model: "claude-sonnet-4-5" }, { type: "user", t, message: { role: "user", content: prompt } }].map((r) => JSON.stringify(r) + "\n").join("");
+  for (const [folder, prompt, t] of [["codex", "prompt of the newer one", "2026-11-29T10:00:00.000Z"], ["pi", "prompt of the older one", "2026-11-29T09:00:00.000Z"], ["My Project", "prompt under a space", "2026-11-29T08:00:00.000Z"]]) {
+    mkdirSync(path.join(dir, folder), { recursive: true });
+    writeFileSync(path.join(dir, folder, folder === "My Project" ? "spaced.jsonl" : "small.jsonl"), session(prompt, t));
+  }
+  const origin = await serveDir(dir);
+  const p = await page();
+  await p.goto(authed(origin));
+  await p.waitForSelector("#index-table tbody tr[data-session='spaced']");
+  const names = await p.$$eval("#index-table tbody tr[data-session]", (rows) => rows.map((r) => r.dataset.session));
+  assert.deepEqual(names.sort(), ["pi/small", "small", "spaced"]);
+  for (const [name, prompt] of [["small", "prompt of the newer one"], ["pi/small", "prompt of the older one"], ["spaced", "prompt under a space"]]) {
+    const q = await page();
+    await q.goto(authed(origin, `session=${encodeURIComponent(name)}`));
+    await q.waitForSelector(`body[data-loaded='${name}']`);
+    await q.waitForSelector(`#reading :text("${prompt}")`);
+    assert.deepEqual(q.errors, []);
+  }
+});

@@ -5,6 +5,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const http = require("node:http");
 const { lockHeld } = require("../../node/lock.js");
+const { redactingLines } = require("../redact-bytes.cjs");
 const { UsageError, parseArgs, REDIS, redisStore, maskPassword, journalOf, CHUNK, session } = require("../cli.cjs");
 const { folderRows } = require("./list.cjs");
 const { journalOfText, exportTranscript } = require("./export.cjs");
@@ -21,7 +22,7 @@ function sessionIndex(dir) {
   return { sessions: folderRows(dir) };
 }
 
-/** A path under the served folder from URL segments, or null: plain names only (no "..", no separators). */
+/** A path under the served folder from URL segments, or null: names only (no "." or "..", no separators). */
 function underDir(dir, encoded) {
   let parts;
   try {
@@ -29,7 +30,10 @@ function underDir(dir, encoded) {
   } catch {
     return null;
   }
-  if (parts.length === 0 || !parts.every((p) => /^[A-Za-z0-9._-]+$/.test(p) && p !== "." && p !== "..")) return null;
+  // Any name a folder may hold (a space, an apostrophe, accents: pi names
+  // its folders after the working directory), but never a step up or
+  // across: no "." or "..", no empty step, no separator or NUL inside one.
+  if (parts.length === 0 || !parts.every((p) => p !== "" && p !== "." && p !== ".." && !/[/\\\0]/.test(p))) return null;
   // Nothing is served through a link (`passwd.jsonl -> /etc/passwd`): every
   // step under the folder is checked with lstat (and the file opened with
   // O_NOFOLLOW). A step that is not there is left to the caller's 404.
@@ -77,15 +81,14 @@ async function sendRedisJournal(res, store, ids, noRedact) {
 function sendRedacted(res, file, type, start = 0, end = Infinity, headers = {}) {
   const redactor = new session.Redactor({ env: process.env });
   res.writeHead(200, { ...SECURITY_HEADERS, "content-type": type, ...headers });
-  let rest = Buffer.alloc(0);
-  readRange(file, start, end, (chunk) => {
-    const bytes = rest.length ? Buffer.concat([rest, chunk]) : chunk;
-    const cut = bytes.lastIndexOf(10) + 1;
-    if (cut > 0) res.write(redactor.redactJournal(bytes.subarray(0, cut)).text);
-    rest = Buffer.from(bytes.subarray(cut));
-  });
-  if (rest.length) res.write(redactor.redactJournal(rest).text);
-  redactor.free();
+  // A line that is not UTF-8 keeps its bytes (the core refuses them whole).
+  const lines = redactingLines(redactor, { lines: 0, changed: 0, notRecords: 0, rules: {} }, (bytes) => res.write(bytes));
+  try {
+    readRange(file, start, end, lines.push);
+    lines.end();
+  } finally {
+    redactor.free();
+  }
   res.end();
 }
 
@@ -176,6 +179,7 @@ function serve(args) {
     return b.length === tokenBytes.length && require("node:crypto").timingSafeEqual(b, tokenBytes);
   };
   let hosts = new Set();
+  let origins = new Set();
   const server = http.createServer(async (req, res) => {
     const send = (status, type, body, extra = {}) => {
       res.writeHead(status, { ...SECURITY_HEADERS, "content-type": type, ...extra });
@@ -183,6 +187,14 @@ function serve(args) {
     };
     if (req.method !== "GET" && req.method !== "HEAD") return send(405, "text/plain", "only GET and HEAD\n", { allow: "GET, HEAD" });
     if (!hosts.has(String(req.headers.host ?? "").toLowerCase())) return send(403, "text/plain", "this server answers only its own origin\n");
+    // A browser says where a request comes from: another page's (another
+    // port on 127.0.0.1 is another origin, `same-site`) is refused even
+    // with the token, so only this server's own pages read it.
+    const from = req.headers.origin;
+    const site = req.headers["sec-fetch-site"];
+    if ((from !== undefined && !origins.has(String(from).toLowerCase())) || (site !== undefined && site !== "same-origin" && site !== "none")) {
+      return send(403, "text/plain", "this server answers only its own origin\n");
+    }
     const url = new URL(req.url, "http://127.0.0.1");
     const viewerFile = url.pathname === "/" || /^\/(viewer|web)\//.test(url.pathname);
     if (!viewerFile && !holdsToken(req.headers["x-garuda-token"])) {
@@ -261,9 +273,16 @@ function serve(args) {
       send(500, "text/plain", String(e.message));
     }
   });
+  // A port in use or not ours to take: said in a line, exit 2, as a bad argument is.
+  server.on("error", (e) => {
+    const why = e.code === "EADDRINUSE" ? "is in use" : e.code === "EACCES" ? "needs privileges" : `cannot be used (${e.code ?? e.message})`;
+    process.stderr.write(`garuda-session serve: port ${o.port ?? 0} on 127.0.0.1 ${why}: give another with --port, or none for a free one\n`);
+    process.exit(2);
+  });
   server.listen(o.port ? Number(o.port) : 0, "127.0.0.1", () => {
     const port = server.address().port;
     hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+    origins = new Set([...hosts].map((h) => `http://${h}`));
     const where = redis ? `${maskPassword(o.redis)} (Redis)` : dir;
     process.stdout.write(`viewer for ${where} on http://127.0.0.1:${port}/viewer/?dir=/files/index.json#token=${token} (Ctrl-C to stop)\n`);
   });
