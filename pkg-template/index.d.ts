@@ -388,7 +388,7 @@ export interface MessageOrigin {
   dropped?: true;
 }
 
-export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo" | "too-deep" | "line-too-long" | "other-branch" | "usage-unknown";
+export type WarningKind = "bad-json" | "bad-record" | "bad-field" | "unknown-type" | "empty-undo" | "empty-redo" | "too-deep" | "line-too-long" | "other-branch" | "usage-unknown" | "not-utf8";
 
 /** The session formats read (detected from the first line, or given as `format`). */
 export type SessionFormat = "garuda" | "claude-code" | "codex" | "pi" | "gemini";

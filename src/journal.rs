@@ -284,9 +284,16 @@ impl Journal {
         match crate::bytes::utf8(&line) {
             Ok(text) => self.read_last_line(text),
             // Cut inside a character: torn for sure.
-            Err(_) => {
+            Err(e) if e.error_len().is_none() => {
                 self.lines += 1;
                 self.state.torn_tail = true;
+            }
+            // A bad byte inside it: read as a line that is not UTF-8 is.
+            Err(_) => {
+                let text = String::from_utf8_lossy(&line);
+                let message = "bytes that are not UTF-8 were read as U+FFFD".to_owned();
+                self.state.warn(Warning { line: self.lines + 1, kind: WarningKind::NotUtf8, message });
+                self.read_last_line(&text);
             }
         }
         self.finish_reader();

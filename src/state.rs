@@ -74,6 +74,11 @@ pub enum WarningKind {
     OtherBranch,
     /// Another agent's session that never recorded its usage: its cost is unknown.
     UsageUnknown,
+    /// A line with bytes that are not UTF-8, read with each replaced by
+    /// U+FFFD, as the agents' own loaders read it (Node's `readFile(…,
+    /// "utf8")`): one bad byte in a Claude Code line dropped the line, and
+    /// with it the chain of every turn before it.
+    NotUtf8,
 }
 
 impl WarningKind {
@@ -82,7 +87,7 @@ impl WarningKind {
         self as usize
     }
 
-    pub const ALL: [WarningKind; 10] = [
+    pub const ALL: [WarningKind; 11] = [
         WarningKind::BadJson,
         WarningKind::BadRecord,
         WarningKind::BadField,
@@ -93,6 +98,7 @@ impl WarningKind {
         WarningKind::LineTooLong,
         WarningKind::OtherBranch,
         WarningKind::UsageUnknown,
+        WarningKind::NotUtf8,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -107,6 +113,7 @@ impl WarningKind {
             WarningKind::LineTooLong => "line-too-long",
             WarningKind::OtherBranch => "other-branch",
             WarningKind::UsageUnknown => "usage-unknown",
+            WarningKind::NotUtf8 => "not-utf8",
         }
     }
 }

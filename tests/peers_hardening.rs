@@ -135,3 +135,56 @@ fn junk_between_the_records_of_a_real_session_costs_a_count_per_line_and_nothing
     }
     assert!(checked >= 5, "only {checked} files checked");
 }
+
+/// One byte that is not UTF-8 inside a text of a real session (a bad sector,
+/// a tool's output cut mid-character) is read as Node reads the file, the
+/// way the agents' own loaders and ccusage read it: as U+FFFD. The oracle
+/// is the same file with that byte written as U+FFFD, which is valid:
+/// the two states are the same but for the warning, and no message is lost
+/// (a Claude Code line dropped for it broke the chain, and every turn
+/// before it left the conversation).
+#[test]
+fn a_byte_that_is_not_utf8_is_read_as_the_replacement_character() {
+    let mut checked = 0;
+    for path in files() {
+        if path.extension().is_none_or(|e| e != "jsonl") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("readable");
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1))
+            .collect();
+        // The middle line's first text value: a letter after `"text":"` or `"content":"`.
+        let middle = starts[starts.len() / 2];
+        let line_end = bytes[middle..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| middle + i);
+        let line = &bytes[middle..line_end];
+        let Some(at) = [&b"\"text\":\""[..], b"\"content\":\""]
+            .iter()
+            .find_map(|key| line.windows(key.len()).position(|w| w == *key).map(|i| i + key.len()))
+        else {
+            continue;
+        };
+        if !line.get(at).is_some_and(u8::is_ascii_alphabetic) {
+            continue;
+        }
+        let at = middle + at;
+        let mut dirty = bytes.clone();
+        dirty[at] = 0xFF;
+        let oracle = [&bytes[..at], "\u{FFFD}".as_bytes(), &bytes[at + 1..]].concat();
+        let (clean, read_dirty, read_oracle) =
+            (read(&bytes, usize::MAX), read(&dirty, 4093), read(&oracle, usize::MAX));
+        assert_eq!(gist(&read_dirty), gist(&read_oracle), "{}", path.display());
+        assert_eq!(read_dirty.messages.len(), clean.messages.len(), "{}: a message lost", path.display());
+        let line_no = starts.iter().position(|&s| s == middle).unwrap() as u64 + 1;
+        let k = WarningKind::NotUtf8;
+        assert_eq!(read_dirty.warning_counts[k.index()], 1, "{}", path.display());
+        assert!(
+            read_dirty.warnings.iter().any(|w| w.kind == k && w.line == line_no),
+            "{}: {:?}",
+            path.display(),
+            read_dirty.warnings
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} files checked");
+}

@@ -248,7 +248,9 @@ fn usage_only_bytes_pass_user_lines_over() {
     let s = usage_bytes(&[&with_user]);
     assert_eq!(s.accounts.usage, whole.accounts.usage);
     assert_eq!(s.warnings.len(), whole.warnings.len());
-    // An assistant line that is not UTF-8 is read, so it is warned about.
+    // An assistant line that is not UTF-8 is read, its bad byte a U+FFFD as
+    // Claude Code's and ccusage's own reading of the file has it: counted,
+    // and warned about.
     let bad_reply = [
         &br#"{"type":"assistant","message":{"role":"assistant","id":"m-bad","model":"claude-sonnet-4-5","content":[{"type":"text","text":""#[..],
         &[0xff],
@@ -260,9 +262,14 @@ fn usage_only_bytes_pass_user_lines_over() {
     with_reply.push(b'\n');
     with_reply.extend_from_slice(&b[first_end..]);
     let s = usage_bytes(&[&with_reply]);
-    assert_eq!(s.accounts.usage, whole.accounts.usage);
+    assert_eq!(s.accounts.usage.input_tokens, whole.accounts.usage.input_tokens + 5);
+    assert_eq!(s.accounts.usage.output_tokens, whole.accounts.usage.output_tokens + 5);
     assert_eq!(s.warnings.len(), whole.warnings.len() + 1);
-    assert!(s.warnings.iter().any(|w| w.line == 2 && w.message.contains("UTF-8")), "{:?}", s.warnings);
+    assert!(
+        s.warnings.iter().any(|w| w.line == 2 && w.kind == crate::state::WarningKind::NotUtf8),
+        "{:?}",
+        s.warnings
+    );
 }
 
 /// Times that are not ISO dates (or cut a character at byte 10) give no day, and no panic.

@@ -36,8 +36,8 @@ impl Journal {
     }
 
     /// Feeds journal bytes as read from a file: chunks may split lines and
-    /// even UTF-8 characters anywhere. A line that is not UTF-8 is skipped
-    /// with a warning, like any line that is not JSON.
+    /// even UTF-8 characters anywhere. A line that is not UTF-8 is read with
+    /// U+FFFD for its bad bytes and a `not-utf8` warning.
     pub fn feed_bytes(&mut self, chunk: &[u8]) {
         let mut rest = self.complete_partial(chunk);
         let mut at = chunk.len() - rest.len();
@@ -185,9 +185,12 @@ impl Journal {
         match crate::bytes::utf8(line) {
             Ok(text) => self.read_line(text),
             Err(_) => {
-                self.lines += 1;
-                let message = "the line is not valid UTF-8".to_owned();
-                self.state.warn(Warning { line: self.lines, kind: WarningKind::BadJson, message });
+                // Read as the agents' own loaders read it, each bad byte a
+                // U+FFFD, and said: a strict load refuses it.
+                let text = String::from_utf8_lossy(line);
+                let message = "bytes that are not UTF-8 were read as U+FFFD".to_owned();
+                self.state.warn(Warning { line: self.lines + 1, kind: WarningKind::NotUtf8, message });
+                self.read_line(&text);
             }
         }
     }

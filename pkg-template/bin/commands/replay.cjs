@@ -7,7 +7,7 @@ const { parseArgs, REDIS, READ, maskPassword, stateOf, n, session } = require(".
 const DESCRIBES = new Set(["other-branch", "usage-unknown"]);
 
 const HELP = `usage: garuda-session replay <file> [--json] [--format f] [--prices p.json] [--redis URL [--prefix p]]
-  summary: messages, usage, cost, warnings (exit 1 when a line was skipped or the tail is torn)
+  summary: messages, usage, cost, warnings (exit 1 when a line was skipped or read damaged, or the tail is torn)
 Reads Garuda journals and Claude Code, Codex, pi and Gemini CLI sessions, detecting the
 format; --format garuda|claude-code|codex|pi|gemini forces it.
 --prices prices.json adds or replaces model prices ({"models": {"<model>": {"input", "output", ...}}}).
@@ -67,7 +67,8 @@ async function replay(args) {
     if (s.tornTail) out.push("  torn tail: the last line was cut off mid-write and was ignored");
     process.stdout.write(out.join("\n") + "\n");
   }
-  // Exit 1 when a line was skipped or the tail is torn, as the help says:
+  // Exit 1 when a line was skipped or read damaged (not-utf8: bytes read as
+  // U+FFFD) or the tail is torn, as the help says:
   // not for what only describes a session (another agent's other branches,
   // a rewind in Claude Code; usage it never recorded), which every line of
   // it was read for.
