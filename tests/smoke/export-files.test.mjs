@@ -92,3 +92,33 @@ test("thinking the API sent without its text is said so, in HTML and Markdown; t
   assert.equal(md.stdout.match(/<summary>Thinking<\/summary>/g)?.length, 1, "only the block with text is folded");
   assert.match(md.stdout, /Plan: greet twice\./);
 });
+
+test("a file with no session in it as its format is refused with exit 2, not exported empty; a failed Write is not 'written'", () => {
+  const dir = tmp();
+  const t = "2026-12-01T10:00:00.000Z";
+  const base = { sessionId: "c1", timestamp: t, cwd: "/w", version: "2.0.0" };
+  const claude = path.join(dir, "c1.jsonl");
+  writeFileSync(
+    claude,
+    line({ ...base, type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "write the notes" } }) +
+      line({ ...base, type: "assistant", uuid: "a1", parentUuid: "u1", message: { id: "m1", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id: "toolu_w", name: "Write", input: { file_path: "/w/NOTES.md", content: "one\ntwo\n" } }], usage: { input_tokens: 1, output_tokens: 1 } } }) +
+      line({ ...base, type: "user", uuid: "u2", parentUuid: "a1", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_w", is_error: true, content: "File has not been read yet." }] } }),
+  );
+  // Read as Codex's: nothing of a session.
+  const wrong = cli("export", claude, "--format", "md", "--from", "codex");
+  assert.equal(wrong.status, 2, wrong.stderr);
+  assert.match(wrong.stderr, /no session in it reads as codex/);
+  assert.equal(wrong.stdout, "");
+  // Gemini CLI's logs.json (a list of prompts, not a session document).
+  const logs = path.join(dir, "logs.json");
+  writeFileSync(logs, JSON.stringify([{ sessionId: "g1", messageId: 0, type: "user", message: "hi", timestamp: t }], null, 2));
+  const notSession = cli("export", logs, "--format", "md");
+  assert.equal(notSession.status, 2, notSession.stdout);
+  // The same file as itself: the Write failed, so nothing was written.
+  const md = cli("export", claude, "--format", "md");
+  assert.equal(md.status, 0, md.stderr);
+  assert.match(md.stdout, /`\/w\/NOTES\.md` not written, 2 lines/);
+  assert.doesNotMatch(md.stdout, /NOTES\.md` written/);
+  const html = cli("export", claude, "--format", "html");
+  assert.match(html.stdout, /<span class="del">not written, 2 lines<\/span>/);
+});

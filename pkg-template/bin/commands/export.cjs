@@ -7,7 +7,7 @@ const path = require("node:path");
 // viewer/render.js, loaded by loadRenderer() before the first transcript.
 const { transcriptMarkdown, transcriptHtml, folderIndexHtml, loadRenderer } = require("../transcript.cjs");
 const { imageWriter } = require("../export-files.cjs");
-const { UsageError, parseArgs, REDIS, withRedis, journalOf, readOptions, known, redactorFor, session } = require("../cli.cjs");
+const { UsageError, parseArgs, REDIS, withRedis, journalOf, readOptions, known, redactorFor, session, FORMATS } = require("../cli.cjs");
 const { walkSessions } = require("../folders.cjs");
 const { runOpener, childFilesOf } = require("../export-runs.cjs");
 
@@ -66,6 +66,14 @@ async function exportCommand(args) {
     if (journal.format === null) {
       journal.free();
       known({ format: null }, o._[0]);
+    }
+    // Read as a format but nothing of a session in it (`--from codex` on a
+    // Claude Code file, Gemini CLI's logs.json): refused as a file in no
+    // known format is, not exported as an empty page with exit 0.
+    if (journal.figures().messageCount === 0 && journal.state().sessionId == null) {
+      const format = journal.format;
+      journal.free();
+      throw new UsageError(`${o._[0]}: no session in it reads as ${format}${o.from ? "" : ` (give --from to read it as another format: ${FORMATS.join(", ")})`}`);
     }
     runOf = runOpener({ open: (run) => journal.runJournal(run), openFile, kids: childFilesOf(o._[0]) });
   }
