@@ -27,7 +27,7 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
-import { viewGist, viewStatus, viewBody, fileLinesHtml, OPEN_VIEWS } from "./tools-render.js";
+import { viewGist, viewStatus, viewBody, fileLinesHtml, OPEN_VIEWS, wrote } from "./tools-render.js";
 import { toolMarkdown } from "./tools-markdown.js";
 import { dropWhy } from "./viewer-words.js";
 
@@ -147,11 +147,11 @@ export function langOf(path) {
   return { js: "javascript", mjs: "javascript", cjs: "javascript", jsx: "javascript", ts: "typescript", tsx: "typescript", mts: "typescript", cts: "typescript", py: "python", rs: "rust", go: "go", java: "java", c: "c", h: "c", cpp: "cpp", hpp: "cpp", cc: "cpp", css: "css", html: "xml", xml: "xml", svg: "xml", json: "json", jsonl: "json", md: "markdown", yml: "yaml", yaml: "yaml", sh: "bash", bash: "bash", zsh: "bash", sql: "sql", toml: "yaml" }[ext];
 }
 
-function diffHtml(files, r) {
+function diffHtml(files, r, res) {
   return files
     .map((f) => {
       // A file written whole reads as a file: numbered and highlighted, not 40 lines of "+".
-      if (f.whole) return `<div class="diff written"><div class="diff-head">${escapeHtml(r(f.path || "(file)"))} <span class="add">written, ${n(f.lines.length)} ${f.lines.length === 1 ? "line" : "lines"}</span></div>${fileLinesHtml(1, f.lines.map(([, t]) => r(t)), langOf(f.path))}</div>`;
+      if (f.whole) return `<div class="diff written"><div class="diff-head">${escapeHtml(r(f.path || "(file)"))} <span class="${res?.error ? "del" : "add"}">${wrote(res)}, ${n(f.lines.length)} ${f.lines.length === 1 ? "line" : "lines"}</span></div>${fileLinesHtml(1, f.lines.map(([, t]) => r(t)), langOf(f.path))}</div>`;
       const rows = f.lines.map(([op, text]) => {
         const cls = op === "+" ? "add" : op === "-" ? "del" : op === "@" ? "hunk" : "ctx";
         return `<div class="${cls}"><span class="op">${op === "@" ? "@@" : escapeHtml(op)}</span>${escapeHtml(r(text))}</div>`;
@@ -218,7 +218,7 @@ function partHtml(p, d, r, opts = {}) {
         if (v.kind === "task") run = "";
         if (res?.images?.length) body += imagesHtml(res.images);
       } else {
-        body = edit ? diffHtml(p.diff, r) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
+        body = edit ? diffHtml(p.diff, r, res) : `<div class="io-label">input</div>${codeHtml(r(p.input), "json")}`;
         if (res) body += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${resultBody(res.text, res.images, r)}`;
       }
       if (p.child) {

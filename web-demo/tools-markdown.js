@@ -10,7 +10,7 @@
 //
 // Every journal string passes `r` (redaction); text that is not fenced or
 // Markdown by intent is escaped.
-import { viewGist, viewStatus, terminalText } from "./tools-render.js";
+import { viewGist, viewStatus, terminalText, wrote } from "./tools-render.js";
 
 // As tools-render.js: lines of a command's output shown before the fold,
 // lines of a read shown before the fold.
@@ -49,7 +49,7 @@ export function toolMarkdown(p, r, { fence, demote, langOf, run = [] }) {
     for (const f of files) {
       // A file written whole: its lines in its language, not a diff of "+" lines.
       if (f.whole) {
-        out.push(`${code(r(f.path || "(file)"))} written, ${n(f.lines.length)} ${f.lines.length === 1 ? "line" : "lines"}`, "");
+        out.push(`${code(r(f.path || "(file)"))} ${wrote(res)}, ${n(f.lines.length)} ${f.lines.length === 1 ? "line" : "lines"}`, "");
         preview(f.lines.map(([, t]) => r(t)).join("\n"), READ_LINES, langOf(f.path) ?? "");
         continue;
       }

@@ -100,6 +100,9 @@ export function viewStatus(v, res) {
   return null;
 }
 
+/** What a call that writes a whole file did, by its result: a failed Write wrote nothing (it read "written, 21 lines"). */
+export const wrote = (res) => (!res ? "to write" : res.error ? "not written" : "written");
+
 /**
  * The body of a call with a view, its result included (the view says how
  * to show it). `diffHtml` draws the call's diff (an edit, a patch); `run`
@@ -165,7 +168,7 @@ export function viewBody(v, p, r, diffHtml, run = "") {
       return html;
     }
     case "patch": {
-      let html = diffHtml(p.diff, r);
+      let html = diffHtml(p.diff, r, res);
       if (res) html += `<div class="io-label">result${res.error ? " (error)" : ""}</div>${previewPre(terminalText(r(v.output ?? res.text)), PREVIEW_LINES)}`;
       return html;
     }

@@ -121,9 +121,12 @@ test("on every Claude Code peer file, each call's Markdown holds its command, pa
     }
     const edits = blocks.filter((b) => ["Edit", "MultiEdit"].includes(b.name)).length;
     assert.ok((text.match(/^`{3,}diff$/gm) ?? []).length >= edits, `${path.basename(file)}: ${edits} edits, each a diff`);
-    // A Write: its path and "written", then its first line as written.
+    // A Write: its path and "written" (or "not written" when its result is
+    // an error, read from the raw lines), then its first line as written.
+    const failed = new Set(parsed(file).flatMap((l) => (Array.isArray(l.message?.content) ? l.message.content : []).filter((c) => c?.type === "tool_result" && c.is_error === true).map((c) => c.tool_use_id)));
     for (const b of blocks.filter((b) => b.name === "Write" && typeof b.input?.content === "string" && typeof b.input?.file_path === "string")) {
-      assert.ok(text.includes(`\`${b.input.file_path}\` written, `), `${path.basename(file)}: Write ${b.id} says what it wrote`);
+      const verb = failed.has(b.id) ? "not written" : "written";
+      assert.ok(text.includes(`\`${b.input.file_path}\` ${verb}, `), `${path.basename(file)}: Write ${b.id} says ${verb}`);
       const first = b.input.content.split("\n")[0];
       assert.ok(text.includes(`\n${first}\n`), `${path.basename(file)}: Write ${b.id} shows its first line`);
       checked++;
