@@ -437,9 +437,12 @@ test("sessions with one file name in two folders are two sessions, each with its
   assert.deepEqual(names.sort(), ["pi/small", "small", "spaced"]);
   for (const [name, prompt] of [["small", "prompt of the newer one"], ["pi/small", "prompt of the older one"], ["spaced", "prompt under a space"]]) {
     const q = await page();
+    const refused = [];
+    q.on("response", (r) => r.status() >= 400 && refused.push(`${r.status()} ${r.url()}`));
     await q.goto(authed(origin, `session=${encodeURIComponent(name)}`));
     await q.waitForSelector(`body[data-loaded='${name}']`);
     await q.waitForSelector(`#reading :text("${prompt}")`);
     assert.deepEqual(q.errors, []);
+    assert.deepEqual(refused, [], "no request of the page refused");
   }
 });
