@@ -386,10 +386,21 @@ impl<'a> Rows<'a> {
         let bad =
             |why: String| Problem { line, kind: Kind::BadLine, severity: Severity::Warning, message: why };
         let parsed = match std::str::from_utf8(piece) {
-            Err(_) => {
-                problems.push(bad("the line is not UTF-8: Claude Code skips it".into()));
-                None
-            }
+            // Claude Code reads its file as a UTF-8 string (Node's `utf8`),
+            // each bad byte a U+FFFD, and so does replay. The lossy text's
+            // offsets are not the file's: no edits, so --fix copies it whole.
+            Err(_) => match self.parse_line(&String::from_utf8_lossy(piece), newline) {
+                Ok(_) => {
+                    problems.push(bad(
+                        "the line has bytes that are not UTF-8: Claude Code reads each as U+FFFD; --fix leaves the line as it is".into(),
+                    ));
+                    Some(Edits::default())
+                }
+                Err(e) => {
+                    problems.push(bad(format!("the line is not a JSON object ({e}): Claude Code skips it")));
+                    None
+                }
+            },
             Ok(t) if t.trim().is_empty() => None,
             Ok(t) => match self.parse_line(t, newline) {
                 Ok(edits) => Some(edits),

@@ -105,6 +105,13 @@ pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {
     for (&i, bs) in &drop {
         let Some(p) = parsed(i) else { continue };
         let text = rows.text(i);
+        if text.edits.block_spans.len() < rows.blocks(i).len() {
+            // Read with U+FFFD for bytes that are not UTF-8: no spans of
+            // the file's to cut, so the line stays as it is, and so do
+            // the changes said of it.
+            changes.retain(|c| c.line != line(i));
+            continue;
+        }
         let kept: Vec<&str> = text
             .edits
             .block_spans

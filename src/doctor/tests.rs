@@ -186,6 +186,37 @@ fn lines_that_do_not_parse_are_warnings_and_stay() {
     assert_eq!(repair(&f, None).bytes, f);
 }
 
+/// A byte that is not UTF-8 inside a string: Claude Code reads the line
+/// with U+FFFD (Node's `utf8`), so its chain goes on through it; --fix
+/// cannot cut its spans (the lossy text's offsets are not the file's), so
+/// it leaves the line whole and says no change of it.
+#[test]
+fn a_line_with_a_byte_that_is_not_utf8_is_read_and_left_whole() {
+    let bad = user(
+        "u2",
+        Some("a1"),
+        r#"[{"type":"tool_result","tool_use_id":"toolu_gone","content":"caf\xff"},{"type":"text","text":"go on"}]"#,
+    )
+    .replace("\\xff", "\u{FFFF}");
+    let lines = [
+        user("u1", None, r#""hi""#),
+        assistant("a1", "u1", "m1", r#"{"type":"text","text":"hello"}"#),
+        bad,
+        assistant("a2", "u2", "m2", r#"{"type":"text","text":"done"}"#),
+    ];
+    let mut f = file(&lines);
+    let at = f.windows(3).position(|w| w == "\u{FFFF}".as_bytes()).unwrap();
+    f.splice(at..at + 3, [0xff]);
+    let d = diagnose(&f, None);
+    let k = kinds(&d);
+    assert!(k.contains(&(3, Kind::BadLine)), "{k:?}");
+    assert!(!k.iter().any(|(_, kind)| *kind == Kind::BrokenChain), "the chain goes through line 3: {k:?}");
+    assert!(k.contains(&(3, Kind::ToolResultOrphan)), "the line's blocks were read: {k:?}");
+    let r = repair(&f, None);
+    assert_eq!(r.bytes, f, "line 3 is left whole");
+    assert!(r.changes.iter().all(|c| c.line != 3), "{:?}", r.changes);
+}
+
 #[test]
 fn a_subagent_file_is_its_own_conversation() {
     let side = |l: String| l.replace(r#""isSidechain":false"#, r#""isSidechain":true"#);
