@@ -68,24 +68,119 @@ md.renderer.rules.heading_close = (tokens, i, options, env, self) => {
   return self.renderToken(tokens, i, options);
 };
 
-/** A message's Markdown with its headings `by` levels down (fenced code left alone), for the Markdown export: under its entry's heading. */
+/**
+ * A message's Markdown for the Markdown export: its headings `by` levels
+ * down (under its entry's heading), and raw HTML made text (`<` of a tag,
+ * a comment or a declaration as `&lt;`), since a renderer that allows HTML
+ * (an editor's preview, a static site) would otherwise run a journal's
+ * `<img onerror>`: journal text never becomes markup. Fenced blocks and
+ * code spans are left alone. Where it cannot tell, it escapes: a `<` in an
+ * indented code block, or in a span whose line starts a new block, shows
+ * as `&lt;` (a cost in looks, never markup); where markdown-it with HTML
+ * on still finds raw HTML in the result, every `<` that opens a tag is
+ * escaped (tests/smoke/export-md-html checks the export with it too).
+ */
 export function demoteMarkdown(text, by = 2) {
+  const out = escapedMarkdown(text, by);
+  // The escaping reads code spans and fences as a CommonMark parser would,
+  // nearly: where markdown-it (HTML on) still finds raw HTML in it, every
+  // `<` that could open a tag is escaped, code included (no tag, comment or
+  // declaration can start without one).
+  return !out.includes("<") || !hasRawHtml(out) ? out : out.replace(/<(?=[A-Za-z/!?])/g, "&lt;");
+}
+
+let htmlOn = null;
+function hasRawHtml(markdown) {
+  htmlOn ??= new MarkdownIt({ html: true });
+  const walk = (tokens) => tokens.some((t) => t.type === "html_block" || t.type === "html_inline" || (t.children !== null && walk(t.children)));
+  return walk(htmlOn.parse(markdown, {}));
+}
+
+function escapedMarkdown(text, by) {
   let fence = null;
+  // A code span's backticks left open at the end of the line before, when
+  // this line may go on its paragraph (so the span may close here).
+  let open = null;
   return String(text)
     .split("\n")
     .map((line) => {
-      const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-      if (f) {
-        if (fence === null) fence = f[1][0];
-        else if (f[1][0] === fence) fence = null;
+      // CommonMark's fences: a backtick fence's info has no backtick, and
+      // a fence closes on a line of its own character, at least as long.
+      if (fence === null) {
+        const f = /^ {0,3}(?:(`{3,})[^`]*|(~{3,}).*)$/.exec(line);
+        if (f) {
+          fence = f[1] ?? f[2];
+          open = null;
+          return line;
+        }
+      } else {
+        const f = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
+        if (f && f[1][0] === fence[0] && f[1].length >= fence.length) fence = null;
         return line;
       }
-      if (fence !== null) return line;
-      const h = /^(\s{0,3})(#{1,6})(\s)/.exec(line);
-      return h ? `${h[1]}${"#".repeat(Math.min(6, h[2].length + by))}${line.slice(h[1].length + h[2].length)}` : line;
+      // A line that may start a block of its own ends any span before it.
+      if (line.trim() === "" || /^ {0,3}([#>*+=_|<-]|\d+[.)])/.test(line) || line.includes("|")) open = null;
+      const h = /^( {0,3})(#{1,6})(\s|$)/.exec(line);
+      const demoted = h ? `${h[1]}${"#".repeat(Math.min(6, h[2].length + by))}${line.slice(h[1].length + h[2].length)}` : line;
+      const [safe, left] = noRawHtml(demoted, open);
+      open = h ? null : left;
+      return safe;
     })
     .join("\n");
 }
+
+/**
+ * A line's `<` that would open a tag (`<a`, `</a`, `<!--`, `<?`) as
+ * `&lt;`, outside its code spans; `open`: a span's backticks still open
+ * from the line before. Gives the line and the backticks it leaves open.
+ */
+function noRawHtml(line, open) {
+  let out = "";
+  let i = 0;
+  const closeOf = (run, from) => {
+    for (let j = line.indexOf(run, from); j !== -1; j = line.indexOf(run, j + 1)) {
+      if (line[j + run.length] !== "`" && line[j - 1] !== "`") return j;
+    }
+    return -1;
+  };
+  if (open !== null) {
+    // The span from the line before closes here, or this line is read as
+    // text (escaped) while it may still close on a later one.
+    const close = closeOf(open, 0);
+    if (close !== -1) {
+      out = line.slice(0, close + open.length);
+      i = close + open.length;
+      open = null;
+    }
+  }
+  while (i < line.length) {
+    const c = line[i];
+    if (c === "\\") {
+      // An escaped character is itself, a backtick included: no span starts there.
+      out += line.slice(i, i + 2);
+      i += 2;
+    } else if (c === "`") {
+      const run = /^`+/.exec(line.slice(i))[0];
+      const close = closeOf(run, i + run.length);
+      if (close === -1) {
+        // Open to the end of the line: it may close on the next one. What
+        // follows is escaped as if it were not code, which is safe. The
+        // first such run is the one a later line can close.
+        open ??= run;
+        out += run;
+        i += run.length;
+        continue;
+      }
+      out += line.slice(i, close + run.length);
+      i = close + run.length;
+    } else {
+      out += c === "<" && /[A-Za-z/!?]/.test(line[i + 1] ?? "") ? "&lt;" : c;
+      i++;
+    }
+  }
+  return [out, open];
+}
+
 md.renderer.rules.image = (tokens, i) => `<span class="md-image">[image: ${escapeHtml(tokens[i].content || tokens[i].attrGet("src") || "")}]</span>`;
 const linkOpen = md.renderer.rules.link_open ?? ((tokens, i, options, env, self) => self.renderToken(tokens, i, options));
 md.renderer.rules.link_open = (tokens, i, options, env, self) => {
