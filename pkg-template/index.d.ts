@@ -384,7 +384,7 @@ export interface MessageOrigin {
   epoch: number;
   /** The 1-based journal line of the record the message came from. */
   line: number;
-  /** Replay could not carry the message as written (it nested deeper than 100 levels): a short note of the same role stands in its place. */
+  /** Replay could not carry the message as written (it nested deeper than 100 levels, and not as blocks of which only some were too deep): a short note of the same role stands in its place. */
   dropped?: true;
 }
 

@@ -38,6 +38,7 @@ pub mod redact;
 pub mod resume;
 mod session_format;
 pub mod state;
+mod too_deep;
 pub mod transcript;
 pub mod usage_rows;
 

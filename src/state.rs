@@ -539,9 +539,9 @@ impl SessionState {
                 }
                 let mut carried = carry_origins(&self.messages, list, origin);
                 for m in &mut carried {
-                    if let Some((json, w)) = may_nest_deep.then(|| fit(&m.json, line)).flatten() {
+                    if let Some((json, whole, w)) = may_nest_deep.then(|| fit(&m.json, line)).flatten() {
                         m.json = json.into();
-                        m.origin.dropped = true;
+                        m.origin.dropped = whole;
                         warning.get_or_insert(w);
                     }
                 }
@@ -622,8 +622,8 @@ impl SessionState {
                 self.messages.push(Message { json: Rc::new(json), origin });
                 None
             }
-            Some((note, warning)) => {
-                origin.dropped = true;
+            Some((note, whole, warning)) => {
+                origin.dropped = whole;
                 self.messages.push(Message { json: Rc::new(note), origin });
                 Some(warning)
             }
@@ -666,11 +666,19 @@ fn carry_origins(old: &[Message], kept: Vec<String>, origin: Origin) -> Vec<Mess
         .collect()
 }
 
-/// None when `json` (a valid message) can be carried; else the note of the
-/// same role that replaces it, and the warning to give.
-fn fit(json: &str, line: u64) -> Option<(String, (WarningKind, String))> {
+/// None when `json` (a valid message) can be carried; else what replaces
+/// it, whether that is a note for the whole message (`origin.dropped`),
+/// and the warning to give. Only the blocks too deep give way when the
+/// message has the usual shape (too_deep.rs).
+fn fit(json: &str, line: u64) -> Option<(String, bool, (WarningKind, String))> {
     if !crate::bytes::nests_deeper_than(json.as_bytes(), MAX_NESTING) {
         return None;
+    }
+    if let Some(kept) = crate::too_deep::blocks_as_notes(json, MAX_NESTING, line) {
+        if !crate::bytes::nests_deeper_than(kept.as_bytes(), MAX_NESTING) {
+            let warning = format!("a message block nests deeper than {MAX_NESTING} levels: a note stands in its place, the rest of the message is kept");
+            return Some((kept, false, (WarningKind::TooDeep, warning)));
+        }
     }
     // Rare, so a second parse costs nothing that matters.
     let parts: Option<MessageParts> = serde_json::from_str(json).ok();
@@ -681,7 +689,7 @@ fn fit(json: &str, line: u64) -> Option<(String, (WarningKind, String))> {
     );
     let warning =
         format!("a {role} message nests deeper than {MAX_NESTING} levels: a note stands in its place");
-    Some((note, (WarningKind::TooDeep, warning)))
+    Some((note, true, (WarningKind::TooDeep, warning)))
 }
 
 /// The message a record line adds to the conversation, as the history keeps

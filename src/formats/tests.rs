@@ -394,3 +394,46 @@ fn codex_a_prompt_and_its_echo_are_one_prompt_in_either_order() {
     let again = read(&([meta, item, event, item].join("\n") + "\n"));
     assert_eq!(again.prompts, 2, "the same words typed again are a prompt again");
 }
+
+/// A Claude Code response whose one tool input nests 5,000 levels deep (a
+/// review's hostile file, stop 49): its thinking, its text and all five
+/// calls stay, with a note for the one input; every result still answers
+/// its call, and the history resumes to one the API accepts.
+#[test]
+fn one_deep_tool_input_costs_that_input_only() {
+    let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+    let call = |i: usize, input: &str| {
+        format!(r#"{{"type":"tool_use","id":"toolu_{i}","name":"Bash","input":{input}}}"#)
+    };
+    let mut blocks = vec![
+        r#"{"type":"thinking","thinking":"plan","signature":"c2ln"}"#.to_owned(),
+        r#"{"type":"text","text":"running five"}"#.to_owned(),
+    ];
+    blocks.extend((0..5).map(|i| {
+        call(i, &if i == 2 { format!(r#"{{"x":{deep}}}"#) } else { format!(r#"{{"command":"echo {i}"}}"#) })
+    }));
+    let results: Vec<String> = (0..5)
+        .map(|i| format!(r#"{{"type":"tool_result","tool_use_id":"toolu_{i}","content":"{i}"}}"#))
+        .collect();
+    let base = r#""sessionId":"s","timestamp":"2026-12-01T10:00:00.000Z","cwd":"/w","version":"2.0.0""#;
+    let file = [
+        format!(r#"{{{base},"type":"user","uuid":"u1","parentUuid":null,"message":{{"role":"user","content":"go"}}}}"#),
+        format!(r#"{{{base},"type":"assistant","uuid":"a1","parentUuid":"u1","message":{{"id":"m1","role":"assistant","model":"claude-sonnet-4-5","content":[{}],"usage":{{"input_tokens":1,"output_tokens":1}}}}}}"#, blocks.join(",")),
+        format!(r#"{{{base},"type":"user","uuid":"u2","parentUuid":"a1","message":{{"role":"user","content":[{}]}}}}"#, results.join(",")),
+    ]
+    .join("\n");
+    let s = read(&file);
+    assert_eq!(s.messages.len(), 3);
+    let reply: serde_json::Value = serde_json::from_str(&s.messages[1].json).unwrap();
+    let kinds: Vec<&str> =
+        reply["content"].as_array().unwrap().iter().map(|b| b["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        ["thinking", "text", "tool_use", "tool_use", "text", "tool_use", "tool_use", "tool_use"]
+    );
+    assert_eq!(reply["content"][5]["input"], serde_json::json!({}));
+    assert!(!s.messages[1].origin.dropped);
+    assert!(s.warnings.iter().any(|w| w.kind == WarningKind::TooDeep && w.line == 2), "{:?}", s.warnings);
+    let texts: Vec<String> = s.messages.iter().map(|m| m.json.to_string()).collect();
+    assert_eq!(crate::resume::check_messages(&texts, false), vec![]);
+}

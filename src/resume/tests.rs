@@ -222,11 +222,26 @@ fn known_blocks_with_fields_of_the_wrong_type_are_refused_and_unknown_types_pass
 
 /// Issue 10, finding 2: a message nested 100,000 deep made the session
 /// impossible to resume. Replay now puts a note in its place, with a warning.
+/// Content that is blocks keeps its blocks, a note for each too deep (stop
+/// 49); content of another shape gives way whole.
 #[test]
 fn a_message_nested_too_deep_is_dropped_at_replay_and_counted_on_resume() {
-    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-    let j = [START, &format!(r#"{{"type":"user","message":{{"role":"user","content":{deep}}}}}"#), USER]
+    let blocks = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let j = [START, &format!(r#"{{"type":"user","message":{{"role":"user","content":{blocks}}}}}"#), USER]
         .join("\n");
+    let state = rebuild_state(&j);
+    assert_eq!((state.warnings[0].line, state.warnings[0].kind), (2, crate::WarningKind::TooDeep));
+    assert!(!state.messages[0].origin.dropped, "its one block gave way, not the message");
+    assert!(state.messages[0].json.contains("A block was left out at replay"), "{}", state.messages[0].json);
+    let (_, report) = resumed(&j, "m1", None);
+    assert_eq!(report.messages_dropped_at_replay, 0);
+    // A message of another shape (a field beside its content): it gives way whole.
+    let j = [
+        START,
+        &format!(r#"{{"type":"user","message":{{"role":"user","content":"x","meta":{blocks}}}}}"#),
+        USER,
+    ]
+    .join("\n");
     let state = rebuild_state(&j);
     assert_eq!(state.prompts, 2, "the record still counts");
     assert_eq!(state.warnings.len(), 1);
