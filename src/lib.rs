@@ -27,6 +27,7 @@ pub mod journal;
 mod json;
 #[doc(hidden)]
 pub mod json_check;
+pub mod json_path;
 mod json_skim;
 pub mod json_str;
 pub mod lines;

@@ -282,7 +282,11 @@ fn name_the_field(record: &MessageParts, kind: &str, error: &serde_json::Error) 
         let alone =
             format!(r#"{{"type":{kind_json},{}:{}}}"#, crate::json_str::str_literal(key), value.get());
         if let Err(e) = serde_json::from_str::<Fields>(&alone) {
-            return format!("`{key}`: {}", clean_serde_message(&e));
+            // The value inside the field that serde_json stopped at: the
+            // line is one line, so its column is the byte offset (+1).
+            let path = crate::json_path::path_at(&alone, e.column());
+            let path = if path.starts_with(&**key) { path } else { key.to_string() };
+            return format!("`{path}`: {}", clean_serde_message(&e));
         }
     }
     clean_serde_message(error)
@@ -472,6 +476,34 @@ mod tests {
         assert!(matches!(kind_of(r#"{"t":"x"}"#), Err(LineError::BadRecord(_))));
         assert!(matches!(kind_of(r#"{"type":"future"}"#), Err(LineError::UnknownType(k)) if k == "future"));
         assert!(matches!(kind_of(r#"{"type":"unreported","tokens":"x"}"#), Err(LineError::BadField(_))));
+    }
+
+    /// A bad field's warning names the value that is wrong, however deep.
+    #[test]
+    fn a_bad_field_is_named_by_its_path() {
+        let cases = [
+            (r#"{"type":"unreported","tokens":"x"}"#, "`tokens`: invalid type"),
+            (
+                r#"{"type":"assistant","step":1,"response":{"content":[],"usage":{"inputTokens":"x"}}}"#,
+                "`response.usage.inputTokens`: invalid type",
+            ),
+            (
+                r#"{"type":"side_usage","purpose":"r","usage":{"outputTokens":-1}}"#,
+                "`usage.outputTokens`: invalid value",
+            ),
+            (
+                r#"{"type":"tool_results","message":{"role":"user","content":[]},"calls":[{"toolUseId":"a"},{"toolUseId":"c","report":{"childSessionId":"k","usage":{"cacheReadTokens":1.5}}}]}"#,
+                "`calls[1].report.usage.cacheReadTokens`: invalid type",
+            ),
+            // Missing: the object it is missing from.
+            (r#"{"type":"child_debit","childSessionId":"c","tokens":{}}"#, "`tokens`: invalid type"),
+        ];
+        for (line, want) in cases {
+            match kind_of(line) {
+                Err(LineError::BadField(m)) => assert!(m.starts_with(want), "{line}: {m}"),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
     }
 
     #[test]
