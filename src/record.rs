@@ -63,6 +63,7 @@ pub struct Fields<'a> {
     // compaction, snapshot (`messages` is an array in one, a count in the other)
     #[serde(borrow)]
     pub messages: Option<&'a RawValue>,
+    pub before_tokens: Option<u64>,
     pub after_tokens: Option<u64>,
     // snapshot, undo
     #[serde(borrow)]
@@ -191,7 +192,9 @@ impl RecordKind {
             RecordKind::User => &["message"],
             RecordKind::Assistant => &["step", "response", "costUsd", "usageReported"],
             RecordKind::ToolResults => &["message", "calls"],
-            RecordKind::Compaction => &["afterTokens", "messages", "summary", "costUsd", "usageReported"],
+            RecordKind::Compaction => {
+                &["beforeTokens", "afterTokens", "messages", "summary", "costUsd", "usageReported"]
+            }
             RecordKind::Snapshot => &["tree", "messages", "prompt"],
             RecordKind::Undo => &["after"],
             RecordKind::Redo => &[],

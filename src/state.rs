@@ -370,7 +370,11 @@ impl SessionState {
             RecordKind::Compaction => (
                 Some(format!(
                     "compaction: the conversation so far, summarised{}",
-                    r.after_tokens.map_or_else(String::new, |a| format!(" ({a} tokens after)"))
+                    match (r.before_tokens.filter(|&b| b > 0), r.after_tokens) {
+                        (Some(b), a) => format!(" ({b} tokens before, {} after)", a.unwrap_or(0)),
+                        (None, Some(a)) => format!(" ({a} tokens after)"),
+                        (None, None) => String::new(),
+                    }
                 )),
                 Some(0),
             ),

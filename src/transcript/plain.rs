@@ -14,7 +14,22 @@ pub fn landmark(kind: RecordKind, text: &str) -> String {
     match kind {
         // No agent compacts to nothing: 0 is an agent that records only the
         // size before (Claude Code), so the size after is not known.
-        RecordKind::Compaction => text.replace(" (0 tokens after)", ""),
+        RecordKind::Compaction => match text
+            .strip_prefix("compaction: the conversation so far, summarised (")
+            .and_then(|t| t.strip_suffix(" after)"))
+            .and_then(|t| t.split_once(" tokens before, "))
+            .and_then(|(b, a)| Some((b.parse::<u64>().ok()?, a.parse::<u64>().ok()?)))
+        {
+            Some((before, 0)) => {
+                format!("compaction: the conversation so far ({} tokens) summarised", group(before))
+            }
+            Some((before, after)) => format!(
+                "compaction: the conversation so far ({} tokens) summarised in {}",
+                group(before),
+                group(after)
+            ),
+            None => text.replace(" (0 tokens after)", ""),
+        },
         RecordKind::SideUsage => match number("side_usage: ") {
             Some(n) => format!(
                 "{} tokens spent outside the conversation (a side request: a title, a summary…)",
@@ -75,6 +90,20 @@ mod tests {
                 "compaction: the conversation so far, summarised (1200 tokens after)"
             ),
             "compaction: the conversation so far, summarised (1200 tokens after)"
+        );
+        assert_eq!(
+            landmark(
+                RecordKind::Compaction,
+                "compaction: the conversation so far, summarised (155979 tokens before, 0 after)"
+            ),
+            "compaction: the conversation so far (155,979 tokens) summarised"
+        );
+        assert_eq!(
+            landmark(
+                RecordKind::Compaction,
+                "compaction: the conversation so far, summarised (90000 tokens before, 1200 after)"
+            ),
+            "compaction: the conversation so far (90,000 tokens) summarised in 1,200"
         );
         assert_eq!(
             landmark(RecordKind::ChildDebit, "child_debit: 12 tokens pending for kid"),

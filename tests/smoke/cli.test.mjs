@@ -392,7 +392,7 @@ test("export writes the whole transcript, compacted and undone turns marked, wit
   assert.equal(whole.code, 0, whole.err);
   assert.match(whole.out, /Find the flaky test in the parser suite\./, "the first prompt, compacted away, is there");
   assert.match(whole.out, /— compacted away/);
-  assert.match(whole.out, /\*compaction: the conversation so far, summarised \(1200 tokens after\)\* \(line 15\)/);
+  assert.match(whole.out, /\*compaction: the conversation so far \(9,000 tokens\) summarised in 1,200\* \(line 15\)/);
   const live = cli("export", sample, "--format", "md", "--live");
   assert.doesNotMatch(live.out, /Find the flaky test in the parser suite\./);
   assert.ok(whole.out.length > live.out.length * 2);
