@@ -41,8 +41,8 @@ export function addFiles(files) {
     }
     if (owner) {
       const p = view.sessions.get(owner) ?? { children: [] };
-      p.children.push({ name, file });
       view.sessions.set(owner, p);
+      addRun(owner, { name, file });
     } else {
       const key = nameOf([...parts.slice(0, -1), name].join("/"));
       const s = view.sessions.get(key) ?? { children: [] };
@@ -52,6 +52,22 @@ export function addFiles(files) {
     }
   }
   sessionsChanged();
+}
+
+// The names child runs are opened by (the sidebar, deep links).
+const runNames = new Set();
+
+/**
+ * Adds a child run to a session. It is named by its file (`agent-<id>`),
+ * or `<session>/<file>` where another session's run has that name already:
+ * a resumed or copied session carries its runs' files, and a deep link
+ * opened the first session's. `id` keeps the file's name, which tool calls
+ * name their run by.
+ */
+export function addRun(owner, run) {
+  const name = runNames.has(run.name) || view.sessions.has(run.name) ? `${owner}/${run.name}` : run.name;
+  runNames.add(name);
+  view.sessions.get(owner).children.push({ ...run, name, id: run.name });
 }
 
 /** A served session's name: its id, or its project and id when another session has that id (ids come from file names). */
@@ -133,8 +149,8 @@ export function noteInlineRuns() {
   if (!here || !(here.file || here.url)) return;
   let added = false;
   const note = (child) => {
-    if (!child?.startsWith("sidechain-") || here.children.some((c) => c.name === child)) return;
-    here.children.push({ ...(here.file ? { file: here.file } : { url: here.url }), name: child, run: child.slice("sidechain-".length) });
+    if (!child?.startsWith("sidechain-") || here.children.some((c) => c.id === child)) return;
+    addRun(view.active, { ...(here.file ? { file: here.file } : { url: here.url }), name: child, run: child.slice("sidechain-".length) });
     added = true;
   };
   // Named by the patch as it settled every tool (a walk of every entry's
@@ -146,11 +162,12 @@ export function noteInlineRuns() {
 
 /** A subagent's run for a tool call: a child named `…-<toolUseId>`, or the run the call names, or (`sidechain-<id>`) the run inside the open session's own file. */
 export function childFor(toolUseId, named) {
-  for (const s of view.sessions.values()) {
-    const c = s.children.find((c) => c.name.endsWith(`-${toolUseId}`) || (named && (c.name === named || c.name === `agent-${named}`)));
+  const here = view.sessions.get(view.active);
+  // The open session's own runs first: another session may hold a run of the same name.
+  for (const s of [here, ...view.sessions.values()]) {
+    const c = s?.children.find(({ id = "" }) => (toolUseId && id.endsWith(`-${toolUseId}`)) || (named && (id === named || id === `agent-${named}`)));
     if (c) return c;
   }
-  const here = view.sessions.get(view.active);
   if (named?.startsWith("sidechain-") && here && (here.file || here.url)) return { ...here, name: `${view.active} ${named}`, children: [], run: named.slice("sidechain-".length) };
   return null;
 }

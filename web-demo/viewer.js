@@ -13,7 +13,7 @@
 // viewer-summary.js; viewer-core.js holds what they share.
 
 import { $, view, main, send, n, serveHeaders } from "./viewer-core.js";
-import { renderSessions, openSession, sessionsChanged, noteInlineRuns, servedName } from "./viewer-sessions.js";
+import { renderSessions, openSession, sessionsChanged, noteInlineRuns, servedName, addRun } from "./viewer-sessions.js";
 import { setMode, deepLink, goTo, goToHit, showHitCount } from "./viewer-nav.js";
 import { readingItems, reading } from "./viewer-reading.js";
 import { applyFilters, renderRows, renderDetail } from "./viewer-list.js";
@@ -163,7 +163,11 @@ if (params.get("file") && sameOrigin(params.get("file"))) {
       return r.json();
     })
     .then((list) => {
-      for (const s of list.sessions) view.sessions.set(servedName(s.id, s.project), { url: new URL(s.file, listing).href, project: s.project ?? "", children: s.children.map((c) => ({ name: c.id, url: new URL(c.file, listing).href, ...(c.run ? { run: c.run } : {}) })) });
+      for (const s of list.sessions) {
+        const name = servedName(s.id, s.project);
+        view.sessions.set(name, { url: new URL(s.file, listing).href, project: s.project ?? "", children: [] });
+        for (const c of s.children) addRun(name, { name: c.id, url: new URL(c.file, listing).href, ...(c.run ? { run: c.run } : {}) });
+      }
       sessionsChanged();
     })
     .catch((e) => {

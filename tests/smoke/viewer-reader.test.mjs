@@ -446,3 +446,52 @@ test("sessions with one file name in two folders are two sessions, each with its
     assert.deepEqual(refused, [], "no request of the page refused");
   }
 });
+
+test("child runs of one name under two sessions: each opens its own, by deep link, sidebar and Task call", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-runs-"));
+  const t = "2026-11-29T10:00:00.000Z";
+  const lines = (records) => records.map((r) => JSON.stringify(r) + "\n").join("");
+  for (const s of ["alpha", "beta"]) {
+    const id = `toolu_${s}`;
+    writeFileSync(path.join(dir, `${s}.jsonl`), lines([
+      { type: "start", t, sessionId: s, model: "claude-sonnet-4-5" },
+      { type: "user", t, message: { role: "user", content: `prompt of ${s}` } },
+      { type: "assistant", step: 1, t, response: { content: [{ type: "tool_use", id, name: "Task", input: { description: "look", prompt: "look" } }], usage: { inputTokens: 1, outputTokens: 1 } } },
+      { type: "tool_results", t, message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "done" }] }, calls: [{ toolUseId: id, name: "Task", durationMs: 1, report: { childSessionId: "agent-same", usage: { inputTokens: 1, outputTokens: 1 } } }] },
+    ]));
+    mkdirSync(path.join(dir, s));
+    writeFileSync(path.join(dir, s, "agent-same.jsonl"), lines([
+      { type: "start", t, sessionId: "agent-same", model: "claude-sonnet-4-5" },
+      { type: "user", t, message: { role: "user", content: `the run under ${s}` } },
+    ]));
+  }
+  const origin = await serveDir(dir);
+  // The first listed keeps the run's own name; the other's is qualified by its session.
+  const first = await page();
+  await first.goto(authed(origin));
+  await first.waitForSelector("#sessions a:text-matches('/agent-same$')");
+  const runs = await first.$$eval("#sessions a.child", (a) => a.map((x) => x.textContent.replace("↳ ", "")));
+  assert.equal(runs.length, 2);
+  const qualified = runs.find((r) => r.includes("/"));
+  assert.ok(runs.includes("agent-same") && /^(alpha|beta)\/agent-same$/.test(qualified), runs.join());
+  const owner = qualified.split("/")[0];
+  const other = owner === "alpha" ? "beta" : "alpha";
+  for (const [name, prompt] of [["agent-same", `the run under ${other}`], [qualified, `the run under ${owner}`]]) {
+    const q = await page();
+    await q.goto(authed(origin, `session=${encodeURIComponent(name)}`));
+    await q.waitForSelector(`body[data-loaded='${name}']`);
+    await q.waitForSelector(`#reading :text("${prompt}")`);
+    assert.equal(await q.$$eval("#sessions a.active", (a) => a.length), 1, "one run marked open in the sidebar");
+    assert.deepEqual(q.errors, []);
+  }
+  // From the Task call of the session whose run is qualified: its own run, not the other's.
+  const p = await page();
+  await p.goto(authed(origin, `session=${owner}`));
+  await p.waitForSelector(`body[data-loaded='${owner}']`);
+  const task = p.locator("#reading details.tool:has(a.child-show)");
+  await task.evaluate((d) => (d.open = true));
+  await task.locator("a.child-show").click();
+  await p.waitForSelector("#reading .nested .entry");
+  assert.match(await p.textContent("#reading .nested"), new RegExp(`the run under ${owner}`));
+  assert.deepEqual([...p.errors, ...first.errors], []);
+});
