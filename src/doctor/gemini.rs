@@ -71,6 +71,9 @@ struct Load<'a> {
     units: Vec<Unit<'a>>,
     messages: Vec<Msg<'a>>,
     problems: Vec<Problem>,
+    /// One JSON document that names no session (no `sessionId`, no
+    /// `messages`): a settings file or a manifest, not a Gemini CLI file.
+    no_session: bool,
 }
 
 fn units_of(bytes: &[u8]) -> Vec<Unit<'_>> {
@@ -138,7 +141,12 @@ fn load(bytes: &[u8]) -> Load<'_> {
         }
     }
     if meta_session && meta_project {
-        return Load { units: lines, messages: live.list.into_iter().map(|(_, m)| m).collect(), problems };
+        return Load {
+            units: lines,
+            messages: live.list.into_iter().map(|(_, m)| m).collect(),
+            problems,
+            no_session: false,
+        };
     }
     // parseLegacyRecordFallback: the whole file, one JSON document.
     let whole = std::str::from_utf8(bytes).ok();
@@ -150,11 +158,33 @@ fn load(bytes: &[u8]) -> Load<'_> {
             severity: Severity::Error,
             message: "no line names the session (sessionId and projectHash), and the file is not one JSON document: Gemini CLI cannot load it (chatRecordingService.ts, loadConversationRecord)".into(),
         });
-        return Load { units: lines, messages: Vec::new(), problems };
+        return Load { units: lines, messages: Vec::new(), problems, no_session: false };
     };
     let unit = Unit { bytes, text, line: 1, newline: false };
+    // Any JSON object reads as a document (a settings file, a manifest):
+    // Gemini CLI takes one only with a `sessionId` (isLegacyRecord), and
+    // copies its `messages` into the new file (initialize), which throws
+    // when there are none.
+    let missing = if !d.contains_key("sessionId") {
+        Some("no `sessionId`: Gemini CLI does not load it (chatRecordingService.ts, parseLegacyRecordFallback)")
+    } else if !d.get("messages").is_some_and(|l| l.get().starts_with('[')) {
+        Some("no `messages` array: Gemini CLI fails to resume it (chatRecordingService.ts, initialize)")
+    } else {
+        None
+    };
+    if let Some(why) = missing {
+        // Its lines are not JSONL lines to warn about: the file is read whole.
+        let problems = vec![Problem {
+            line: 1,
+            kind: Kind::NoSession,
+            severity: Severity::Error,
+            message: format!("the file is one JSON document with {why}"),
+        }];
+        let no_session = !d.contains_key("sessionId") && !d.contains_key("messages");
+        return Load { units: vec![unit], messages: Vec::new(), problems, no_session };
+    }
     let messages = messages_of(0, d.get("messages").copied());
-    Load { units: vec![unit], messages, problems: Vec::new() }
+    Load { units: vec![unit], messages, problems: Vec::new(), no_session: false }
 }
 
 /// The messages loaded so far, in load order, with each id's place: a
@@ -417,12 +447,16 @@ fn give_result(unit: &Unit, u: usize, r: &Record, id: &str, name: &str, change: 
     }
 }
 
-pub fn diagnose(bytes: &[u8]) -> Vec<Problem> {
+/// None: the file holds no session at all (one JSON document naming none).
+pub fn diagnose(bytes: &[u8]) -> Option<Vec<Problem>> {
     let l = load(bytes);
+    if l.no_session {
+        return None;
+    }
     let (mut problems, _) = analyse(&l);
     problems.extend(l.problems);
     super::sort_problems(&mut problems);
-    problems
+    Some(problems)
 }
 
 pub fn repair(bytes: &[u8]) -> (Vec<u8>, Vec<Change>) {

@@ -284,7 +284,12 @@ pub fn diagnose(bytes: &[u8], format: Option<Format>) -> Diagnosis {
             Diagnosis { format: Some(Format::Garuda), problems: d.finish() }
         }
         Some(Format::Pi) => Diagnosis { format: Some(Format::Pi), problems: pi::diagnose(bytes) },
-        Some(Format::Gemini) => Diagnosis { format: Some(Format::Gemini), problems: gemini::diagnose(bytes) },
+        // Any JSON object opens like a Gemini CLI document; one that names
+        // no session is in no known format, as every command says.
+        Some(Format::Gemini) => match gemini::diagnose(bytes) {
+            Some(problems) => Diagnosis { format: Some(Format::Gemini), problems },
+            None => unsupported(None),
+        },
         None => unsupported(None),
     }
 }

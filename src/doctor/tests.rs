@@ -417,3 +417,37 @@ fn a_codex_rollout_torn_at_its_very_end_loses_only_the_torn_bytes() {
     assert!(diagnose(crlf.as_bytes(), None).problems.is_empty());
     assert_eq!(repair(crlf.as_bytes(), None).bytes, crlf.as_bytes());
 }
+
+/// Gemini CLI takes a JSON document only with a `sessionId`
+/// (parseLegacyRecordFallback), and copies its `messages` (initialize). A
+/// document naming neither is no session at all (a manifest, settings).
+#[test]
+fn a_json_document_is_a_gemini_session_only_with_its_id_and_messages() {
+    let doc = |body: &str| format!("{{\n{body}\n}}\n").into_bytes();
+    let none = diagnose(&doc(r#""manifest_version": 1"#), None);
+    assert_eq!(none.format, None, "{}", none.to_json());
+    assert_eq!(Streaming::new(None).tap_feed(&doc(r#""manifest_version": 1"#)).format, None);
+    for (body, resumes) in [
+        (r#""sessionId": "s""#, false),
+        (r#""messages": []"#, false),
+        (
+            r#""sessionId": "s",
+"messages": []"#,
+            true,
+        ),
+    ] {
+        let d = diagnose(&doc(body), None);
+        assert_eq!(d.format, Some(Format::Gemini), "{body}");
+        assert_eq!(d.resumes(), resumes, "{body}: {}", d.to_json());
+        if !resumes {
+            assert_eq!(kinds(&d), vec![(1, Kind::NoSession)], "{body}");
+        }
+    }
+}
+
+impl Streaming {
+    fn tap_feed(mut self, bytes: &[u8]) -> Diagnosis {
+        self.feed(bytes);
+        self.finish()
+    }
+}

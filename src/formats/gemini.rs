@@ -55,6 +55,16 @@ impl Reader {
                 Ok(doc) if history_of(&doc).is_some() => {
                     return self.history(*first_line, &doc, out, notices);
                 }
+                Ok(doc) if !matches!(doc.get("messages"), Some(Value::Array(_))) => {
+                    // Any JSON object opens like a Gemini CLI document (a
+                    // settings file, a manifest): said, not read as an
+                    // empty session.
+                    notices.push(Notice::BadRecord(
+                        *first_line,
+                        "not a Gemini CLI session document: it has no `messages` array".into(),
+                    ));
+                    return;
+                }
                 Ok(mut doc) => {
                     let list = doc.get_mut("messages").map(Value::take);
                     for (i, m) in list

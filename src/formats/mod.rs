@@ -129,6 +129,9 @@ impl Response {
 pub enum Notice {
     /// A line that is not JSON (or not an object).
     BadLine(u64, String),
+    /// JSON, but not the format's record or document (a Gemini CLI file
+    /// with no `messages`: a settings file, a manifest).
+    BadRecord(u64, String),
     /// Messages on branches that are not the active one (a rewind, an edit).
     OtherBranches(u64, usize),
     /// The session's usage was never recorded: its cost is unknown.

@@ -145,6 +145,22 @@ fn gemini_reads_the_document_and_the_jsonl_with_patches() {
     }
 }
 
+/// A JSON file that is not a session (a settings file, a manifest) opens
+/// like a Gemini CLI document: it says so, where it read as an empty session.
+#[test]
+fn a_json_document_without_messages_is_not_a_gemini_session() {
+    for text in ["{\n  \"manifest_version\": 1,\n  \"files\": []\n}\n", "{\n\"messages\": 3\n}\n"] {
+        let s = read(text);
+        assert_eq!(s.format, Some(Format::Gemini));
+        assert!(s.messages.is_empty());
+        let w: Vec<_> = s.warnings.iter().map(|w| (w.line, w.kind)).collect();
+        assert_eq!(w, vec![(1, WarningKind::BadRecord)], "{text}");
+    }
+    // An empty session is still one.
+    let s = read("{\n\"sessionId\": \"s\",\n\"messages\": []\n}\n");
+    assert_eq!(s.warnings, vec![]);
+}
+
 #[test]
 fn chunking_never_changes_what_a_reader_gives() {
     for name in FIXTURES {
