@@ -36,7 +36,8 @@ export function summarise() {
   for (const [name, s] of view.sessions) {
     if (!(s.file || s.url) || view.rows.has(name)) continue;
     view.rows.set(name, { name, pending: true, project: s.project });
-    indexer.send({ type: "summary", name, source: sourceOf(s) });
+    // Its child runs' own files (not runs inside its file: those are read with it).
+    indexer.send({ type: "summary", name, source: sourceOf(s), runs: s.children.filter((c) => c.run === undefined).map(sourceOf) });
   }
   renderIndex();
 }

@@ -458,13 +458,40 @@ async function search(query) {
 }
 
 /** One session's row of the sessions index, read whole by the core. */
-async function summary(source) {
-  const journal = new Journal({});
+async function summary(source, runs = []) {
+  const figures = async (src) => {
+    const journal = new Journal({});
+    try {
+      await readSource(src, (bytes) => journal.feed(bytes));
+      journal.finish();
+      return journal.figures();
+    } finally {
+      journal.free();
+    }
+  };
+  const tokensOf = (u) => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
   try {
-    await readSource(source, (bytes) => journal.feed(bytes));
-    journal.finish();
-    const f = journal.figures();
-    const u = f.usage;
+    const f = await figures(source);
+    let tokens = tokensOf(f.usage);
+    let known = f.costUsd !== null;
+    let sum = f.costUsd ?? 0;
+    let incomplete = f.costIncomplete || !known;
+    const usageByDay = [...f.usageByDay];
+    // A Claude Code session's subagents write their own files, which its
+    // file leaves out: counted in it, as `list` and `usage --by session`
+    // count them (a Garuda journal already counts each child's report).
+    if (f.format === "claude-code") {
+      for (const run of runs) {
+        const k = await figures(run).catch(() => null);
+        if (!k?.format) continue;
+        tokens += tokensOf(k.usage);
+        if (k.costUsd === null) incomplete = true;
+        else (sum += k.costUsd), (known = true);
+        incomplete ||= k.costIncomplete;
+        usageByDay.push(...k.usageByDay);
+      }
+    }
+    const costUsd = known ? sum : null;
     return {
       title: f.title ?? null,
       prompt: f.firstPrompt ?? null,
@@ -472,16 +499,14 @@ async function summary(source) {
       model: f.model ?? null,
       prompts: f.prompts,
       steps: f.steps,
-      tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
-      costUsd: f.costUsd,
-      cost: formatCost(f),
-      usageByDay: f.usageByDay,
-      date: f.usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? null,
+      tokens,
+      costUsd,
+      cost: formatCost({ costUsd, costIncomplete: incomplete }),
+      usageByDay,
+      date: usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? null,
     };
   } catch (e) {
     return { error: String(e?.message ?? e) };
-  } finally {
-    journal.free();
   }
 }
 
@@ -516,7 +541,7 @@ self.onmessage = async ({ data }) => {
     else if (data.type === "child") post({ type: "child-rendered", key: data.key, name: data.name, ...(await renderChild(data.source)) });
     else if (data.type === "search") post({ type: "hits", query: data.query, ...(await search(data.query)) });
     else if (data.type === "redaction") post({ type: "redaction", ...(await redactionCheck()) });
-    else if (data.type === "summary") post({ type: "summary", name: data.name, row: await summary(data.source) });
+    else if (data.type === "summary") post({ type: "summary", name: data.name, row: await summary(data.source, data.runs) });
     else if (data.type === "search-sessions") await searchSessions(data.sources, data.query, (searchToken = data.token));
     else if (data.type === "stop-follow") current && (current.follow = false);
   } catch (e) {

@@ -91,3 +91,27 @@ test("list: on every real file of the peers, updated is the time of its last lin
   }
   assert.ok(checked >= 10, `only ${checked} files checked`);
 });
+
+// A Claude Code subagent writes its own file (<session>/subagents/agent-*.jsonl),
+// and the session's file holds none of its requests: list counts it in the
+// session, as usage --by session does; an unknown price makes it a lower bound.
+test("list: a Claude Code session's cost includes its subagents' files, as usage --by session counts it", () => {
+  const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-list-runs-"));
+  const project = path.join(dir, "app");
+  fs.mkdirSync(path.join(project, "s", "subagents"), { recursive: true });
+  const priced = (session, n, model, t) => JSON.stringify({ parentUuid: null, sessionId: session, type: "assistant", uuid: `${session}-${n}`, timestamp: t, requestId: `req_${session}_${n}`, message: { id: `msg_${session}_${n}`, role: "assistant", model, content: [{ type: "text", text: "ok" }], usage: { input_tokens: 1000, output_tokens: 1000 } } }) + "\n";
+  fs.writeFileSync(path.join(project, "s.jsonl"), claude("s", 1, "2026-01-05T09:00:00.000Z") + priced("s", 2, "claude-sonnet-4-5-20250929", "2026-01-05T09:01:00.000Z"));
+  fs.writeFileSync(path.join(project, "s", "subagents", "agent-a1.jsonl"), priced("s", 3, "claude-sonnet-4-5-20250929", "2026-01-05T09:02:00.000Z"));
+  const [row] = list(dir);
+  const u = spawnSync(process.execPath, [bin, "usage", "session", dir, "--json", "--no-index", "--timezone", "UTC"], { encoding: "utf8" });
+  assert.equal(u.status, 0, u.stderr);
+  const usage = JSON.parse(u.stdout).sessions[0].totalCost;
+  assert.ok(Math.abs(row.costUsd - usage) < 1e-9, `list ${row.costUsd}, usage ${usage}`);
+  assert.ok(Math.abs(row.costUsd - 2 * row.ownCostUsd) < 1e-9, "the run costs what the session's own request does");
+  assert.equal(row.costIncomplete, false);
+  // A run of a model with no price: the sum is a lower bound, never the known part alone as if whole.
+  fs.writeFileSync(path.join(project, "s", "subagents", "agent-a2.jsonl"), priced("s", 4, "no-such-model", "2026-01-05T09:03:00.000Z"));
+  const [bound] = list(dir);
+  assert.equal(bound.costIncomplete, true);
+  assert.ok(bound.cost.startsWith("≥"), bound.cost);
+});

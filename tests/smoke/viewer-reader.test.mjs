@@ -495,3 +495,21 @@ test("child runs of one name under two sessions: each opens its own, by deep lin
   assert.match(await p.textContent("#reading .nested"), new RegExp(`the run under ${owner}`));
   assert.deepEqual([...p.errors, ...first.errors], []);
 });
+
+test("the sessions index counts a Claude Code session's subagent files in its cost and tokens, as list does", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "garuda-reader-index-runs-"));
+  const line = (session, n, role, t) => JSON.stringify({ parentUuid: null, sessionId: session, type: role, uuid: `${session}-${n}`, timestamp: t, ...(role === "assistant" ? { requestId: `req_${session}_${n}` } : {}), message: role === "user" ? { role, content: `prompt of ${session}` } : { id: `msg_${session}_${n}`, role, model: "claude-sonnet-4-5-20250929", content: [{ type: "text", text: "ok" }], usage: { input_tokens: 1000, output_tokens: 1000 } } }) + "\n";
+  for (const s of ["one", "two"]) writeFileSync(path.join(dir, `${s}.jsonl`), line(s, 1, "user", "2026-01-05T09:00:00.000Z") + line(s, 2, "assistant", "2026-01-05T09:01:00.000Z"));
+  mkdirSync(path.join(dir, "two", "subagents"), { recursive: true });
+  writeFileSync(path.join(dir, "two", "subagents", "agent-a1.jsonl"), line("two", 3, "assistant", "2026-01-05T09:02:00.000Z"));
+  const listed = JSON.parse(spawnSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "list", dir, "--json"], { encoding: "utf8" }).stdout);
+  const origin = await serveDir(dir);
+  const p = await page();
+  await p.goto(authed(origin));
+  await p.waitForFunction(() => ["one", "two"].every((n) => window.viewer.rows.get(n) && !window.viewer.rows.get(n).pending));
+  const rows = await p.evaluate(() => Object.fromEntries([...window.viewer.rows].map(([k, r]) => [k, { cost: r.cost, costUsd: r.costUsd, tokens: r.tokens }])));
+  assert.equal(rows.two.tokens, 2 * rows.one.tokens, "the run's tokens counted");
+  assert.ok(Math.abs(rows.two.costUsd - 2 * rows.one.costUsd) < 1e-9);
+  for (const l of listed) assert.equal(rows[l.id].cost, l.cost, `${l.id}: the index and list agree`);
+  assert.deepEqual(p.errors, []);
+});

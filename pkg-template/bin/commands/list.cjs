@@ -53,6 +53,7 @@ function folderRows(dir) {
     const last = lastActivity(bytes, s.file);
     const row = session.summariseSession(s.id, last ?? fs.statSync(s.file).mtime, bytes);
     if (row.format === null) continue;
+    withRunsCost(row, s.children);
     // Runs inside the file (Claude Code sidechains) are child runs too, read from the same file (`run`: the Task call's id).
     const inline = (row.runs ?? []).map((id) => ({ id: `sidechain-${id}`, file: enc(s.rel), run: id }));
     rows.push({ ...row, lastActivity: last, project: s.project, file: enc(s.rel), children: [...s.children.map((c) => ({ id: c.id, file: enc(c.rel) })), ...inline] });
@@ -60,6 +61,38 @@ function folderRows(dir) {
   return rows.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? 1 : -1));
 }
 
+
+/**
+ * A Claude Code session's cost with its subagents' files, as `usage --by
+ * session` counts it: a subagent writes its own file, and the session's
+ * file holds none of its requests (a Garuda journal counts each child's
+ * report in the parent, so its children are not added again). A run whose
+ * cost is unknown makes the sum a lower bound. `ownCostUsd`: the file's own.
+ */
+function withRunsCost(row, children) {
+  if (row.format !== "claude-code" || children.length === 0) return;
+  let known = row.costUsd !== null;
+  let sum = row.costUsd ?? 0;
+  let incomplete = row.costIncomplete || !known;
+  let runs = 0;
+  for (const c of children) {
+    let k;
+    try {
+      k = session.summariseSession(c.id, new Date(0), fs.readFileSync(c.file));
+    } catch {
+      incomplete = true;
+      continue;
+    }
+    if (k.format === null) continue;
+    runs++;
+    if (k.costUsd === null) incomplete = true;
+    else (sum += k.costUsd), (known = true);
+    incomplete ||= k.costIncomplete;
+  }
+  if (runs === 0) return;
+  const figures = { costUsd: known ? sum : null, costIncomplete: incomplete };
+  Object.assign(row, { ownCostUsd: row.costUsd, costUsd: figures.costUsd, costIncomplete: incomplete, cost: session.formatCost(figures), runsCounted: runs });
+}
 
 /**
  * The time of a session's last record that has one (ISO, UTC), or null:
