@@ -159,3 +159,57 @@ test("a Bedrock geographic profile costs Anthropic's 10% regional premium, as cc
   assert.ok(Math.abs(byId.global - global) < 1e-9, `global ${byId.global}`);
   assert.ok(Math.abs(byId.jp - global * 1.1) < 1e-9, `jp ${byId.jp}`);
 });
+
+// Every view of ours counts a response once. ccusage 20.0.24's daily view
+// keys a response written as several lines without a requestId (Bedrock's
+// msg_bdrk_ sessions) by its line's timestamp too, but for a subagent's
+// (sidechain) lines (its PR #1661), so it counts such a response once per
+// line, where its own weekly, monthly and session views count it once. The
+// raw lines, walked here apart from both, explain each figure exactly.
+test("usage --by day counts each response once in every view; ccusage's daily counts a main-chain response without a requestId once per line", { skip }, () => {
+  const d = layout();
+  const env = { CLAUDE_CONFIG_DIR: d.claude };
+  const view = (v) => {
+    const r = spawnSync(ccusage, ["claude", v, "--json", "--offline", "--timezone", "UTC"], { encoding: "utf8", env: { ...process.env, ...env, TZ: "UTC" } });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout).totals.totalTokens;
+  };
+  const ours = spawnSync(process.execPath, [bin, "usage", "daily", path.join(d.claude, "projects"), "--json", "--no-index", "--timezone", "UTC"], { encoding: "utf8" });
+  assert.equal(ours.status, 0, ours.stderr);
+  // The raw lines: each response once (the most tokens any of its lines
+  // says), and ccusage daily's key (message id, requestId, and without a
+  // requestId the line's timestamp).
+  const once = new Map();
+  const daily = new Map();
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const f = path.join(dir, e.name);
+      if (e.isDirectory()) walk(f);
+      else if (e.name.endsWith(".jsonl")) {
+        for (const line of fs.readFileSync(f, "utf8").split("\n")) {
+          let r;
+          try {
+            r = JSON.parse(line);
+          } catch {
+            continue;
+          }
+          const u = r?.type === "assistant" ? r.message?.usage : null;
+          if (!u || typeof r.message.id !== "string") continue;
+          const t = (u.input_tokens ?? 0) + (u.output_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+          const key = `${r.message.id}:${r.requestId ?? ""}`;
+          once.set(key, Math.max(once.get(key) ?? 0, t));
+          const dkey = r.requestId || r.isSidechain ? key : `${key}:${r.timestamp}`;
+          daily.set(dkey, Math.max(daily.get(dkey) ?? 0, t));
+        }
+      }
+    }
+  };
+  walk(path.join(d.claude, "projects"));
+  const sum = (m) => [...m.values()].reduce((a, b) => a + b, 0);
+  const figures = { ours: JSON.parse(ours.stdout).totals.totalTokens, walkOnce: sum(once), session: view("session"), monthly: view("monthly"), weekly: view("weekly"), daily: view("daily"), walkPerLine: sum(daily) };
+  console.log(`Claude Code peers, total tokens: ${JSON.stringify(figures)}`);
+  assert.equal(figures.ours, figures.walkOnce);
+  for (const v of ["session", "monthly", "weekly"]) assert.equal(figures[v], figures.ours, `ccusage ${v}`);
+  assert.equal(figures.daily, figures.walkPerLine, "ccusage daily: once per line where a response has no requestId");
+  assert.ok(figures.daily > figures.ours, "the peers hold such responses (Bedrock's)");
+});
