@@ -111,4 +111,11 @@ test("statusline: Claude Code's JSON on stdin, one line out with the session's, 
   const bad = run(["statusline"], env, "not json");
   assert.equal(bad.code, 2);
   assert.match(bad.err, /stdin is not Claude Code's status JSON/);
+  // Claude Code's own context_window (2.0.65 on) wins: the window it runs
+  // with (1M here, the model id says nothing of it) and its latest request's
+  // context (input, cache write and cache read), ahead of the transcript.
+  const cw = (context_window) => run(["statusline", "--timezone", "UTC", "--no-cache"], env, JSON.stringify({ ...JSON.parse(input), context_window })).out;
+  assert.match(cw({ context_window_size: 1_000_000, current_usage: { input_tokens: 10, output_tokens: 99, cache_creation_input_tokens: 90, cache_read_input_tokens: 499_900 } }), /🧠 500,000 \(50%\)$/m);
+  assert.match(cw({ context_window_size: 1_000_000, current_usage: null }), /🧠 1,200 \(0%\)$/m, "no request yet: the transcript's, in Claude Code's window");
+  assert.match(cw({ context_window_size: "big", current_usage: "x" }), /🧠 1,200 \(1%\)$/m, "what is not a figure is not taken");
 });

@@ -117,9 +117,20 @@ async function statusline(args) {
     const shown = burnStyle === "emoji" ? ` ${level[0]}` : burnStyle === "text" ? ` (${level[1]})` : burnStyle === "emoji-text" ? ` ${level[0]} (${level[1]})` : "";
     parts.push(`🔥 ${block.burnRate.costPerHour === null ? "unknown" : `$${block.burnRate.costPerHour.toFixed(2)}`}/hr${shown}`);
   }
-  if (context !== null) {
-    const window = /\[1m\]|-1m\b/.test(String(input.model?.id ?? "")) ? 1_000_000 : 200_000;
-    parts.push(`🧠 ${n(context)} (${Math.round((context / window) * 100)}%)`);
+  // Claude Code's own figures when it sends them (context_window, 2.0.65
+  // on): the window it runs with (1M where enabled, whatever the model id
+  // says) and its latest request's context (input, cache write and cache
+  // read, as its used_percentage counts; the transcript may not have it
+  // yet). Else the transcript's latest request and the id's window.
+  const cw = input.context_window && typeof input.context_window === "object" ? input.context_window : {};
+  const size = Number.isFinite(cw.context_window_size) && cw.context_window_size > 0 ? cw.context_window_size : null;
+  const u = cw.current_usage && typeof cw.current_usage === "object" ? cw.current_usage : null;
+  const count = (v) => (Number.isFinite(v) && v >= 0 ? v : 0);
+  const current = u ? count(u.input_tokens) + count(u.cache_creation_input_tokens) + count(u.cache_read_input_tokens) : null;
+  const shown = current ?? context;
+  if (shown !== null) {
+    const window = size ?? (/\[1m\]|-1m\b/.test(String(input.model?.id ?? "")) ? 1_000_000 : 200_000);
+    parts.push(`🧠 ${n(shown)} (${Math.round((shown / window) * 100)}%)`);
   } else parts.push("🧠 N/A");
   const out = parts.join(" | ") + "\n";
   writeOut(out);
