@@ -388,6 +388,7 @@ impl Journal {
             let (line, kind, message) = match notice {
                 Notice::BadLine(line, m) => (line, WarningKind::BadJson, m),
                 Notice::BadRecord(line, m) => (line, WarningKind::BadRecord, m),
+                Notice::BadField(line, m) => (line, WarningKind::BadField, m),
                 Notice::OtherBranches(line, n) => {
                     (line, WarningKind::OtherBranch, format!("{n} lines on other branches (a rewind or an edited prompt) are not in the conversation"))
                 }

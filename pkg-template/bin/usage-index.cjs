@@ -43,7 +43,7 @@ const os = require("node:os");
 const path = require("node:path");
 const crypto = require("node:crypto");
 const { session } = require("./cli.cjs");
-const { STRIDE, sessionFiles } = require("./usage.cjs");
+const { STRIDE, sessionFiles, lossOf, warnLoss } = require("./usage.cjs");
 const { readItems, replayAll, startEarly } = require("./usage-read.cjs");
 const { cacheDir, statOnce } = require("./usage-answers.cjs");
 const count = require("./usage-count.cjs");
@@ -238,8 +238,9 @@ function readFrom(file, start, size, options, stats) {
       pending = Buffer.from(data.subarray(cut));
     }
     journal.finish();
-    const { format, costUsd, costIncomplete, warningCounts } = journal.state();
-    return { format, costUsd, costIncomplete, tooLong: warningCounts?.["line-too-long"] ?? 0, rows: journal.usageRows(), models: JSON.parse(journal.usageModels()), offset: at - pending.length };
+    const state = journal.state();
+    const { format, costUsd, costIncomplete } = state;
+    return { format, costUsd, costIncomplete, ...lossOf(state), rows: journal.usageRows(), models: JSON.parse(journal.usageModels()), offset: at - pending.length };
   } finally {
     fs.closeSync(fd);
     journal.free();
@@ -389,7 +390,8 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
         stats.filesFromIndex++;
       } else if (how === "append") {
         const add = readFrom(f.file, old.offset, st.size, { ...options, format: "claude-code" }, stats);
-        if (add.tooLong) warn(`${f.file}: ${add.tooLong} line(s) longer than the line size cap were skipped; their usage is not counted`);
+        // Line numbers of an appended read start at its first new line: not the file's.
+        warnLoss(warn, f.file, { ...add, tooLongLine: null, skippedLine: null });
         e = { ...old, ...merge(old, add), offset: add.offset, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
         e.tail = tailOf(f.file, e.offset, stats);
         e.copies = [...(old.copies ?? [])];
@@ -397,7 +399,7 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
       } else {
         const r = readOf.get(f.file);
         if (r.error) throw Object.assign(new Error(r.error), { code: r.error });
-        if (r.tooLong > 0) warn(`${f.file}: ${r.tooLong} line(s) longer than the line size cap were skipped (the first is line ${r.tooLongLine}); their usage is not counted`);
+        warnLoss(warn, f.file, r);
         // Read to its end: only a Claude Code file that ends with a whole
         // line may later be read from there on (appended to).
         const appendable = r.format === "claude-code" && st.size > 0 && lastByte(f.file) === 10;

@@ -121,7 +121,7 @@ async function readItems(files, options, tick, warn) {
   files.forEach((f, i) => {
     const r = read[i];
     if (r.error) return warn(`${f.file}: cannot read it (${r.error}); the report leaves it out`);
-    if (r.tooLong > 0) warn(`${f.file}: ${r.tooLong} line(s) longer than the line size cap were skipped (the first is line ${r.tooLongLine}); their usage is not counted`);
+    usageReport.warnLoss(warn, f.file, r);
     if (r.format === null) {
       if (f.named) items.unknownFormat = f.file;
       return; // a folder's other files

@@ -79,14 +79,34 @@ function usageOf(session, file, options, buf) {
     let n;
     while ((n = fs.readSync(fd, journal.inputBuffer(cap), 0, cap, null)) > 0) journal.feedInput(n);
     journal.finish();
-    const { format, costUsd, costIncomplete, warnings, warningCounts } = journal.state();
-    const tooLong = warningCounts?.["line-too-long"] ?? 0;
-    const firstTooLong = warnings.find((w) => w.kind === "line-too-long");
-    return { format, costUsd, costIncomplete, rows: journal.usageRows(), models: JSON.parse(journal.usageModels()), tooLong, tooLongLine: firstTooLong?.line ?? null };
+    const state = journal.state();
+    const { format, costUsd, costIncomplete } = state;
+    return { format, costUsd, costIncomplete, rows: journal.usageRows(), models: JSON.parse(journal.usageModels()), ...lossOf(state) };
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
     journal.free();
   }
+}
+
+/** Warnings of a line the reader could not read (its request, if any, is not counted). */
+const SKIPPED = ["bad-json", "bad-record", "bad-field"];
+
+/**
+ * What a file's read left out: lines over the size cap, and lines the reader
+ * could not read (ccusage drops those in silence; a torn last line, an agent
+ * still writing, is not one of them). Counts and the first of each.
+ */
+function lossOf({ warnings, warningCounts }) {
+  const count = (kinds) => kinds.reduce((a, k) => a + (warningCounts?.[k] ?? 0), 0);
+  const first = (kinds) => warnings.find((w) => kinds.includes(w.kind)) ?? null;
+  const skippedFirst = first(SKIPPED);
+  return { tooLong: count(["line-too-long"]), tooLongLine: first(["line-too-long"])?.line ?? null, skipped: count(SKIPPED), skippedLine: skippedFirst?.line ?? null, skippedWhy: skippedFirst?.message ?? null };
+}
+
+/** The report's warning of what a file's read left out (`r`: what lossOf gave). */
+function warnLoss(warn, file, r) {
+  if (r.tooLong > 0) warn(`${file}: ${r.tooLong} line(s) longer than the line size cap were skipped${r.tooLongLine ? ` (the first is line ${r.tooLongLine})` : ""}; their usage is not counted`);
+  if (r.skipped > 0) warn(`${file}: ${r.skipped} line(s) could not be read${r.skippedLine ? ` (the first is line ${r.skippedLine}: ${r.skippedWhy})` : ""}; a request on them is not counted (garuda-session replay lists them)`);
 }
 
 /**
@@ -313,4 +333,4 @@ function report(items, o) {
   return out;
 }
 
-module.exports = { STRIDE, defaultFolders, sessionFiles, usageOf, countRequestsOnce, report, figures, newAcc, PERIOD, KEY_NAME, addRow, addAcc, tokensOf };
+module.exports = { STRIDE, defaultFolders, sessionFiles, usageOf, lossOf, warnLoss, countRequestsOnce, report, figures, newAcc, PERIOD, KEY_NAME, addRow, addAcc, tokensOf };

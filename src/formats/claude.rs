@@ -276,7 +276,7 @@ impl Reader {
         let mut l: Line = match serde_json::from_str(text) {
             Ok(l) => l,
             Err(e) => {
-                notices.push(Notice::BadLine(number, format!("not a Claude Code line: {e}")));
+                notices.push(Notice::unread(number, "a Claude Code line", text, &e));
                 return;
             }
         };

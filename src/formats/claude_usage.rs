@@ -58,7 +58,7 @@ impl Reader {
         // module); the content stays unparsed raw text.
         let l: Line = match serde_json::from_str(text) {
             Ok(l) => l,
-            Err(e) => return notices.push(Notice::BadLine(number, format!("not a Claude Code line: {e}"))),
+            Err(e) => return notices.push(Notice::unread(number, "a Claude Code line", text, &e)),
         };
         if u.session_id.is_none() {
             u.session_id = l.session_id;

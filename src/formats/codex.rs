@@ -211,7 +211,7 @@ impl Reader {
         let l: Line = match serde_json::from_str(text) {
             Ok(l) => l,
             Err(e) => {
-                notices.push(Notice::BadLine(number, format!("not a Codex rollout line: {e}")));
+                notices.push(Notice::unread(number, "a Codex rollout line", text, &e));
                 return;
             }
         };

@@ -132,6 +132,9 @@ pub enum Notice {
     /// JSON, but not the format's record or document (a Gemini CLI file
     /// with no `messages`: a settings file, a manifest).
     BadRecord(u64, String),
+    /// A line of the format's shape with a value of the wrong type (a
+    /// usage's tokens as a string): named by its path.
+    BadField(u64, String),
     /// Messages on branches that are not the active one (a rewind, an edit).
     OtherBranches(u64, usize),
     /// The session's usage was never recorded: its cost is unknown.
@@ -139,6 +142,26 @@ pub enum Notice {
     /// A line holding this many JSON objects (a write that lost its
     /// newline): each was read.
     Joined(u64, usize),
+}
+
+impl Notice {
+    /// A line serde_json could not read as `what` ("a Claude Code line"):
+    /// not JSON (bad-json, which a last line may be as a torn tail), or JSON
+    /// with a value of the wrong type (bad-field, the value named by its
+    /// path). serde's " at line 1 column N" is left out: the line is known.
+    pub fn unread(number: u64, what: &str, text: &str, e: &serde_json::Error) -> Notice {
+        let message = e.to_string();
+        let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
+        if e.is_data() {
+            // A line is one line: serde's column is the byte offset (+1).
+            match crate::json_path::path_at(text, e.column()) {
+                path if path.is_empty() => Notice::BadField(number, format!("not {what}: {message}")),
+                path => Notice::BadField(number, format!("not {what}: `{path}`: {message}")),
+            }
+        } else {
+            Notice::BadLine(number, format!("not {what}: {message}"))
+        }
+    }
 }
 
 /// One reader per foreign format.

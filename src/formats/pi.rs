@@ -64,7 +64,7 @@ impl Reader {
                     && joined.iter().all(Value::is_object)
                     && serde_json::Deserializer::from_str(text).into_iter::<Value>().all(|v| v.is_ok());
                 if !whole {
-                    return notices.push(Notice::BadLine(number, format!("not a pi session line: {e}")));
+                    return notices.push(Notice::unread(number, "a pi session line", text, &e));
                 }
                 notices.push(Notice::Joined(number, joined.len()));
                 // pi skips such a line: later indices do not count it.

@@ -453,3 +453,40 @@ fn one_deep_tool_input_costs_that_input_only() {
     let texts: Vec<String> = s.messages.iter().map(|m| m.json.to_string()).collect();
     assert_eq!(crate::resume::check_messages(&texts, false), vec![]);
 }
+
+/// A line of the format's shape with a value of the wrong type is a bad
+/// field named by its path; a line that is not JSON is bad JSON, and the
+/// last such line, unfinished, a torn tail.
+#[test]
+fn a_line_the_reader_cannot_read_says_which_value_and_why() {
+    let line = |n: u32, input: &str| {
+        format!(
+            r#"{{"type":"assistant","sessionId":"s","uuid":"u{n}","parentUuid":null,"timestamp":"2026-01-01T10:00:0{n}Z","requestId":"r{n}","message":{{"id":"m{n}","role":"assistant","model":"claude-sonnet-4-5","content":[],"usage":{{"input_tokens":{input},"output_tokens":1}}}}}}"#
+        )
+    };
+    let text = format!(
+        "{}\n{}\n{{nope\n{}\n{{\"type\":\"assistant\",\"mess",
+        line(1, "5"),
+        line(2, "\"6\""),
+        line(3, "-1")
+    );
+    for usage_only in [false, true] {
+        let mut j = if usage_only { Journal::default().for_usage() } else { Journal::default() };
+        j.feed(&text);
+        j.finish();
+        let s = j.state();
+        let w: Vec<_> = s.warnings.iter().map(|w| (w.line, w.kind, w.message.as_str())).collect();
+        let mut want = vec![
+            (2, WarningKind::BadField, "not a Claude Code line: `message.usage.input_tokens`: invalid type: string \"6\", expected u64"),
+            (3, WarningKind::BadJson, "not a Claude Code line: key must be a string"),
+            (4, WarningKind::BadField, "not a Claude Code line: `message.usage.input_tokens`: invalid value: integer `-1`, expected u64"),
+        ];
+        if usage_only {
+            // A usage read passes over a line that is no response unread.
+            want.remove(1);
+        }
+        assert_eq!(w, want, "usage_only {usage_only}");
+        // (A usage read passes over it too: it holds no usage.)
+        assert_eq!(s.torn_tail, !usage_only);
+    }
+}

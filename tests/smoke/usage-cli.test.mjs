@@ -87,6 +87,24 @@ test("an unreadable file and an over-long line are warnings: the rest is reporte
   assert.match(long.err, /warning: .*long\.jsonl: 1 line\(s\) longer than the line size cap were skipped/);
 });
 
+// ccusage drops a line it cannot read in silence; the report says so (a torn
+// last line, an agent still writing, is not one). With the index too: the
+// cold read and the appended read each say what they left out.
+test("a line that cannot be read is a warning naming its line and the value: the rest is reported", () => {
+  const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-badline-"));
+  const d = claudeDir(home, "p", "s", [line("s", 1, "2026-01-01T10:00:00Z", 5), line("s", 2, "2026-01-01T10:01:00Z", "6"), line("s", 3, "2026-01-01T10:02:00Z", 7), '{"type":"assistant","message":{"usage":{"input_']);
+  for (const index of [["--no-index"], []]) {
+    const r = run(["usage", path.join(home, "projects"), "--json", ...index]);
+    assert.equal(totals(r).inputTokens, 12, "the lines that read are counted");
+    assert.match(r.err, /warning: .*s\.jsonl: 1 line\(s\) could not be read \(the first is line 2: not a Claude Code line: `message\.usage\.input_tokens`: invalid type: string "6", expected u64\)/);
+    assert.equal(r.err.split("\n").filter(Boolean).length, 1, `only that line, not the torn tail: ${r.err}`);
+  }
+  fs.appendFileSync(path.join(d, "s.jsonl"), "\n" + line("s", 4, "2026-01-01T10:03:00Z", -1));
+  const appended = run(["usage", path.join(home, "projects"), "--json"]);
+  assert.equal(totals(appended).inputTokens, 12);
+  assert.match(appended.err, /could not be read/);
+});
+
 test("every flag is checked, and the error names it", () => {
   const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-flags-"));
   claudeDir(home, "p", "s", [line("s", 1, "2026-01-01T10:00:00Z", 5)]);
