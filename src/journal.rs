@@ -54,6 +54,9 @@ pub struct Journal {
     translated: Option<Vec<(u64, String)>>,
     /// Readers may keep only requests' usage (a usage report's replay).
     usage_only: bool,
+    /// A line was offered to detection: a lone `{` after it opens no Gemini
+    /// CLI document (one is its file's first line).
+    detect_tried: bool,
     /// A child run inside the file to read alone (`with_run`).
     run: Option<String>,
     /// Keep the file's inline runs to read each alone (`keeping_runs`).
@@ -81,6 +84,7 @@ impl Default for Journal {
             reader: None,
             translated: None,
             usage_only: false,
+            detect_tried: false,
             prices: Prices::built_in(),
             view: Default::default(),
             run: None,
@@ -352,7 +356,10 @@ impl Journal {
     /// Which format the first line that says one is in; a reader for it.
     #[inline(never)]
     fn detect(&mut self, line: &str) {
-        let format = self.forced.or_else(|| Format::detect(line));
+        // A JSON array of log entries (Gemini CLI's logs.json) opens with `[`
+        // and holds `{` on its next line: that is no session document.
+        let opener = std::mem::replace(&mut self.detect_tried, true) && line.trim() == "{";
+        let format = self.forced.or_else(|| if opener { None } else { Format::detect(line) });
         if let Some(format) = format {
             self.state.format = Some(format);
             self.reader = match &self.run {

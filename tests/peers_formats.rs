@@ -138,3 +138,24 @@ fn claude_code_chains_through_system_lines_and_parallel_results_rejoin() {
     assert_eq!(history.matches(r#""type":"tool_result""#).count(), 20, "all 20 results");
     assert!(!history.contains(garuda_session::transcript::INTERRUPTED));
 }
+
+/// The peers' files that are no sessions (a sanitizer's manifest, Gemini
+/// CLI's prompt log, a subagent's metadata) are never read as an empty
+/// session without a word: each is in no known format, or says it is no
+/// session (a JSON object opens like a Gemini CLI document).
+#[test]
+fn the_peers_files_that_are_no_sessions_say_so() {
+    let Some(dir) = shared::shared_file("peers_formats", "peers") else { return };
+    let mut seen = 0;
+    for path in shared::session_files(&dir) {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !(name == "manifest.json" || name == "logs.json" || name.ends_with(".meta.json")) {
+            continue;
+        }
+        seen += 1;
+        let s = read(&std::fs::read(&path).expect("readable"), usize::MAX);
+        let said = s.format.is_none() || s.warnings.iter().any(|w| w.kind == WarningKind::BadRecord);
+        assert!(said && s.messages.is_empty(), "{}: {:?} {:?}", path.display(), s.format, s.warnings);
+    }
+    assert!(seen > 0, "no such file under {}", dir.display());
+}

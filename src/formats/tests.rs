@@ -490,3 +490,16 @@ fn a_line_the_reader_cannot_read_says_which_value_and_why() {
         assert_eq!(s.torn_tail, !usage_only);
     }
 }
+
+/// A `{` opens a Gemini CLI document only as its file's first line: a JSON
+/// array of objects (Gemini CLI's logs.json) is in no known format, as the
+/// doctor and export say, where replay read it from its second line on.
+#[test]
+fn a_json_array_is_no_gemini_document() {
+    let s = read("[\n  {\n    \"sessionId\": \"s\",\n    \"type\": \"user\"\n  }\n]\n");
+    assert_eq!(s.format, None);
+    assert!(s.warnings.iter().all(|w| w.kind == WarningKind::BadJson));
+    // A first line that is not JSON before a Garuda journal still leaves the journal read.
+    let s = read("garbage\n{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n");
+    assert_eq!((s.format, s.prompts), (Some(Format::Garuda), 1));
+}
