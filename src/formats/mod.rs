@@ -146,16 +146,19 @@ pub enum Notice {
 
 impl Notice {
     /// A line serde_json could not read as `what` ("a Claude Code line"):
-    /// not JSON (bad-json, which a last line may be as a torn tail), or JSON
-    /// with a value of the wrong type (bad-field, the value named by its
-    /// path). serde's " at line 1 column N" is left out: the line is known.
+    /// not JSON (bad-json, which a last line may be as a torn tail), JSON
+    /// that is no object (bad-record), or an object with a value of the
+    /// wrong type (bad-field, the value named by its path). serde's " at line 1 column N" is left out: the line is known.
     pub fn unread(number: u64, what: &str, text: &str, e: &serde_json::Error) -> Notice {
         let message = e.to_string();
         let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
         if e.is_data() {
             // A line is one line: serde's column is the byte offset (+1).
             match crate::json_path::path_at(text, e.column()) {
-                path if path.is_empty() => Notice::BadField(number, format!("not {what}: {message}")),
+                // The line itself is of the wrong type (an array, a number).
+                path if path.is_empty() || path.starts_with('[') => {
+                    Notice::BadRecord(number, format!("not {what}: {message}"))
+                }
                 path => Notice::BadField(number, format!("not {what}: `{path}`: {message}")),
             }
         } else {

@@ -503,3 +503,11 @@ fn a_json_array_is_no_gemini_document() {
     let s = read("garbage\n{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n");
     assert_eq!((s.format, s.prompts), (Some(Format::Garuda), 1));
 }
+
+#[test]
+fn a_line_that_is_json_but_no_object_is_a_bad_record() {
+    let s = read("{\"type\":\"user\",\"sessionId\":\"s\",\"uuid\":\"u1\",\"parentUuid\":null,\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n[1,2]\n7\n");
+    assert_eq!(s.format, Some(Format::ClaudeCode));
+    let w: Vec<_> = s.warnings.iter().map(|w| (w.line, w.kind)).collect();
+    assert_eq!(w, vec![(2, WarningKind::BadRecord), (3, WarningKind::BadRecord)]);
+}
