@@ -15,9 +15,10 @@ fn is_token(b: u8) -> bool {
     is_word(b) || b == b'-'
 }
 
-/// The text before `pos` does not continue a token of `class`.
+/// The text before `pos` does not continue a token of `class` (a letter
+/// that ends an escape or a colour code does not: `tokens::after_escape`).
 fn starts_token(text: &[u8], pos: usize, class: fn(u8) -> bool) -> bool {
-    pos == 0 || !class(text[pos - 1])
+    pos == 0 || !class(text[pos - 1]) || super::tokens::after_escape(text, pos)
 }
 
 /// The end of the run of `class` bytes from `start`, or None when it is

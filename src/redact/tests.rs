@@ -471,3 +471,51 @@ fn minified_code_comes_back() {
         gone(&r.redact(text), secret);
     }
 }
+
+/// A token right after a letter that ends an escape or a colour code: a
+/// tool's JSON output inside a string (`{"stdout":"…\nghp_…"}`, Codex's
+/// function_call_output), `grep --color`, a test runner's green. Each in
+/// text and in a journal line, the colour's ESC as the byte and as text.
+#[test]
+fn a_token_after_an_escape_or_a_colour_code_goes() {
+    let r = redactor();
+    let tokens = [ANTHROPIC, OPENAI, AWS, GITHUB, SLACK, GOOGLE, JWT];
+    let before = [
+        "\\n",
+        "\\t",
+        "\\r",
+        "\u{1b}[32m",
+        "\u{1b}[01;31m\u{1b}[K",
+        "\\u001b[32m",
+        "\\x1b[0m",
+        "\\033[1;32m",
+        "\\e[m",
+    ];
+    for token in tokens {
+        for b in before {
+            let text = format!("Logged in as ci-bot{b}{token}{b}done");
+            gone(&r.redact(&text), token);
+            let output = format!(r#"{{"stdout":"{text}","exit_code":0}}"#);
+            let line = record(
+                "tool_results",
+                &format!(
+                    r#""message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":{}}}]}},"calls":[]"#,
+                    json_str(&output)
+                ),
+            );
+            gone(&r.redact_line(&line).expect("object").line, token);
+        }
+    }
+    // A word before a token is still a word: an identifier that holds a
+    // token's prefix is not cut (`myghp_…`, `xAKIA…`).
+    for (text, kept) in
+        [(format!("my{GITHUB}"), GITHUB), (format!("x{AWS}"), AWS), (format!("\\\\n{GITHUB}"), "")]
+    {
+        let out = r.redact(&text);
+        if kept.is_empty() {
+            assert_ne!(out, text);
+        } else {
+            assert!(out.contains(kept), "{text}: {out}");
+        }
+    }
+}

@@ -530,6 +530,32 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// Whether the letter before `pos` ends an escape or a colour code rather
+/// than a word, so a token may start at `pos`: `\n`, `\t` (a tool's JSON
+/// output inside a string shows its newlines so), and a terminal's
+/// ESC [ … m or ESC [ K (`grep --color`, a test runner's green), the ESC as
+/// the byte or as `\u001b`, `\x1b`, `\033`, `\e`.
+pub(super) fn after_escape(text: &[u8], pos: usize) -> bool {
+    let Some(&last) = text[..pos].last() else { return false };
+    if pos >= 2 && text[pos - 2] == b'\\' && matches!(last, b'n' | b't' | b'r' | b'b' | b'f' | b'v' | b'e') {
+        return true;
+    }
+    if !last.is_ascii_alphabetic() {
+        return false;
+    }
+    let mut i = pos - 1;
+    while i > 0 && pos - i < 32 && (text[i - 1].is_ascii_digit() || text[i - 1] == b';') {
+        i -= 1;
+    }
+    if i == 0 || text[i - 1] != b'[' {
+        return false;
+    }
+    let before = &text[..i - 1];
+    [&b"\x1b"[..], b"\\u001b", b"\\u001B", b"\\x1b", b"\\x1B", b"\\033", b"\\e"]
+        .iter()
+        .any(|esc| before.ends_with(esc))
+}
+
 /// The end of the run of `f` bytes from `start`, at most `max` long.
 fn run_end(text: &[u8], start: usize, max: usize, f: impl Fn(u8) -> bool) -> usize {
     let limit = text.len().min(start + max);
@@ -559,7 +585,9 @@ pub fn detect(text: &[u8], pos: usize, i: usize) -> Option<(usize, usize)> {
             // puts the token's start before it.
             let inside = f.triggers.iter().find(|t| text[pos..].starts_with(t.as_bytes()));
             let pos = pos.checked_sub(inside.and_then(|t| f.prefix.find(*t)).unwrap_or(0))?;
-            if !text[pos..].starts_with(f.prefix.as_bytes()) || (pos > 0 && is_word(text[pos - 1])) {
+            if !text[pos..].starts_with(f.prefix.as_bytes())
+                || (pos > 0 && is_word(text[pos - 1]) && !after_escape(text, pos))
+            {
                 return None;
             }
             let body = pos + f.prefix.len();
