@@ -213,8 +213,13 @@ fn jwt(text: &[u8], pos: usize) -> Option<(usize, usize)> {
 }
 
 /// `-----BEGIN … PRIVATE KEY-----` to its END line, the whole block; with no
-/// END line (truncated output), to the end of the text.
+/// END line (truncated output), to the end of the text. An END line with no
+/// BEGIN before it (a paginated Read, a key split across two outputs): the
+/// body lines before it (`key_tail`).
 fn private_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    if text[pos..].starts_with(b"-----END") {
+        return key_tail(text, pos);
+    }
     let header_start = pos + b"-----BEGIN".len();
     let header_len = text[header_start..].iter().take(80).position(|&b| b == b'-')?;
     let label = &text[header_start..header_start + header_len];
@@ -238,6 +243,84 @@ fn private_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     // stays: at least 16 letters and digits.
     let body = text[body_start..end_at].iter().filter(|b| b.is_ascii_alphanumeric()).count();
     (body >= 16).then_some((pos, marker_end))
+}
+
+/// The end of an `-----END … PRIVATE KEY-----` line at `pos` (None: not a
+/// private key's).
+fn key_end_marker(text: &[u8], pos: usize) -> Option<usize> {
+    let label_start = pos + b"-----END".len();
+    let label_len = text[label_start..].iter().take(80).position(|&b| b == b'-')?;
+    let label = &text[label_start..label_start + label_len];
+    let ok = label.ends_with(b"PRIVATE KEY") || label.ends_with(b"PRIVATE KEY BLOCK");
+    (ok && text[label_start + label_len..].starts_with(b"-----")).then_some(label_start + label_len + 5)
+}
+
+/// A private key's last lines and its END line, with no BEGIN before: from
+/// the END line back over whole lines of base64 (a line's leading spaces
+/// and a Read's `   12→` number kept), and the base64 end of the first line
+/// that is not whole (`Deploy fix 8vEdN3…`, at least 16 characters). Lines
+/// end with a newline or, in a journal line's JSON text, `\n`.
+fn key_tail(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let end = key_end_marker(text, pos)?;
+    let is_b64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
+    // The separator before `at`: its start, or None.
+    let separator = |at: usize| -> Option<usize> {
+        let mut at = at;
+        let mut seen = false;
+        loop {
+            if at >= 1 && matches!(text[at - 1], b'\n' | b'\r') {
+                at -= 1;
+            } else if at >= 2 && text[at - 2] == b'\\' && matches!(text[at - 1], b'n' | b'r') {
+                at -= 2;
+            } else {
+                return seen.then_some(at);
+            }
+            seen = true;
+        }
+    };
+    // The END line's own lead: spaces, a Read's `   12→`.
+    let lead_of = |at: usize| -> usize {
+        let mut at = at;
+        if text[..at].ends_with("→".as_bytes()) {
+            at -= 3;
+            while at > 0 && text[at - 1].is_ascii_digit() {
+                at -= 1;
+            }
+        }
+        while at > 0 && matches!(text[at - 1], b' ' | b'\t') {
+            at -= 1;
+        }
+        at
+    };
+    let mut start = pos;
+    let mut cursor = lead_of(pos);
+    let mut body = 0;
+    while let Some(line_end) = separator(cursor) {
+        if body > 8192 {
+            break;
+        }
+        let run = text[..line_end].iter().rev().take(1024).take_while(|&&b| is_b64(b)).count();
+        let run_start = line_end - run;
+        // What comes before the run on its line: spaces, a Read's number.
+        let line_start = text[..run_start]
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r' || b == b'\\')
+            .map_or(0, |i| if text[i] == b'\\' { i + 2 } else { i + 1 });
+        let lead = &text[line_start.min(run_start)..run_start];
+        let whole = lead.iter().all(|&b| b == b' ' || b == b'\t' || b.is_ascii_digit())
+            || lead.ends_with("→".as_bytes())
+                && lead[..lead.len() - 3].iter().all(|&b| b == b' ' || b.is_ascii_digit());
+        if run == 0 || (!whole && run < 16) {
+            break;
+        }
+        start = run_start;
+        cursor = lead_of(run_start);
+        body += run;
+        if !whole {
+            break;
+        }
+    }
+    (body >= 16).then_some((start, end))
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {

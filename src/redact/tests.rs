@@ -519,3 +519,44 @@ fn a_token_after_an_escape_or_a_colour_code_goes() {
         }
     }
 }
+
+/// A private key's tail with its END line and no BEGIN (a paginated Read, a
+/// key split across two tool results): the body lines go with the END line,
+/// in text and in a journal line, after spaces or a Read's line numbers.
+#[test]
+fn a_private_key_tail_without_its_begin_goes() {
+    let r = redactor();
+    let body = [
+        "MIIEpQIBAAKCAQEAn6/O8li+SX4m98LLYt/PKSzEmQ++ZBD7Loh9P13f4yQ92EF3",
+        "yxR5MsXFu9PRsrYQA74UT2sAVCBg4C2yyBpUEtMQjyCq8vEdN3xS7yTbWZ0pLmK",
+        "6RfJuGhI9aOcDe2X==",
+    ];
+    let end = "-----END RSA PRIVATE KEY-----";
+    let cases = [
+        format!("{}\n{}\n{}\n{end}\n", body[0], body[1], body[2]),
+        format!("  {}\r\n  {}\r\n  {}\r\n  {end}", body[0], body[1], body[2]),
+        format!("     3→{}\n     4→{}\n     5→{}\n     6→{end}\n", body[0], body[1], body[2]),
+        format!("Deploy fix {}\n{end}", body[1]),
+    ];
+    for text in &cases {
+        let out = r.redact(text);
+        for b in body {
+            gone(&out, b);
+        }
+        let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(text)));
+        let out = r.redact_line(&line).expect("object").line;
+        for b in body {
+            gone(&out, b);
+        }
+        assert!(serde_json::from_str::<serde_json::Value>(&out).is_ok());
+    }
+    // The words before a tail, and an END line alone or after prose, stay.
+    let prose = format!("Deploy fix {}\n{end}", body[1]);
+    let kept = r.redact(&prose);
+    assert!(kept.starts_with("Deploy fix "), "{kept}");
+    for text in [format!("see the docs\n{end}"), format!("{end}\n"), "-----END PUBLIC KEY-----".to_string()] {
+        assert_eq!(r.redact(&text), text);
+    }
+    // A whole block is one match, as before.
+    gone(&r.redact(KEY_BLOCK), "MIIEpQIBAAKCAQEAn6");
+}

@@ -108,6 +108,7 @@ const FIXED: &[(&str, Trigger)] = &[
     ("aiza", Trigger::Google),
     ("eyj", Trigger::Jwt),
     ("-----begin", Trigger::PrivateKey),
+    ("-----end", Trigger::PrivateKey),
     ("://", Trigger::Url),
     ("bearer", Trigger::Scheme),
     ("basic", Trigger::Scheme),
