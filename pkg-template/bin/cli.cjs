@@ -137,14 +137,22 @@ function readOptions(o, formatOption = "format") {
 }
 
 /** A journal file read in chunks (any size, never one big string) into a Journal. */
-function journalOf(file, options = {}) {
+function journalOf(file, options = {}, redactor = null) {
   let journal;
   try {
     journal = new session.Journal(options);
   } catch (e) {
     throw new UsageError(e.message.replace(/^new Journal\(options\): options\./, "--"));
   }
-  readChunks(file, "replay", (chunk) => journal.feed(chunk));
+  if (redactor) {
+    // Each line through the Redactor before it is read: every string is
+    // redacted whole, as the file holds it (a private key's BEGIN to END is
+    // one string; a reader's views split it into lines).
+    const totals = { lines: 0, changed: 0, notRecords: 0, rules: {} };
+    const lines = require("./redact-bytes.cjs").redactingLines(redactor, totals, (bytes) => journal.feed(bytes));
+    readChunks(file, "replay", (chunk) => lines.push(chunk));
+    lines.end();
+  } else readChunks(file, "replay", (chunk) => journal.feed(chunk));
   journal.finish();
   return journal;
 }

@@ -43,6 +43,19 @@ function exportTranscript(journal, format, o = {}) {
   }
 }
 
+/**
+ * `journalOf` for an export: each file through the Redactor line by line
+ * before it is read, unless --no-redact. The renderer redacts every string
+ * it draws too, but a reader's views split a tool's text into lines (a
+ * Read's numbered lines, an Edit's diff), and a private key's BEGIN and
+ * END on different lines were each redacted alone: the key's body went
+ * out (found by a red-team review).
+ */
+function readerFor(o) {
+  const redactor = o.noRedact ? null : redactorFor(o);
+  return (file, options) => journalOf(file, options, redactor);
+}
+
 async function exportCommand(args) {
   const o = parseArgs(args, { "--format": "format", "-o": "out", "--rules": "rules", "--from": "from", "--prices": "prices", "--vertex-region": "vertexRegion", "--live": "live!", "--no-redact": "noRedact!", ...REDIS });
   if (o.format !== "md" && o.format !== "html") throw new UsageError("--format takes md or html");
@@ -53,7 +66,8 @@ async function exportCommand(args) {
   // The session is read once, keeping its inline runs (a Claude Code 1.x
   // Task's, inside its file): each is drawn from what was kept.
   let runOf;
-  const openFile = (file) => journalOf(file, { ...readOptions(o, "from"), history: true });
+  const read = readerFor(o);
+  const openFile = (file) => read(file, { ...readOptions(o, "from"), history: true });
   if (o.redis !== undefined) {
     if (o._[0] === undefined) throw new UsageError("give a session id");
     const text = await withRedis(o, (store) => store.text(o._[0]));
@@ -62,7 +76,7 @@ async function exportCommand(args) {
   } else {
     if (o._[0] === undefined) throw new UsageError("give a session file");
     if (fs.existsSync(o._[0]) && fs.statSync(o._[0]).isDirectory()) return exportFolder(o);
-    journal = journalOf(o._[0], { ...readOptions(o, "from"), history: true, keepRuns: true });
+    journal = read(o._[0], { ...readOptions(o, "from"), history: true, keepRuns: true });
     if (journal.format === null) {
       journal.free();
       known({ format: null }, o._[0]);
@@ -99,7 +113,8 @@ function exportFolder(o) {
   const rows = [];
   let written = 0;
   let skipped = 0;
-  const open = (file) => journalOf(file, { ...readOptions(o, "from"), history: true, keepRuns: true });
+  const read = readerFor(o);
+  const open = (file) => read(file, { ...readOptions(o, "from"), history: true, keepRuns: true });
   /**
    * Writes one session or child run (`journal`, read with its inline runs
    * kept; the caller frees it); gives its figures and child runs (the
@@ -143,7 +158,7 @@ function exportFolder(o) {
       if (!done) continue;
       const { f, kids } = done;
       // An inline run's page from what the session's read kept; a child file read itself.
-      for (const c of kids) writeOnce(c, [], (c.run && journal.runJournal(c.run)) || journalOf(c.file, { ...readOptions(o, "from"), history: true, ...(c.run ? { run: c.run } : { keepRuns: true }) }));
+      for (const c of kids) writeOnce(c, [], (c.run && journal.runJournal(c.run)) || read(c.file, { ...readOptions(o, "from"), history: true, ...(c.run ? { run: c.run } : { keepRuns: true }) }));
       const r = (t) => (t == null ? t : redactor ? redactor.redact(String(t)) : String(t));
       rows.push({ href: outRel(s), title: r(f.title ?? f.firstPrompt ?? s.id), format: f.format, model: r(f.model), date: f.usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? "", cost: session.formatCost(f), children: kids.map((c) => ({ id: c.id, href: outRel(c) })) });
     } finally {
