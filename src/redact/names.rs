@@ -134,6 +134,28 @@ fn is_metadata_word(w: &[u8]) -> bool {
             | b"chars"
             // A count: `preTokens`, `totalTokens`, `tokens: 1200`.
             | b"tokens"
+            // A measure of the secret's handling, a number in code and
+            // settings (`PASSWORD_HASH_ITERATIONS = 310000`,
+            // `SECRET_KEY_BITS = 4096`, `pinDisplayMs: 2500`), not a PIN.
+            | b"iterations"
+            | b"iteration"
+            | b"iter"
+            | b"rounds"
+            | b"bits"
+            | b"duration"
+            | b"lockout"
+            | b"ms"
+            | b"millis"
+            | b"seconds"
+            | b"secs"
+            | b"minutes"
+            | b"hours"
+            | b"days"
+            | b"attempts"
+            | b"retries"
+            | b"interval"
+            | b"delay"
+            | b"lifetime"
     )
 }
 

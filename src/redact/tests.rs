@@ -560,3 +560,31 @@ fn a_private_key_tail_without_its_begin_goes() {
     // A whole block is one match, as before.
     gone(&r.redact(KEY_BLOCK), "MIIEpQIBAAKCAQEAn6");
 }
+
+/// A number that measures how a secret is handled is code, not a PIN: kept
+/// under every writer (a red-team review found an Edit's
+/// `PASSWORD_HASH_ITERATIONS = 600000` redacted, so a resumed model saw its
+/// own edit as [REDACTED]). A PIN and a numeric password still go.
+#[test]
+fn a_number_that_measures_a_secret_s_handling_is_kept() {
+    let r = redactor();
+    for code in [
+        "PASSWORD_HASH_ITERATIONS = 310000",
+        "SECRET_KEY_BITS = 4096",
+        "PASSWORD_LOCKOUT_DURATION = 1800",
+        "passwordIterations: 10000,",
+        "secretKeyBits: 2048,",
+        "pinDisplayMs: 2500,",
+        "passphrase_kdf_iterations = 100000",
+        "TOKEN_REFRESH_INTERVAL=900000",
+        "password_max_attempts: 5000",
+        "tokenBudget: 20000000",
+    ] {
+        assert_eq!(r.redact(code), code);
+        let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(code)));
+        assert_eq!(r.redact_line(&line).expect("object").line, line, "{code}");
+    }
+    for secret in ["PIN=482913", "password: 90210417", "DB_PASSWORD=73519842"] {
+        assert_ne!(r.redact(secret), secret);
+    }
+}
