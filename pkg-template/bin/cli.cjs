@@ -133,6 +133,17 @@ function readOptions(o, formatOption = "format") {
     if (!/^[a-z][a-z0-9-]{1,40}$/i.test(region)) throw new UsageError(`--vertex-region ${region}: give a Vertex region such as us-east5, europe-west1, us (a multi-region) or global${o.vertexRegion === undefined ? " (from CLOUD_ML_REGION)" : ""}`);
     options.prices = { ...(options.prices ?? {}), vertexRegion: region };
   }
+  // A table the core refuses is refused here, once: each file's read
+  // refused it, and a usage report of every file left out said $0.00 with
+  // exit 0 (found by a ccusage user's review).
+  if (options.prices !== undefined) {
+    try {
+      new session.Journal({ prices: options.prices }).free();
+    } catch (e) {
+      const why = e.message.replace(/^new Journal\(options\): options\.prices: /, "");
+      throw new UsageError(o.prices !== undefined ? `--prices ${o.prices}: ${why}` : `--vertex-region: ${why}`);
+    }
+  }
   return options;
 }
 

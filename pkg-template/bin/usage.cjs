@@ -75,7 +75,10 @@ function usageOf(session, file, options, buf) {
     // Read straight into wasm memory (the journal's input buffer: no copy
     // from a JS buffer, no buffer allocated per chunk), no larger than the
     // file. A fresh view for every read: wasm memory growing detaches one.
-    const cap = Math.max(1, Math.min(buf.length, fs.fstatSync(fd).size));
+    const st = fs.fstatSync(fd);
+    // A link named like a session to a device (/dev/zero) never ends: not read.
+    if (!st.isFile()) throw Object.assign(new Error("not a regular file"), { code: st.isDirectory() ? "EISDIR" : "not a regular file" });
+    const cap = Math.max(1, Math.min(buf.length, st.size));
     let n;
     while ((n = fs.readSync(fd, journal.inputBuffer(cap), 0, cap, null)) > 0) journal.feedInput(n);
     journal.finish();
@@ -230,8 +233,20 @@ function report(items, o) {
   // --project P, and --id S (ccusage session --id): a subagent's file goes with its session's.
   const ofProject = (it) => (o.project === undefined || it.project === o.project) && (o.id === undefined || (it.parent ? byFile.get(it.parent) ?? it : it).id === o.id);
   // A file whose reader could not know its usage (a rollout without token
-  // counts) makes what it adds to incomplete.
-  const unsure = (it) => it.costUsd === null || it.costIncomplete;
+  // counts) makes what it adds to incomplete. Not a file whose rows say it
+  // themselves (a request of a model with no price: its cost is NaN, and
+  // only its own day, block or model is incomplete; the file's flag made
+  // every row of the file "≥", found by a ccusage user's review).
+  const unpriced = new WeakMap();
+  const hasUnpricedRow = (it) => {
+    if (!unpriced.has(it)) {
+      let found = false;
+      for (let k = 0; k < (it.rows?.length ?? 0) && !found; k += STRIDE) found = Number.isNaN(it.rows[k + COST]);
+      unpriced.set(it, found);
+    }
+    return unpriced.get(it);
+  };
+  const unsure = (it) => (it.costUsd === null || it.costIncomplete) && !hasUnpricedRow(it);
   let unknownFiles = false;
   const groups = (items) => {
     unknownFiles = false;

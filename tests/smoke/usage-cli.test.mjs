@@ -105,6 +105,28 @@ test("a line that cannot be read is a warning naming its line and the value: the
   assert.match(appended.err, /could not be read/);
 });
 
+// Found by a ccusage user's review (stop 50): a price table the core refuses
+// left every file out of the report ($0.00, exit 0); one unpriced request
+// made every row of its file "≥"; a link to /dev/zero never ended.
+test("a refused price table is refused once; an unpriced request marks only its own row; a link to a device is passed over", () => {
+  const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-prices-"));
+  claudeDir(home, "p", "s", [line("s", 1, "2026-04-01T10:00:00Z", 1000, "acme-llm-1"), line("s", 2, "2026-04-02T10:00:00Z", 1000)]);
+  const dir = path.join(home, "projects");
+  const table = path.join(home, "prices.json");
+  for (const bad of ['{"models":{"acme-llm-1":{"input":1}}}', '{"models":{"acme-llm-1":{"input":"x","output":1}}}', '{"acme-llm-1":{"input":1,"output":1}}']) {
+    fs.writeFileSync(table, bad);
+    const r = run(["usage", dir, "--json", "--prices", table]);
+    assert.equal(r.code, 2, `${bad}: ${r.out}`);
+    assert.match(r.err, /--prices .*prices\.json: a price table is/);
+  }
+  const days = JSON.parse(run(["usage", "daily", dir, "--json", "--timezone", "UTC", "--no-index"]).out).daily;
+  assert.deepEqual(days.map((d) => [d.date, d.costIncomplete, d.totalCost === null]), [["2026-04-01", true, true], ["2026-04-02", false, false]]);
+  fs.symlinkSync("/dev/zero", path.join(dir, "p", "zero.jsonl"));
+  const r = spawnSync(process.execPath, [bin, "usage", dir, "--json", "--no-index"], { encoding: "utf8", timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /zero\.jsonl: cannot read it \(not a regular file\)/);
+});
+
 test("every flag is checked, and the error names it", () => {
   const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-flags-"));
   claudeDir(home, "p", "s", [line("s", 1, "2026-01-01T10:00:00Z", 5)]);
