@@ -118,4 +118,12 @@ test("statusline: Claude Code's JSON on stdin, one line out with the session's, 
   assert.match(cw({ context_window_size: 1_000_000, current_usage: { input_tokens: 10, output_tokens: 99, cache_creation_input_tokens: 90, cache_read_input_tokens: 499_900 } }), /🧠 500,000 \(50%\)$/m);
   assert.match(cw({ context_window_size: 1_000_000, current_usage: null }), /🧠 1,200 \(0%\)$/m, "no request yet: the transcript's, in Claude Code's window");
   assert.match(cw({ context_window_size: "big", current_usage: "x" }), /🧠 1,200 \(1%\)$/m, "what is not a figure is not taken");
+  // --cost-source, as ccusage's: auto takes Claude Code's own session cost when it sends one.
+  const cost = (args) => run(["statusline", "--timezone", "UTC", "--no-cache", ...args], env, JSON.stringify({ ...JSON.parse(input), cost: { total_cost_usd: 12.5 } }));
+  assert.match(cost([]).out, /💰 \$12\.50 session/);
+  assert.match(cost(["--cost-source", "cc"]).out, /💰 \$12\.50 session/);
+  assert.match(cost(["--cost-source", "ccusage"]).out, /💰 \$\d+\.\d\d session/);
+  assert.doesNotMatch(cost(["--cost-source", "ccusage"]).out, /12\.50/);
+  assert.match(cost(["--cost-source", "both"]).out, /💰 \(\$12\.50 cc \/ \$\d+\.\d\d ccusage\) session/);
+  assert.equal(cost(["--cost-source", "bogus"]).code, 2);
 });

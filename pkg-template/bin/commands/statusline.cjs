@@ -21,7 +21,7 @@ const readIndexed = (...a) => require("../usage-index.cjs").readIndexed(...a);
 const applyCopies = (items) => require("../usage-count.cjs").applyCopies(items);
 
 const HELP = `usage: garuda-session statusline [--timezone Z] [--visual-burn-rate off|emoji|text|emoji-text] [--prices p.json] [--no-index]
-                                [--no-cache | --refresh-interval S]
+                                [--no-cache | --refresh-interval S] [--cost-source auto|ccusage|cc|both]
   Claude Code's status line hook: its status JSON on stdin, one line out:
   model | session / today / block cost (time left in the block) | burn rate | context tokens
   In ~/.claude/settings.json: { "statusLine": { "type": "command", "command": "npx garuda-session statusline" } }
@@ -29,6 +29,9 @@ const HELP = `usage: garuda-session statusline [--timezone Z] [--visual-burn-rat
   user's cache folder (only appended bytes are read again); --no-index reads every file.
   As ccusage's statusline, the line is kept for --refresh-interval seconds (default 1) while the
   transcript is unchanged, for the same status JSON and options; --no-cache computes every line.
+  --cost-source: the session's cost as ccusage's statusline takes it: auto (default) Claude Code's own
+  (cost.total_cost_usd on stdin) when it sends one, else the transcript's; ccusage the transcript's; cc
+  Claude Code's; both, both.
   --offline is accepted (and changes nothing: prices are built in).`;
 
 const money = (c) => (c === null ? "unknown" : `$${c.toFixed(2)}`);
@@ -68,6 +71,9 @@ async function statusline(args) {
   }
   const computed = Date.now();
   const burnStyle = o.burn ?? "off";
+  // As ccusage's: auto takes Claude Code's own session cost (cost.total_cost_usd on stdin) when it sends one.
+  const costSource = o.costSource ?? "auto";
+  if (!["auto", "ccusage", "cc", "both"].includes(costSource)) throw new UsageError(`--cost-source ${o.costSource}: give auto, ccusage, cc or both`);
   if (!["off", "emoji", "text", "emoji-text"].includes(burnStyle)) throw new UsageError(`--visual-burn-rate ${o.burn}: give off, emoji, text or emoji-text`);
   // No --timezone: the system's zone (time.zone reads it without Intl).
   if (o.timezone !== undefined && !time().checkZone(o.timezone)) throw new UsageError(`--timezone ${o.timezone}: not a time zone (give an IANA name such as UTC or Europe/Paris)`);
@@ -105,7 +111,10 @@ async function statusline(args) {
   const parts = [];
   const model = input.model?.display_name ?? input.model?.id;
   parts.push(`🤖 ${model ?? "unknown model"}`);
-  let costs = `💰 ${sessionCost === undefined ? "N/A" : money(sessionCost)} session / ${money(dayCost ?? 0)} today / `;
+  const ours = sessionCost === undefined ? "N/A" : money(sessionCost);
+  const cc = Number.isFinite(input.cost?.total_cost_usd) && input.cost.total_cost_usd >= 0 ? money(input.cost.total_cost_usd) : null;
+  const session = costSource === "ccusage" ? ours : costSource === "cc" ? cc ?? "N/A" : costSource === "both" ? `(${cc ?? "N/A"} cc / ${ours} ccusage)` : cc ?? ours;
+  let costs = `💰 ${session} session / ${money(dayCost ?? 0)} today / `;
   if (block) {
     const left = Math.max(0, Date.parse(block.endTime) - now);
     costs += `${money(block.costUSD)} block (${Math.floor(left / 3600000)}h ${Math.floor((left % 3600000) / 60000)}m left)`;
