@@ -110,7 +110,14 @@ pub fn is_secret_env_name(name: &str) -> bool {
 fn spellings(value: &str) -> Vec<Vec<u8>> {
     let mut out = vec![value.as_bytes().to_vec()];
     if let Ok(json) = serde_json::to_string(value) {
-        out.push(json.as_bytes()[1..json.len() - 1].to_vec());
+        let inner = &json[1..json.len() - 1];
+        out.push(inner.as_bytes().to_vec());
+        // A JSON file a tool printed (`cat config.json`), held in a journal
+        // line's string: escaped twice. The prefilter reads the line's raw
+        // text, and a value with a quote or a backslash is spelled so there.
+        if let Ok(twice) = serde_json::to_string(inner) {
+            out.push(twice.as_bytes()[1..twice.len() - 1].to_vec());
+        }
     }
     let mut percent = String::new();
     let mut form = String::new();

@@ -588,3 +588,25 @@ fn a_number_that_measures_a_secret_s_handling_is_kept() {
         assert_ne!(r.redact(secret), secret);
     }
 }
+
+/// An environment secret with a quote or a backslash, in a JSON file a tool
+/// printed (`cat config/local.json`): the journal line holds it escaped
+/// twice, and redact_line kept it where redact took it (a red-team review).
+#[test]
+fn an_environment_secret_with_a_quote_goes_from_a_json_file_a_tool_printed() {
+    let value = r#"P@ss"w0rd\9!x"#;
+    let r = Redactor::new([("DB_PASSWORD", value)]);
+    let output = format!("{{\n  \"pw\": {}\n}}\n", json_str(value));
+    gone(&r.redact(&output), r#"w0rd\\9!x"#);
+    let line = record(
+        "tool_results",
+        &format!(
+            r#""message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":{}}}]}},"calls":[]"#,
+            json_str(&output)
+        ),
+    );
+    let out = r.redact_line(&line).expect("object").line;
+    let decoded: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let content = decoded["message"]["content"][0]["content"].as_str().expect("string");
+    assert!(!content.contains("w0rd"), "{content}");
+}
