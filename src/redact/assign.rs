@@ -325,7 +325,7 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
     let mut i = end;
     if let Some(q) = quote {
         if text.get(i) != Some(&q) {
-            return None;
+            return quoted_assignment(text, end, q, class);
         }
         i += 1;
         if text.get(i) == Some(&b']') {
@@ -392,6 +392,25 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         return None;
     }
     reversed_comparison(text, start - usize::from(quote.is_some()), class)
+}
+
+/// `"POSTGRES_PASSWORD=v"` (docker inspect's Env, a JSON list of settings),
+/// `export 'API_TOKEN=v'` (bash -x): an assignment inside quotes, its value
+/// up to the closing quote (before its escape, in a journal line's raw
+/// text). A value with a space is prose or a command, not a setting.
+fn quoted_assignment(text: &[u8], end: usize, q: u8, class: NameClass) -> Option<(usize, usize)> {
+    if text.get(end) != Some(&b'=') || text.get(end + 1) == Some(&b'=') {
+        return None;
+    }
+    let s = end + 1;
+    let close = text[s..].iter().take(MAX_VALUE + 1).position(|&b| b == q || b == b'\n' || b == b'\r')? + s;
+    if text[close] != q {
+        return None;
+    }
+    let e = if q == b'"' && close > s && text[close - 1] == b'\\' { close - 1 } else { close };
+    let v = &text[s..e];
+    let ok = !v.is_empty() && !v.contains(&b' ') && !keeps_value(v, true, class);
+    ok.then_some((s, e))
 }
 
 /// An operand of a comparison that is code, not a literal: it starts with

@@ -610,3 +610,29 @@ fn an_environment_secret_with_a_quote_goes_from_a_json_file_a_tool_printed() {
     let content = decoded["message"]["content"][0]["content"].as_str().expect("string");
     assert!(!content.contains("w0rd"), "{content}");
 }
+
+/// An assignment inside quotes: docker inspect's Env list, bash -x's
+/// `export 'NAME=v'`, a JSON list of settings (a red-team review); in text
+/// and in a journal line, where the quotes are escaped. Google OAuth
+/// secrets and access tokens go too.
+#[test]
+fn an_assignment_inside_quotes_and_google_oauth_tokens_go() {
+    let r = redactor();
+    for (text, secret) in [
+        (r#"["PATH=/usr/bin", "POSTGRES_PASSWORD=Yq8Lp2Vx7Tz4Wm"]"#, "Yq8Lp2Vx7Tz4Wm"),
+        ("+ export 'API_TOKEN=8f3a9c2e7b1d4f6a'", "8f3a9c2e7b1d4f6a"),
+        (r#"env: "DB_PASSWORD=hX9#kq2!Lm""#, "hX9#kq2!Lm"),
+        ("client_secret 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", "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"),
+        ("ya29.a0AfB_byC1234567890abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP\n", "a0AfB_byC1234567890abcdef"),
+    ] {
+        gone(&r.redact(text), secret);
+        let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(text)));
+        gone(&r.redact_line(&line).expect("object").line, secret);
+    }
+    // Code and prose in quotes stay.
+    for text in
+        [r#""password=" + encodeURIComponent(p)"#, r#"echo "TOKEN=$TOKEN""#, r#""PASSWORD_MIN_LENGTH=12""#]
+    {
+        assert_eq!(r.redact(text), text);
+    }
+}

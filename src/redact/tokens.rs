@@ -137,6 +137,27 @@ const TWILIO_TRIGGERS: &[&str] = &[
 const DISCORD_TRIGGERS: &[&str] = &["MTA", "MTE", "MTI", "MTM", "MTQ", "MTU", "MTY", "MTc", "MTg", "MTk"];
 
 pub const TOKENS: &[TokenFormat] = &[
+    // Google OAuth 2.0: a client secret is `GOCSPX-` and 28 base64url
+    // characters; an access token (`gcloud auth print-access-token`) is
+    // `ya29.` and base64url with dots, a few hundred characters.
+    run(
+        "google-oauth",
+        "GOCSPX-",
+        &["GOCSPX-"],
+        Chars::Base64Url,
+        24,
+        40,
+        "https://developers.google.com/identity/protocols/oauth2",
+    ),
+    run(
+        "google-oauth",
+        "ya29.",
+        &["ya29."],
+        Chars::Dotted,
+        30,
+        2048,
+        "https://developers.google.com/identity/protocols/oauth2",
+    ),
     // https://docs.stripe.com/keys: secret keys `sk_live_`, restricted keys
     // `rk_live_` (and `_test_` in test mode); Stripe's security team gave
     // `(sk|rk)_live_[0-9a-z]{10,128}` (case-insensitive) for scanners
