@@ -237,14 +237,10 @@ function report(items, o) {
   // themselves (a request of a model with no price: its cost is NaN, and
   // only its own day, block or model is incomplete; the file's flag made
   // every row of the file "≥", found by a ccusage user's review).
-  const unpriced = new WeakMap();
+  // (Asked once per file: it scans the file's rows.)
   const hasUnpricedRow = (it) => {
-    if (!unpriced.has(it)) {
-      let found = false;
-      for (let k = 0; k < (it.rows?.length ?? 0) && !found; k += STRIDE) found = Number.isNaN(it.rows[k + COST]);
-      unpriced.set(it, found);
-    }
-    return unpriced.get(it);
+    for (let k = 0; k < (it.rows?.length ?? 0); k += STRIDE) if (Number.isNaN(it.rows[k + COST])) return true;
+    return false;
   };
   const unsure = (it) => (it.costUsd === null || it.costIncomplete) && !hasUnpricedRow(it);
   let unknownFiles = false;
@@ -258,6 +254,7 @@ function report(items, o) {
       const owner = parent ?? it;
       const sessionKey = `${owner.project}\0${owner.id}`;
       const r = it.rows;
+      const incomplete = unsure(it);
       for (let k = 0; k < r.length; k += STRIDE) {
         if (r[k + KEY] < 0) continue; // a copy, counted where it came from
         const t = r[k + T];
@@ -277,7 +274,7 @@ function report(items, o) {
           map.set(key, (g = { acc: newAcc(), owner, subagents: new Map(), sort: key }));
         }
         addRow(g.acc, r, k, model);
-        if (unsure(it)) g.acc.incomplete = true;
+        if (incomplete) g.acc.incomplete = true;
         if (by === "session" && it !== owner) {
           let s = g.subagents.get(it.file);
           if (!s) g.subagents.set(it.file, (s = { id: it.id, file: it.file, acc: newAcc() }));
