@@ -297,7 +297,7 @@ fn name_the_field(record: &MessageParts, kind: &str, error: &serde_json::Error) 
 
 /// serde's message without its " at line 1 column N" suffix: the reader adds
 /// the real line number itself.
-fn clean_serde_message(e: &serde_json::Error) -> String {
+pub(crate) fn clean_serde_message(e: &serde_json::Error) -> String {
     let text = e.to_string();
     match text.rfind(" at line ") {
         Some(i) => text[..i].to_owned(),

@@ -150,8 +150,7 @@ impl Notice {
     /// that is no object (bad-record), or an object with a value of the
     /// wrong type (bad-field, the value named by its path). serde's " at line 1 column N" is left out: the line is known.
     pub fn unread(number: u64, what: &str, text: &str, e: &serde_json::Error) -> Notice {
-        let message = e.to_string();
-        let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
+        let message = crate::record::clean_serde_message(e);
         if e.is_data() {
             // A line is one line: serde's column is the byte offset (+1).
             match crate::json_path::path_at(text, e.column()) {
