@@ -119,6 +119,12 @@ const units = {
   ".netrc password": "login u password ",
   ":5432: (.pgpass)": "a:5432:",
   "SG. / MTA tokens": "SG.MTA",
+  // Structures: XML elements, escaped JSON, YAML keys, name/value pairs.
+  "<password> repeated": "<password>",
+  '\\"password\\": repeated': '\\"password\\": ',
+  "password: repeated": "password:",
+  "name: DB_PASSWORD, repeated": "name: DB_PASSWORD, ",
+  "docker login -p repeated": "docker login -p ",
   "one base64 run": null,
 };
 for (const [name, unit] of Object.entries(units)) {

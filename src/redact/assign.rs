@@ -7,6 +7,7 @@
 //! `Authorization: Bearer v`, and `user:pass@` in URLs.
 
 use super::context::{self, Context};
+use super::fields;
 use super::names::{classify_name, NameClass, MAX_NAME};
 use super::value::{
     is_code_expression, is_ident, is_ident_start, is_keyword_value, is_minified_name, is_word_path,
@@ -15,7 +16,7 @@ use super::value::{
 
 /// Longest value taken; a longer one is cut there (the cap keeps adversarial
 /// input such as `password=password=…` linear).
-const MAX_VALUE: usize = 1024;
+pub(super) const MAX_VALUE: usize = 1024;
 
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
@@ -154,7 +155,7 @@ fn skip_blanks(text: &[u8], mut i: usize) -> usize {
 }
 
 /// The value after an operator at `i`: (span, quoted).
-fn value_at(text: &[u8], i: usize) -> Option<((usize, usize), bool)> {
+pub(super) fn value_at(text: &[u8], i: usize) -> Option<((usize, usize), bool)> {
     let i = skip_blanks(text, i);
     match text.get(i)? {
         b'"' | b'\'' | b'`' => Some((quoted_value(text, i), true)),
@@ -168,7 +169,7 @@ fn value_at(text: &[u8], i: usize) -> Option<((usize, usize), bool)> {
 }
 
 /// Where an `Authorization: Bearer v` value's secret part starts.
-fn after_scheme(text: &[u8], (start, end): (usize, usize)) -> (usize, usize) {
+pub(super) fn after_scheme(text: &[u8], (start, end): (usize, usize)) -> (usize, usize) {
     for scheme in [&b"bearer "[..], b"basic ", b"token "] {
         if text[start..end].len() > scheme.len()
             && text[start..start + scheme.len()].eq_ignore_ascii_case(scheme)
@@ -206,7 +207,7 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     // most names in prose ("the token budget") are followed by no value.
     let escaped_around = text.get(end) == Some(&b'\\')
         || (start > 0 && text[start - 1] == b'"' && start > 1 && text[start - 2] == b'\\');
-    if !escaped_around && !looks_assigned(text, start, end) {
+    if !escaped_around && !looks_assigned(text, start, end) && fields::of(text, start, end).is_none() {
         // `password PW` may be a .netrc line (`commands.rs`), whose line
         // breaks a raw journal line escapes: the decoded text decides.
         let netrc = matches!(name.as_bytes(), b"password" | b"passwd") && text.get(end) == Some(&b' ');
@@ -228,7 +229,8 @@ pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
     if let Some(span) = super::commands::netrc(text, start, end) {
         return (end, Some(span));
     }
-    if !looks_assigned(text, start, end) {
+    let field = fields::of(text, start, end);
+    if field.is_none() && !looks_assigned(text, start, end) {
         return (end, None);
     }
     let raw = &text[start..end];
@@ -241,6 +243,13 @@ pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
         class = NameClass { secret: true, ..NameClass::default() };
     }
     if !class.secret {
+        return (end, None);
+    }
+    if let Some(field) = field {
+        return (end, fields::value(text, start, end, field, class));
+    }
+    // `"key": "x-api-key", "value": …`: `key` labels a setting's name.
+    if name.eq_ignore_ascii_case("key") && fields::labels_a_setting(text, start, end) {
         return (end, None);
     }
     let span = find_value(text, start, end, cli, class);

@@ -1,7 +1,8 @@
 //! Credentials that commands and their files take without a `name=` before
 //! them (rule 3's data contexts, `context.rs`): `mysql -pPW`,
-//! `sshpass -p PW`, `curl -u user:PW`, a `.netrc` line (`machine h login u
-//! password PW`) and a `.pgpass` line (`host:port:db:user:PW`). Each starts
+//! `sshpass -p PW`, `curl -u user:PW`, `docker login -p PW`, a `.netrc`
+//! line (`machine h login u password PW`) and a `.pgpass` line
+//! (`host:port:db:user:PW`). Each starts
 //! at a prefilter hit (the command's name, `:5432:`) and looks only along
 //! its own line.
 
@@ -70,7 +71,11 @@ pub fn detect(text: &[u8], pos: usize, len: usize) -> Option<(usize, usize)> {
     // The command's name must be a word of its own (not `mysql_connect`).
     let bounded_before = pos == 0 || !text[pos - 1].is_ascii_alphanumeric() && text[pos - 1] != b'_';
     match lit {
-        b"mysql" | b"mariadb" | b"sshpass" | b"curl " if !bounded_before => None,
+        b"mysql" | b"mariadb" | b"sshpass" | b"curl " | b"docker login" | b"podman login"
+            if !bounded_before =>
+        {
+            None
+        }
         b"mysql" | b"mariadb" => {
             // `-pSECRET` (glued: `-p secret` would prompt and name a database).
             let end = command_end(text, pos);
@@ -90,6 +95,7 @@ pub fn detect(text: &[u8], pos: usize, len: usize) -> Option<(usize, usize)> {
             }
             literal(text, word(text, v, end)?)
         }
+        b"-p " | b"-p=" => registry_login(text, pos),
         b"curl " => {
             let end = command_end(text, pos);
             let (k, n) = find_flag(text, pos, end, b"-u ")
@@ -102,6 +108,32 @@ pub fn detect(text: &[u8], pos: usize, len: usize) -> Option<(usize, usize)> {
         }
         _ => pgpass(text, pos),
     }
+}
+
+/// `docker login -u ci -p PW` (or podman's): the `-p` at `pos` follows
+/// `docker login` or `podman login` in the same command (`--password PW`
+/// is a flag rule 3 knows).
+fn registry_login(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    if pos == 0 || !matches!(text[pos - 1], b' ' | b'\t') {
+        return None;
+    }
+    // A login command is short: 256 bytes back at most.
+    let ls = line_start(text, pos).max(pos.saturating_sub(256));
+    let head = &text[ls..pos];
+    let at = [&b"docker login "[..], b"podman login "]
+        .iter()
+        .filter_map(|cmd| head.windows(cmd.len()).rposition(|w| w == *cmd))
+        .max()?;
+    let at = ls + at;
+    if (at > 0 && text[at - 1].is_ascii_alphanumeric()) || command_end(text, at) < pos {
+        return None;
+    }
+    let end = command_end(text, pos);
+    let mut v = pos + 3;
+    while v < end && matches!(text[v], b' ' | b'\t') {
+        v += 1;
+    }
+    literal(text, word(text, v, end)?)
 }
 
 /// A `.pgpass` line around `pos`: `hostname:port:database:username:password`,

@@ -11,6 +11,7 @@
 mod assign;
 mod commands;
 mod context;
+mod fields;
 mod formats;
 mod jsonline;
 mod names;

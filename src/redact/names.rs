@@ -159,6 +159,51 @@ fn is_metadata_word(w: &[u8]) -> bool {
     )
 }
 
+/// Words that make a name a measure when they end it (`PASSWORD_COST`,
+/// `SECRET_BYTES`, `password_grace_logins`: a red team's list of settings
+/// redacted as PINs). Only at the end: `TWO_FACTOR_SECRET`, `SOPS_AGE_KEY`
+/// and `STEP_CA_PASSWORD` are secrets.
+/// The last word of a name, as `for_each_word` cuts it (`passwordCost`,
+/// `PASSWORD_COST`, `password-cost`), in its own case.
+fn last_word(name: &[u8]) -> &[u8] {
+    let lower = name.iter().rev().take_while(|b| b.is_ascii_lowercase()).count();
+    let mut start = name.len() - lower;
+    if lower == 0 {
+        start -= name.iter().rev().take_while(|b| b.is_ascii_uppercase()).count();
+    } else if start > 0 && name[start - 1].is_ascii_uppercase() {
+        start -= 1;
+    }
+    &name[start..]
+}
+
+#[inline(never)]
+fn is_measure_suffix(w: &[u8]) -> bool {
+    const WORDS: [&[u8]; 16] = [
+        b"cost",
+        b"factor",
+        b"kib",
+        b"mib",
+        b"memory",
+        b"parallelism",
+        b"bytes",
+        b"port",
+        b"strength",
+        b"score",
+        b"digits",
+        b"logins",
+        b"age",
+        b"step",
+        b"steps",
+        b"threshold",
+    ];
+    w.len() <= 11 && {
+        let mut buf = [0u8; 11];
+        buf[..w.len()].copy_from_slice(w);
+        buf.make_ascii_lowercase();
+        WORDS.contains(&&buf[..w.len()])
+    }
+}
+
 /// Words that make a `key` strong: `api key`, `access key`, `private key`.
 fn is_strong_word(w: &[u8]) -> bool {
     matches!(
@@ -279,7 +324,7 @@ fn classify(name: &[u8]) -> NameClass {
     }
     let mut metadata = false;
     for_each_word(name, |w| metadata |= is_metadata_word(w));
-    if metadata {
+    if metadata || is_measure_suffix(last_word(name)) {
         return NameClass::default();
     }
     let (mut secret, mut numeric, mut only_key, mut strong, mut pwd) = (false, false, true, false, false);
@@ -315,6 +360,9 @@ mod tests {
             "user_auth",
             "pin",
             "Authorization",
+            "TWO_FACTOR_SECRET",
+            "SOPS_AGE_KEY",
+            "STEP_CA_PASSWORD",
         ] {
             assert!(classify_name(secret).secret, "{secret}");
         }
@@ -329,6 +377,12 @@ mod tests {
             "publicKey",
             "LLM_SECRET_NAME",
             "access_token_url",
+            "PASSWORD_COST",
+            "password_bcrypt_cost",
+            "PASSWORD_MEMORY_KIB",
+            "SECRET_BYTES",
+            "password_grace_logins",
+            "PASSWORD_WARN_AGE",
         ] {
             assert!(!classify_name(meta).secret, "{meta}");
         }

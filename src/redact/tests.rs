@@ -290,6 +290,15 @@ fn adversarial_input_stays_linear() {
         "SG.",
         "MTA",
         "Private-Lines: 9\n",
+        // Structures (`fields.rs`): each looks a bounded way.
+        "password:",
+        "<password>",
+        "| password ",
+        "\\\"password\\\": ",
+        "name: DB_PASSWORD, ",
+        "\"key\": \"x\", ",
+        "docker login -p ",
+        "-p ",
     ] {
         let text = unit.repeat(200_000 / unit.len());
         let start = std::time::Instant::now();
@@ -633,6 +642,81 @@ fn an_assignment_inside_quotes_and_google_oauth_tokens_go() {
     for text in
         [r#""password=" + encodeURIComponent(p)"#, r#"echo "TOKEN=$TOKEN""#, r#""PASSWORD_MIN_LENGTH=12""#]
     {
+        assert_eq!(r.redact(text), text);
+    }
+}
+
+/// A secret's name and its value in separate places of a structure (a
+/// red-team review): a HAR header, a Kubernetes env entry, Postman, .NET
+/// appSettings, Terraform, an XML element, a Markdown table row of two
+/// cells, JSON escaped inside a string. In text and in a journal line.
+#[test]
+fn a_name_and_its_value_in_separate_fields_go() {
+    let r = redactor();
+    let v = "7f3a9c2e5b8d4f1a6c0e9b3d";
+    for text in [
+        format!(r#"{{"headers": [{{"name": "x-api-key", "value": "{v}"}}]}}"#),
+        format!(r#"{{"name": "Authorization", "value": "Bearer {v}"}}"#),
+        format!(r#"{{"cookies": [{{"name": "session_token", "value": "{v}"}}]}}"#),
+        format!("env:\n  - name: DB_PASSWORD\n    value: {v}\n  - name: PORT\n    value: \"8080\""),
+        format!("        - name: API_TOKEN\r\n          value: \"{v}\""),
+        format!(r#"{{"key": "x-api-key", "value": "{v}", "type": "text"}}"#),
+        format!(r#"<add key="StripeSecretKey" value="{v}" />"#),
+        format!(r#"environment = [{{ name = "DB_PASSWORD", value = "{v}" }}]"#),
+        format!("<settings><server><password>{v}</password></server></settings>"),
+        format!("<Password>\n  {v}\n</Password>"),
+        format!("| Name | Value |\n|---|---|\n| DB_PASSWORD | {v} |\n"),
+        format!(r#"log: "{{\"user\": \"bob\", \"password\": \"{v}\"}}""#),
+        format!(r#"{{\"api_key\":\"{v}\"}}"#),
+    ] {
+        let out = r.redact(&text);
+        gone(&out, v);
+        let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(&text)));
+        gone(&r.redact_line(&line).expect("object").line, v);
+    }
+    // The names stay; settings that are not secrets, code and tables of
+    // parameters stay whole.
+    assert_eq!(
+        r.redact(r#"{"key": "x-api-key", "value": "[REDACTED]"}"#),
+        r#"{"key": "x-api-key", "value": "[REDACTED]"}"#
+    );
+    for text in [
+        r#"{"name": "PORT", "value": "8080"}"#,
+        "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db\n      key: password",
+        r#"{"name": "password", "value": "${DB_PASSWORD}"}"#,
+        "<password>${env.MAVEN_PASSWORD}</password>",
+        "<password></password>\n<token/>",
+        "| token | string | The API token |",
+        "| password | the user's password |",
+        r#"{\"password\": \"\"}"#,
+        r#"items.map(item => <li key={item.id}>{item.name}</li>)"#,
+    ] {
+        assert_eq!(r.redact(text), text);
+    }
+}
+
+/// A YAML value on the line under its key, plain or as a block scalar.
+#[test]
+fn a_yaml_value_under_its_key_goes() {
+    let r = redactor();
+    let v = "Sup3rS3cr3tPass";
+    for text in [
+        format!("password:\n  {v}\n"),
+        format!("db:\n  password: |\n    {v}\n  user: app"),
+        format!("- token: >-\r\n    {v}\r\n"),
+    ] {
+        gone(&r.redact(&text), v);
+        let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(&text)));
+        gone(&r.redact_line(&line).expect("object").line, v);
+    }
+    for text in [
+        "password:\n  user: bob\n  hash: x",
+        "secrets:\n  - name: db\n",
+        "password:\n  ${DB_PASSWORD}\n",
+        "token:\n  value1\n    more",
+        "tokens:\n# comment\n",
+        "api_key:\nport: 8080",
+    ] {
         assert_eq!(r.redact(text), text);
     }
 }

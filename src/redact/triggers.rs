@@ -126,6 +126,11 @@ const FIXED: &[(&str, Trigger)] = &[
     ("mariadb", Trigger::Command),
     ("sshpass", Trigger::Command),
     ("curl ", Trigger::Command),
+    // `docker login -p PW` (and podman's): the flag, not the command's
+    // name, is the literal: `do` and `po` start a word every few bytes of
+    // English, `-p` seldom.
+    ("-p ", Trigger::Command),
+    ("-p=", Trigger::Command),
     (":5432:", Trigger::Command),
     (":5433:", Trigger::Command),
     (":6432:", Trigger::Command),
