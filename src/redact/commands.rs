@@ -3,7 +3,7 @@
 //! `sshpass -p PW`, `curl -u user:PW`, `docker login -p PW`, a `.netrc`
 //! line (`machine h login u password PW`) and a `.pgpass` line
 //! (`host:port:db:user:PW`). Each starts
-//! at a prefilter hit (the command's name, `:5432:`) and looks only along
+//! at a prefilter hit (the command's name, `-p `, `:5432:`) and looks only along
 //! its own line.
 
 use super::context::{line_end, line_start};
@@ -71,11 +71,7 @@ pub fn detect(text: &[u8], pos: usize, len: usize) -> Option<(usize, usize)> {
     // The command's name must be a word of its own (not `mysql_connect`).
     let bounded_before = pos == 0 || !text[pos - 1].is_ascii_alphanumeric() && text[pos - 1] != b'_';
     match lit {
-        b"mysql" | b"mariadb" | b"sshpass" | b"curl " | b"docker login" | b"podman login"
-            if !bounded_before =>
-        {
-            None
-        }
+        b"mysql" | b"mariadb" | b"sshpass" | b"curl " if !bounded_before => None,
         b"mysql" | b"mariadb" => {
             // `-pSECRET` (glued: `-p secret` would prompt and name a database).
             let end = command_end(text, pos);

@@ -30,6 +30,14 @@ fn json_str(s: &str) -> String {
     serde_json::to_string(s).expect("string")
 }
 
+/// `secret` goes from `text` redacted alone and from a user record's
+/// content holding it.
+fn gone_from_text_and_record(r: &Redactor, text: &str, secret: &str) {
+    gone(&r.redact(text), secret);
+    let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(text)));
+    gone(&r.redact_line(&line).expect("object").line, secret);
+}
+
 #[test]
 fn every_format_goes_in_every_place_a_journal_puts_it() {
     let r = redactor();
@@ -634,9 +642,7 @@ fn an_assignment_inside_quotes_and_google_oauth_tokens_go() {
         ("client_secret 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", "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"),
         ("ya29.a0AfB_byC1234567890abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP\n", "a0AfB_byC1234567890abcdef"),
     ] {
-        gone(&r.redact(text), secret);
-        let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(text)));
-        gone(&r.redact_line(&line).expect("object").line, secret);
+        gone_from_text_and_record(&r, text, secret);
     }
     // Code and prose in quotes stay.
     for text in
@@ -669,10 +675,7 @@ fn a_name_and_its_value_in_separate_fields_go() {
         format!(r#"log: "{{\"user\": \"bob\", \"password\": \"{v}\"}}""#),
         format!(r#"{{\"api_key\":\"{v}\"}}"#),
     ] {
-        let out = r.redact(&text);
-        gone(&out, v);
-        let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(&text)));
-        gone(&r.redact_line(&line).expect("object").line, v);
+        gone_from_text_and_record(&r, &text, v);
     }
     // The names stay; settings that are not secrets, code and tables of
     // parameters stay whole.
@@ -705,9 +708,7 @@ fn a_yaml_value_under_its_key_goes() {
         format!("db:\n  password: |\n    {v}\n  user: app"),
         format!("- token: >-\r\n    {v}\r\n"),
     ] {
-        gone(&r.redact(&text), v);
-        let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(&text)));
-        gone(&r.redact_line(&line).expect("object").line, v);
+        gone_from_text_and_record(&r, &text, v);
     }
     for text in [
         "password:\n  user: bob\n  hash: x",
