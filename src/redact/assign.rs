@@ -147,7 +147,7 @@ fn next_is_assignment(text: &[u8], i: usize) -> bool {
     }
 }
 
-fn skip_blanks(text: &[u8], mut i: usize) -> usize {
+pub(super) fn skip_blanks(text: &[u8], mut i: usize) -> usize {
     while i < text.len() && matches!(text[i], b' ' | b'\t') {
         i += 1;
     }

@@ -16,7 +16,8 @@
 
 #![forbid(unsafe_code)]
 
-use super::assign::{after_scheme, value_at, MAX_VALUE};
+use super::assign::{after_scheme, skip_blanks, value_at, MAX_VALUE};
+use super::context::line_start;
 use super::names::NameClass;
 use super::value::keeps_value;
 
@@ -39,13 +40,6 @@ pub enum Field {
 
 fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t')
-}
-
-fn skip_blanks(text: &[u8], mut i: usize) -> usize {
-    while text.get(i).copied().is_some_and(is_blank) {
-        i += 1;
-    }
-    i
 }
 
 fn skip_blanks_back(text: &[u8], mut i: usize) -> usize {
@@ -255,14 +249,9 @@ fn escaped(text: &[u8], i: usize) -> Option<((usize, usize), bool)> {
 /// The indentation of the line holding `pos`, if only blanks (and a YAML
 /// list's `- `) come before `pos` on it.
 fn key_indent(text: &[u8], pos: usize) -> Option<usize> {
-    // A key's line is short: 256 bytes back at most (a long line of
-    // `password:` over and over stays linear).
-    let floor = pos.saturating_sub(256);
-    let ls = match text[floor..pos].iter().rposition(|&b| b == b'\n') {
-        Some(i) => floor + i + 1,
-        None if floor == 0 => 0,
-        None => return None,
-    };
+    // (`line_start` looks a bounded way back: a long line of `password:`
+    // over and over stays linear.)
+    let ls = line_start(text, pos);
     let head = &text[ls..pos];
     let indent = head.iter().take_while(|&&b| is_blank(b)).count();
     let rest = &head[indent..];
