@@ -125,6 +125,9 @@ const units = {
   "password: repeated": "password:",
   "name: DB_PASSWORD, repeated": "name: DB_PASSWORD, ",
   "docker login -p repeated": "docker login -p ",
+  // A query string's closing quote looks back along its line; so does ::add-mask::.
+  '"a&password=" + repeated': '"a&password=" + ',
+  "::add-mask:: repeated": "::add-mask::",
   "one base64 run": null,
 };
 for (const [name, unit] of Object.entries(units)) {

@@ -347,6 +347,9 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         .into_iter()
         .find(|op| rest.starts_with(op) && !(op == b":" && rest.get(1) == Some(&b':')));
     let found = if let Some(op) = op {
+        if op == b"=" && quote.is_none() && closes_string(text, start, j + 1) {
+            return None;
+        }
         // `**GitHub Copilot OAuth:**4. Shortened`: a Markdown label whose
         // emphasis closes after the colon, then prose.
         if op == b":" && matches!(text.get(j + 1), Some(b'*' | b'_')) && text.get(j + 2) == text.get(j + 1) {
@@ -401,6 +404,36 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         return None;
     }
     reversed_comparison(text, start - usize::from(quote.is_some()), class)
+}
+
+/// Whether the quote right after `name=` (at `at`) closes a string the
+/// name sits in: `"https://h/login?password=" + pw`, `"…;Password=" + pw`.
+/// The string opened before the name on its line (an odd number of that
+/// quote, unescaped, between the line's start and the name; an apostrophe
+/// inside a word, `it's`, is none), and code follows the quote: an operator,
+/// a closing bracket, a separator or the line's end. A value would follow
+/// an opening one (`password='hunter2'`).
+fn closes_string(text: &[u8], start: usize, at: usize) -> bool {
+    let Some(&q) = text.get(at).filter(|q| matches!(q, b'"' | b'\'' | b'`')) else { return false };
+    let next = text.get(skip_blanks(text, at + 1)).copied().unwrap_or(b'\n');
+    if !matches!(next, b'+' | b'.' | b')' | b']' | b'}' | b',' | b';' | b'|' | b'\n' | b'\r') {
+        return false;
+    }
+    let ls = context::line_start(text, start);
+    let word = |k: usize| {
+        k > ls && k + 1 < start && text[k - 1].is_ascii_alphanumeric() && text[k + 1].is_ascii_alphanumeric()
+    };
+    let mut odd = false;
+    let mut k = ls;
+    while k < start {
+        match text[k] {
+            b'\\' => k += 1,
+            c if c == q && !word(k) => odd = !odd,
+            _ => {}
+        }
+        k += 1;
+    }
+    odd
 }
 
 /// `"POSTGRES_PASSWORD=v"` (docker inspect's Env, a JSON list of settings),

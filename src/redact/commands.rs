@@ -1,6 +1,7 @@
 //! Credentials that commands and their files take without a `name=` before
 //! them (rule 3's data contexts, `context.rs`): `mysql -pPW`,
-//! `sshpass -p PW`, `curl -u user:PW`, `docker login -p PW`, a `.netrc`
+//! `sshpass -p PW`, `curl -u user:PW`, `docker login -p PW`,
+//! `::add-mask::PW` (GitHub Actions), a `.netrc`
 //! line (`machine h login u password PW`) and a `.pgpass` line
 //! (`host:port:db:user:PW`). Each starts
 //! at a prefilter hit (the command's name, `-p `, `:5432:`) and looks only along
@@ -92,6 +93,16 @@ pub fn detect(text: &[u8], pos: usize, len: usize) -> Option<(usize, usize)> {
             literal(text, word(text, v, end)?)
         }
         b"-p " | b"-p=" => registry_login(text, pos),
+        // The value is a word: in `echo "::add-mask::$TOKEN"` a quote ends it.
+        b"::add-mask::" => {
+            let v = pos + len;
+            let le = line_end(text, v).min(v + MAX_VALUE);
+            let end = text[v..le]
+                .iter()
+                .position(|b| matches!(b, b' ' | b'\t' | b'"' | b'\''))
+                .map_or(le, |p| v + p);
+            literal(text, (v, end))
+        }
         b"curl " => {
             let end = command_end(text, pos);
             let (k, n) = find_flag(text, pos, end, b"-u ")

@@ -19,6 +19,10 @@ pub enum Context {
     /// `NAME=value` at the start of a line (dotenv, `export`, `set`): the
     /// value runs to the end of the line when the rest is plain words.
     Dotenv,
+    /// `PGPASSWORD=v psql`, `docker run -e DB_PASSWORD=v postgres`: an
+    /// env-shaped assignment inside a command. Its value is one word: the
+    /// words after it are the command's.
+    Shell,
     /// `name: value` at the start of a line, not under a class or a type.
     Yaml,
     /// `"name": "value"`: JSON text.
@@ -154,13 +158,14 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
                 && quote.is_none()
                 && (at_line_start && env_shaped || npmrc || lone_setting(text, ls, cs, start, after, le))
             {
-                return Context::Dotenv;
+                // `env API_TOKEN=v node server.js` runs a command after it.
+                return if text[cs..start].starts_with(b"env ") { Context::Shell } else { Context::Dotenv };
             }
             // `PGPASSWORD=x psql`, `env API_TOKEN=x cmd`: an env-shaped
             // assignment after a blank is shell too.
             let after_blank = start > ls && matches!(text[start - 1], b' ' | b'\t');
             if tight && quote.is_none() && after_blank && env_shaped && raw.len() >= 4 {
-                return Context::Dotenv;
+                return Context::Shell;
             }
             // `password = LettersOnly` under a `[section]` (INI, TOML,
             // `.pypirc`): data, whatever the blanks.

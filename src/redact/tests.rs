@@ -307,6 +307,8 @@ fn adversarial_input_stays_linear() {
         "\"key\": \"x\", ",
         "docker login -p ",
         "-p ",
+        "\"a&password=\" + ",
+        "::add-mask::",
     ] {
         let text = unit.repeat(200_000 / unit.len());
         let start = std::time::Instant::now();
@@ -717,6 +719,43 @@ fn a_yaml_value_under_its_key_goes() {
         "token:\n  value1\n    more",
         "tokens:\n# comment\n",
         "api_key:\nport: 8080",
+    ] {
+        assert_eq!(r.redact(text), text);
+    }
+}
+
+/// Code around a secret's assignment stays (a red-team review's false
+/// positives): the command after `NAME=v` in a command line, the code
+/// after a query string's closing quote. GitHub Actions' `::add-mask::`
+/// value goes.
+#[test]
+fn the_code_around_an_assignment_stays() {
+    let r = redactor();
+    let v = "s3cretPw9x";
+    for (text, kept) in [
+        (format!("docker run -e POSTGRES_PASSWORD={v} postgres"), "-e POSTGRES_PASSWORD=[REDACTED] postgres"),
+        (format!("PGPASSWORD={v} psql -h db"), "PGPASSWORD=[REDACTED] psql -h db"),
+        (format!("env API_TOKEN={v} node server.js"), "env API_TOKEN=[REDACTED] node server.js"),
+        (format!("::add-mask::{v}"), "::add-mask::[REDACTED]"),
+        (format!("echo \"::add-mask::{v}\""), "echo \"::add-mask::[REDACTED]\""),
+        // A dotenv line's value is still the rest of its line.
+        (format!("PASSPHRASE={v} horse battery"), "PASSPHRASE=[REDACTED]"),
+        // An apostrophe in a word opens no string.
+        (format!("It's here: password='{v}'"), "password='[REDACTED]'"),
+        (format!("cmd = \"mysql --host=db password='{v}'\""), "password='[REDACTED]'"),
+    ] {
+        let out = r.redact(&text);
+        gone(&out, v);
+        assert!(out.contains(kept), "{out:?} lacks {kept:?}");
+        gone_from_text_and_record(&r, &text, v);
+    }
+    for text in [
+        r#"url = "https://x.io/login?password=" + pw"#,
+        r#"url = "https://x.io/login?password=" + pw + "&u=1""#,
+        r#"conn = "Server=db;Password=" + secret + ";""#,
+        r#"query('token=' . $token)"#,
+        "echo \"::add-mask::$TOKEN\"",
+        "echo \"::add-mask::${{ steps.t.outputs.token }}\"",
     ] {
         assert_eq!(r.redact(text), text);
     }

@@ -131,6 +131,8 @@ const FIXED: &[(&str, Trigger)] = &[
     // English, `-p` seldom.
     ("-p ", Trigger::Command),
     ("-p=", Trigger::Command),
+    // GitHub Actions' `::add-mask::VALUE` names a secret to hide from the log.
+    ("::add-mask::", Trigger::Command),
     (":5432:", Trigger::Command),
     (":5433:", Trigger::Command),
     (":6432:", Trigger::Command),
