@@ -58,18 +58,22 @@ function layout(rows, numericFrom, style) {
 }
 
 const LABEL = { day: "date", week: "week (from Sunday)", month: "month", session: "session", model: "model", block: "block (5 h)" };
+const WEEKDAY = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 /** The table for one list of report rows. */
 function tableOf(list, totals, by, o) {
   const compact = o.compact;
-  const head = compact ? [LABEL[by], "input", "output", "cost"] : [LABEL[by], ...(by === "model" ? [] : ["models"]), "input", "output", "cache create", "cache read", "total tokens", "cost"];
+  // --no-cost (ccusage's): no cost column, no cost in the notes.
+  const costs = o.noCost ? [] : ["cost"];
+  const label = by === "week" ? `week (from ${WEEKDAY[o.weekStart ?? 0]})` : LABEL[by];
+  const head = compact ? [label, "input", "output", ...costs] : [label, ...(by === "model" ? [] : ["models"]), "input", "output", "cache create", "cache read", "total tokens", ...costs];
   const numericFrom = compact ? 1 : by === "model" ? 1 : 2;
   const rows = [{ cells: head, style: "head" }];
   const line = (key, x, models, style) => {
     const f = { input: x.inputTokens ?? x.tokenCounts?.inputTokens, output: x.outputTokens ?? x.tokenCounts?.outputTokens, create: x.cacheCreationTokens ?? x.tokenCounts?.cacheCreationInputTokens, read: x.cacheReadTokens ?? x.tokenCounts?.cacheReadInputTokens };
-    const cost = money(x.totalCost ?? x.costUSD ?? x.cost ?? null, x.costIncomplete);
+    const cost = o.noCost ? [] : [money(x.totalCost ?? x.costUSD ?? x.cost ?? null, x.costIncomplete)];
     const total = f.input + f.output + f.create + f.read;
-    rows.push({ cells: compact ? [key, n(f.input), n(f.output), cost] : [key, ...(by === "model" ? [] : [models]), n(f.input), n(f.output), n(f.create), n(f.read), n(total), cost], style });
+    rows.push({ cells: compact ? [key, n(f.input), n(f.output), ...cost] : [key, ...(by === "model" ? [] : [models]), n(f.input), n(f.output), n(f.create), n(f.read), n(total), ...cost], style });
   };
   for (const x of list) {
     if (by === "block") {
@@ -79,7 +83,8 @@ function tableOf(list, totals, by, o) {
       }
       const left = x.isActive ? ` ACTIVE, ${Math.round((Date.parse(x.endTime) - (o.now ?? Date.now())) / 60000)} min left` : "";
       line(`${x.startTime.slice(0, 16).replace("T", " ")}${left}`, x, x.models.join(", "), x.isActive ? "total" : undefined);
-      if (x.burnRate) rows.push({ cells: [`  burn rate ${n(Math.round(x.burnRate.tokensPerMinute))} tokens/min, ${x.burnRate.costPerHour === null ? "unknown" : `$${x.burnRate.costPerHour.toFixed(2)}`}/h; projected ${n(x.projection.totalTokens)} tokens, ${x.projection.totalCost === null ? "unknown" : `$${x.projection.totalCost.toFixed(2)}`}`], style: "dim" });
+      const dollars = (c, unit = "") => (o.noCost ? "" : `, ${c === null ? "unknown" : `$${c.toFixed(2)}`}${unit}`);
+      if (x.burnRate) rows.push({ cells: [`  burn rate ${n(Math.round(x.burnRate.tokensPerMinute))} tokens/min${dollars(x.burnRate.costPerHour, "/h")}; projected ${n(x.projection.totalTokens)} tokens${dollars(x.projection.totalCost)}`], style: "dim" });
       if (x.tokenLimitStatus) rows.push({ cells: [`  token limit ${n(x.tokenLimitStatus.limit)}: ${x.tokenLimitStatus.percentUsed.toFixed(1)}% projected (${x.tokenLimitStatus.status})`], style: x.tokenLimitStatus.status === "ok" ? "dim" : "warn" });
     } else if (by === "session") {
       line(`${x.projectPath ? `${x.projectPath}/` : ""}${x.sessionId}${x.lastActivity ? `  ${x.lastActivity.slice(0, 10)}` : ""}`, x, x.modelsUsed.join(", "));

@@ -88,19 +88,22 @@ function parseDate(s) {
   return ms / DAY;
 }
 
-/** The Sunday that starts a day's week (1970-01-01 was a Thursday). */
-const weekOf = (day) => day - ((day + 4) % 7);
+/** ccusage's --start-of-week names, Sunday first (index: the day of the week). */
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+/** The first day of a day's week, weeks starting on weekday `start` (0: Sunday; 1970-01-01 was a Thursday). */
+const weekOf = (day, start = 0) => day - ((day + 11 - start) % 7);
 
 /** YYYY-MM of a day number, and the day number of its first day. */
 const monthOf = (day) => dateOf(day).slice(0, 7);
 const monthStart = (day) => parseDate(dateOf(day).slice(0, 8) + "01");
 
 /** The first day of the period `n` periods back from the one holding `today` (--last n: 1 is this one). */
-function lastStart(by, today, n) {
+function lastStart(by, today, n, weekStart = 0) {
   if (by === "day") return today - (n - 1);
-  if (by === "week") return weekOf(today) - 7 * (n - 1);
+  if (by === "week") return weekOf(today, weekStart) - 7 * (n - 1);
   const d = new Date(monthStart(today) * DAY);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - (n - 1), 1) / DAY;
 }
 
-module.exports = { DAY, systemZone, checkZone, zone, zoneKey, dateOf, parseDate, weekOf, monthOf, monthStart, lastStart };
+module.exports = { DAY, WEEKDAYS, systemZone, checkZone, zone, zoneKey, dateOf, parseDate, weekOf, monthOf, monthStart, lastStart };

@@ -267,7 +267,7 @@ function report(items, o) {
         if (by === "session") key = sessionKey;
         else if (by === "model") key = model;
         else if (day === null) key = "unknown";
-        else key = by === "day" ? time.dateOf(day) : by === "week" ? time.dateOf(time.weekOf(day)) : time.monthOf(day);
+        else key = by === "day" ? time.dateOf(day) : by === "week" ? time.dateOf(time.weekOf(day, o.weekStart)) : time.monthOf(day);
         const map = by === "session" ? sessions : periods;
         let g = map.get(key);
         if (!g) {

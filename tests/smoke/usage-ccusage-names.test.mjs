@@ -120,3 +120,64 @@ test("each ccusage name counts the tokens ccusage's own command counts", { skip:
   }
   fs.rmSync(home, { recursive: true, force: true });
 });
+
+test("--start-of-week (-w) makes ccusage's weeks for every day, on a fixture and on the peers' real sessions", { skip: noCcusage }, () => {
+  const home = folder();
+  const env = { GARUDA_CACHE_DIR: path.join(home, "cache") };
+  const peers = path.join(root, "../shared/peers/claude-code");
+  const homes = [home];
+  if (fs.existsSync(peers)) {
+    // ccusage reads <CLAUDE_CONFIG_DIR>/projects: a link to the peers' folder.
+    const p = fs.mkdtempSync(path.join(tmpdir(), "garuda-weeks-"));
+    fs.symlinkSync(peers, path.join(p, "projects"));
+    homes.push(p);
+  } else console.log("SKIP the peers' part: ../shared/peers is absent");
+  const weeks = (list) => list.map((w) => [w.week, w.inputTokens, w.outputTokens, w.cacheCreationTokens, w.cacheReadTokens]);
+  for (const h of homes) {
+    for (const day of ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]) {
+      const r = spawnSync(ccusage, ["claude", "weekly", "--json", "--offline", "--timezone", "UTC", "-w", day], { encoding: "utf8", env: { ...process.env, CLAUDE_CONFIG_DIR: h, HOME: h, TZ: "UTC" } });
+      assert.equal(r.status, 0, r.stderr);
+      const mine = JSON.parse(ok(ours(["weekly", path.join(h, "projects"), "--json", "-z", "UTC", "-w", day], env)));
+      assert.deepEqual(weeks(mine.weekly), weeks(JSON.parse(r.stdout).weekly), `${h} ${day}`);
+      assert.equal(ok(ours([path.join(h, "projects"), "--by", "week", "--start-of-week", day.toUpperCase(), "--json", "-z", "UTC"], env)), JSON.stringify(mine, null, 2) + "\n");
+    }
+  }
+  // Sunday is the default; the table says which day a week starts on.
+  const dir = path.join(home, "projects");
+  assert.equal(ok(ours(["weekly", dir, "-j"], env)), ok(ours(["weekly", dir, "-j", "-w", "sunday"], env)));
+  assert.match(ok(ours(["weekly", dir, "-w", "monday"], env)), /^week \(from Monday\)/);
+  const bad = ours(["weekly", dir, "-w", "funday"], env);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--start-of-week funday: give a day of the week/);
+  assert.match(ours(["daily", dir, "-w", "monday"], env).err, /--start-of-week goes with --by week/);
+  for (const h of homes.slice(1)) fs.rmSync(h, { recursive: true, force: true });
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+test("--no-cost leaves every cost out of the table and the JSON, as ccusage's does", () => {
+  const home = folder();
+  const env = { GARUDA_CACHE_DIR: path.join(home, "cache") };
+  const dir = path.join(home, "projects");
+  const costKeys = (x, out = []) => {
+    if (x && typeof x === "object") for (const [k, v] of Object.entries(x)) (/cost/i.test(k) && out.push(k), costKeys(v, out));
+    return out;
+  };
+  for (const [name] of NAMES) {
+    const full = JSON.parse(ok(ours([name, dir, "-j"], env)));
+    const bare = JSON.parse(ok(ours([name, dir, "-j", "--no-cost"], env)));
+    assert.ok(costKeys(full).length > 0, name);
+    assert.deepEqual(costKeys(bare), [], name);
+    // The tokens are the same.
+    assert.deepEqual(bare.totals?.totalTokens, full.totals?.totalTokens, name);
+    const table = ok(ours([name, dir, "--no-cost"], env));
+    assert.doesNotMatch(table, /\$|cost|unknown/, name);
+    assert.match(ok(ours([name, dir], env)), /cost/, name);
+  }
+  // The burn rate's note of an active block drops its dollars too.
+  const ago = (min) => new Date(Date.now() - min * 60000).toISOString();
+  fs.appendFileSync(path.join(dir, "app", "s1.jsonl"), line("s1", 8, ago(20), 100, 10) + line("s1", 9, ago(1), 100, 10));
+  const blocks = ok(ours(["blocks", dir, "--no-cost", "--active"], env));
+  assert.match(blocks, /burn rate [\d,]+ tokens\/min; projected [\d,]+ tokens/);
+  assert.doesNotMatch(blocks, /\$/);
+  fs.rmSync(home, { recursive: true, force: true });
+});

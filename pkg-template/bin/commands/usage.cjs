@@ -21,6 +21,7 @@ const HELP = `usage: garuda-session usage [daily|weekly|monthly|session|blocks|s
   ~/.codex, PI_AGENT_DIR or ~/.pi/agent, GEMINI_DATA_DIR or ~/.gemini/tmp, GARUDA_HOME or .garuda
   A request copied into several files counts once; a subagent's file counts in its session.
   --by day|week|month   per local day, week (from Sunday) or month (ccusage daily/weekly/monthly)
+  --start-of-week D     (weeks) the day a week starts on: sunday (default), monday, ... saturday
   --by session          per session (project and id; subagents folded in), by last activity
   --by block            per 5-hour usage block (ccusage blocks); the active one with its burn
                         rate and projection
@@ -36,6 +37,7 @@ const HELP = `usage: garuda-session usage [daily|weekly|monthly|session|blocks|s
                         of any earlier block)
   --session-length H    (blocks) hours per block (default 5)
   --compact             fewer columns (automatic when the table is wider than the terminal)
+  --no-cost             no costs: no cost column, no cost field in --json (tokens only)
   --color, --no-color   colours (default: on a terminal, off with NO_COLOR, on with FORCE_COLOR)
   --json                the report as JSON: ccusage's fields (totalTokens, totalCost, modelsUsed,
                         modelBreakdowns, lastActivity, ...) and ours (costIncomplete; an unknown
@@ -49,13 +51,13 @@ ccusage's names work too: \`usage daily|weekly|monthly|session|blocks\` is --by 
   session|block, \`usage statusline\` is \`garuda-session statusline\` (a path named like one of
   them: give it as ./daily); its short flags -j (--json), -s/-u (--since/--until), -z (--timezone),
   -o (--order), -b (--breakdown), -p (--project), -i (--instances; after \`session\`: --id),
-  -a/-r/-t/-n (--active/--recent/--token-limit/--session-length); --id S (sessions: only session
+  -a/-r/-t/-n (--active/--recent/--token-limit/--session-length), -w (--start-of-week); --id S (sessions: only session
   S); -O/--offline and --no-offline are accepted and change nothing (the prices are built in)`;
 
 /** ccusage's commands: the view each is. */
 const CCUSAGE = { daily: "day", weekly: "week", monthly: "month", session: "session", blocks: "block" };
 /** ccusage's short flags (after the long ones: parseArgs gives the long name its short). */
-const SHORT = { "-j": "json!", "-s": "since", "-u": "until", "-z": "timezone", "-o": "order", "-b": "breakdown!", "-p": "project", "-a": "active!", "-r": "recent!", "-t": "tokenLimit", "-n": "sessionLength", "-O": "offline!" };
+const SHORT = { "-j": "json!", "-s": "since", "-u": "until", "-z": "timezone", "-o": "order", "-b": "breakdown!", "-p": "project", "-a": "active!", "-r": "recent!", "-t": "tokenLimit", "-n": "sessionLength", "-O": "offline!", "-w": "startOfWeek" };
 
 const BY = ["day", "week", "month", "session", "block", "model"];
 
@@ -75,10 +77,17 @@ function reportOptions(o) {
   }
   if (out.since !== undefined && out.until !== undefined && out.since > out.until) throw new UsageError(`--since ${o.since} is after --until ${o.until}`);
   if (!["asc", "desc"].includes(out.order)) throw new UsageError(`--order ${o.order}: give asc or desc`);
+  if (o.startOfWeek !== undefined) {
+    // ccusage's weekly takes any day; its default is Sunday, as ours is.
+    const start = time.WEEKDAYS.indexOf(String(o.startOfWeek).toLowerCase());
+    if (start < 0) throw new UsageError(`--start-of-week ${o.startOfWeek}: give a day of the week (sunday, monday, ... saturday)`);
+    if (by !== "week") throw new UsageError("--start-of-week goes with --by week");
+    out.weekStart = start;
+  }
   if (o.last !== undefined) {
     if (!/^[1-9]\d*$/.test(o.last)) throw new UsageError(`--last ${o.last}: give a whole number of periods, 1 or more`);
     if (!["day", "week", "month"].includes(by)) throw new UsageError("--last goes with --by day, week or month");
-    const from = time.lastStart(by, zone.dayOf(Date.now()), Number(o.last));
+    const from = time.lastStart(by, zone.dayOf(Date.now()), Number(o.last), out.weekStart);
     out.since = Math.max(out.since ?? -Infinity, from);
   }
   const blockOnly = ["active", "recent", "tokenLimit", "sessionLength"].filter((k) => o[k] !== undefined);
@@ -109,6 +118,17 @@ function rootsOf(paths) {
   if (roots.length === 0) throw new UsageError(`no path given, and none of the agents' folders exists (${ROOTS_HELP})`);
   for (const r of roots) if (!fs.existsSync(r)) throw new UsageError(`${r}: no such file or folder`);
   return roots;
+}
+
+/**
+ * The report without its costs (--no-cost, as ccusage's): every field
+ * whose name says cost (totalCost, cost, costUsd, costIncomplete,
+ * costPerHour), at any depth. Not kept: the kept answers hold the whole report.
+ */
+function withoutCost(x) {
+  if (Array.isArray(x)) return x.map(withoutCost);
+  if (x === null || typeof x !== "object") return x;
+  return Object.fromEntries(Object.entries(x).filter(([k]) => !/cost/i.test(k)).map(([k, v]) => [k, withoutCost(v)]));
 }
 
 /** `usage [paths…]`: every session under the paths, or on Redis with --redis. */
@@ -143,6 +163,8 @@ async function usageCommand(argv) {
     "--id": "id",
     "--offline": "offline!",
     "--no-offline": "noOffline!",
+    "--start-of-week": "startOfWeek",
+    "--no-cost": "noCost!",
     ...READ,
     ...REDIS,
     ...SHORT,
@@ -199,10 +221,10 @@ async function usageCommand(argv) {
     }
   }
   if (o.json) {
-    writeOut(JSON.stringify(r, null, 2) + "\n");
+    writeOut(JSON.stringify(o.noCost ? withoutCost(r) : r, null, 2) + "\n");
   } else {
     const colour = o.color ? true : o.noColor ? false : useColour(undefined);
-    writeOut(table(r, ro.by, { ...ro, compact: o.compact === true, colour }));
+    writeOut(table(r, ro.by, { ...ro, compact: o.compact === true, colour, noCost: o.noCost === true }));
   }
   return 0;
 }
