@@ -22,6 +22,7 @@ const applyCopies = (items) => require("../usage-count.cjs").applyCopies(items);
 
 const HELP = `usage: garuda-session statusline [--timezone Z] [--visual-burn-rate off|emoji|text|emoji-text] [--prices p.json] [--no-index]
                                 [--no-cache | --refresh-interval S] [--cost-source auto|ccusage|cc|both]
+                                [--context-low-threshold P] [--context-medium-threshold P]
   Claude Code's status line hook: its status JSON on stdin, one line out:
   model | session / today / block cost (time left in the block) | burn rate | context tokens
   In ~/.claude/settings.json: { "statusLine": { "type": "command", "command": "npx garuda-session statusline" } }
@@ -32,7 +33,11 @@ const HELP = `usage: garuda-session statusline [--timezone Z] [--visual-burn-rat
   --cost-source: the session's cost as ccusage's statusline takes it: auto (default) Claude Code's own
   (cost.total_cost_usd on stdin) when it sends one, else the transcript's; ccusage the transcript's; cc
   Claude Code's; both, both.
-  --offline is accepted (and changes nothing: prices are built in).`;
+  The context's percentage is green below --context-low-threshold (default 50), yellow below
+  --context-medium-threshold (default 80), else red, when colours are on (FORCE_COLOR, or a terminal;
+  never with NO_COLOR).
+  ccusage's short flags: -z (--timezone), -B (--visual-burn-rate), -O (--offline).
+  --offline and --no-offline are accepted (and change nothing: prices are built in).`;
 
 const money = (c) => (c === null ? "unknown" : `$${c.toFixed(2)}`);
 /** 1,234,567 (not toLocaleString: Intl's first use costs a status line 10 to 40 ms). */
@@ -56,7 +61,34 @@ function hookInput() {
 }
 
 async function statusline(args) {
-  const o = parseArgs(args, { "--timezone": "timezone", "--visual-burn-rate": "burn", "--offline": "offline!", "--prices": "prices", "--vertex-region": "vertexRegion", "--no-index": "noIndex!", "--cost-source": "costSource", "--cache": "cache!", "--no-cache": "noCache!", "--refresh-interval": "refresh" });
+  const o = parseArgs(args, {
+    "--timezone": "timezone",
+    "--visual-burn-rate": "burn",
+    "--offline": "offline!",
+    "--no-offline": "noOffline!",
+    "--prices": "prices",
+    "--vertex-region": "vertexRegion",
+    "--no-index": "noIndex!",
+    "--cost-source": "costSource",
+    "--cache": "cache!",
+    "--no-cache": "noCache!",
+    "--refresh-interval": "refresh",
+    "--context-low-threshold": "low",
+    "--context-medium-threshold": "medium",
+    // ccusage's short flags.
+    "-z": "timezone",
+    "-B": "burn",
+    "-O": "offline!",
+  });
+  // As ccusage's: the context's percentage green below low, yellow below medium, else red (when colours are on).
+  const percent = (v, dflt, name) => {
+    if (v === undefined) return dflt;
+    if (!/^\d+(\.\d+)?$/.test(v) || Number(v) > 100) throw new UsageError(`--context-${name}-threshold ${v}: give a percentage, 0 to 100`);
+    return Number(v);
+  };
+  const low = percent(o.low, 50, "low");
+  const medium = percent(o.medium, 80, "medium");
+  if (low >= medium) throw new UsageError(`--context-low-threshold ${low} is not below --context-medium-threshold ${medium}`);
   const refresh = o.refresh === undefined ? 1 : /^\d+(\.\d+)?$/.test(o.refresh) ? Number(o.refresh) : NaN;
   if (!(refresh >= 0 && refresh <= 3600)) throw new UsageError(`--refresh-interval ${o.refresh}: give seconds, 0 to 3600`);
   const { text, input } = hookInput();
@@ -139,7 +171,9 @@ async function statusline(args) {
   const shown = current ?? context;
   if (shown !== null) {
     const window = size ?? (/\[1m\]|-1m\b/.test(String(input.model?.id ?? "")) ? 1_000_000 : 200_000);
-    parts.push(`🧠 ${n(shown)} (${Math.round((shown / window) * 100)}%)`);
+    const pct = Math.round((shown / window) * 100);
+    const colour = require("../usage-table.cjs").useColour(undefined) ? (pct < low ? 32 : pct < medium ? 33 : 31) : null;
+    parts.push(`🧠 ${n(shown)} (${colour === null ? `${pct}%` : `\x1b[${colour}m${pct}%\x1b[0m`})`);
   } else parts.push("🧠 N/A");
   const out = parts.join(" | ") + "\n";
   writeOut(out);
