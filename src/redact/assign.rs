@@ -252,8 +252,30 @@ pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
     if name.eq_ignore_ascii_case("key") && fields::labels_a_setting(text, start, end) {
         return (end, None);
     }
+    // `Cache restored from key: Linux-node-8f3a…` (GitHub Actions' cache
+    // log), `signed with key: 3AA5C…`: a bare `key` after a preposition is
+    // prose naming a key, not a setting. (A token of a known format there
+    // still goes, by its format.)
+    if class.generic_key && after_preposition(text, start) {
+        return (end, None);
+    }
     let span = find_value(text, start, end, cli, class);
     (end, span)
+}
+
+/// Whether the word before the name at `start` (a blank between) is
+/// `from`, `with`, `for`, `by` or `using`.
+fn after_preposition(text: &[u8], start: usize) -> bool {
+    // (Bounded: a few blanks and six letters back.)
+    let floor = start.saturating_sub(4);
+    let e = floor + text[floor..start].trim_ascii_end().len();
+    if e == start {
+        return false;
+    }
+    let floor = e.saturating_sub(6);
+    let s = text[floor..e].iter().rposition(|b| !b.is_ascii_alphabetic()).map_or(floor, |i| floor + i + 1);
+    (s == 0 || !text[s - 1].is_ascii_alphabetic())
+        && matches!(&text[s..e], b"from" | b"with" | b"for" | b"by" | b"using")
 }
 
 /// Cheap test before classifying the name: is there assignment syntax

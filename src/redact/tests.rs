@@ -760,3 +760,34 @@ fn the_code_around_an_assignment_stays() {
         assert_eq!(r.redact(text), text);
     }
 }
+
+/// A bare `key` after a preposition is prose naming a key: GitHub Actions'
+/// cache log stays whole; a known token format there still goes.
+#[test]
+fn a_key_named_in_prose_stays() {
+    let r = redactor();
+    for text in [
+        "Cache restored from key: Linux-node-8f3a9c2e7b1d4f6a8f3a9c2e7b1d4f6a",
+        "Cache saved with key: node-cache-Linux-x64-npm-0f9a8b7c6d5e4f3a2b1c",
+        "Cache hit for key: setup-java-Linux-x64-maven-9f86d081884c7d659a2feaa0c55ad015",
+    ] {
+        assert_eq!(r.redact(text), text);
+    }
+    gone_from_text_and_record(&r, &format!("signed with key: {GITHUB}"), GITHUB);
+    // Not after a preposition, and not a word that ends like one.
+    gone_from_text_and_record(
+        &r,
+        "key: 8f3a9c2e7b1d4f6a8f3a9c2e7b1d4f6a",
+        "8f3a9c2e7b1d4f6a8f3a9c2e7b1d4f6a",
+    );
+    gone_from_text_and_record(
+        &r,
+        "therefrom key=8f3a9c2e7b1d4f6a8f3a9c2e7b1d4f6a",
+        "8f3a9c2e7b1d4f6a8f3a9c2e7b1d4f6a",
+    );
+    gone_from_text_and_record(
+        &r,
+        "with api_key: 8f3a9c2e7b1d4f6a8f3a9c2e7b1d4f6a",
+        "8f3a9c2e7b1d4f6a8f3a9c2e7b1d4f6a",
+    );
+}
