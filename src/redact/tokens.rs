@@ -27,6 +27,10 @@ pub enum Chars {
     Letters,
     /// Bech32's upper-case alphabet (`age`).
     Bech32Upper,
+    /// `[A-Za-z0-9_=-]` (base64url with its padding inside: Atlassian)
+    Base64UrlPad,
+    /// `[A-Za-z0-9+/=]` (base64)
+    Base64,
 }
 
 impl Chars {
@@ -39,6 +43,8 @@ impl Chars {
             Chars::Hex => b.is_ascii_hexdigit(),
             Chars::Letters => b.is_ascii_alphabetic(),
             Chars::Bech32Upper => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".contains(&b),
+            Chars::Base64UrlPad => b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'='),
+            Chars::Base64 => b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='),
         }
     }
 
@@ -54,6 +60,8 @@ impl Chars {
             Chars::Hex => b"0123456789abcdefABCDEF",
             Chars::Letters => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
             Chars::Bech32Upper => b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
+            Chars::Base64UrlPad => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-=",
+            Chars::Base64 => b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=",
         }
     }
 }
@@ -101,7 +109,10 @@ pub struct TokenFormat {
     pub max: u16,
     pub shape: Shape,
     pub checksum: Checksum,
-    /// The vendor's documentation of the format.
+    /// The vendor's documentation of the format (or the scanner's rule).
+    /// Kept in the source and the tests, not in the module: 70 addresses
+    /// a browser would download for nothing.
+    #[cfg(test)]
     pub source: &'static str,
 }
 
@@ -114,6 +125,8 @@ const fn run(
     max: u16,
     source: &'static str,
 ) -> TokenFormat {
+    #[cfg(not(test))]
+    let _ = source;
     TokenFormat {
         rule,
         prefix,
@@ -123,6 +136,7 @@ const fn run(
         max,
         shape: Shape::Run,
         checksum: Checksum::None,
+        #[cfg(test)]
         source,
     }
 }
@@ -188,6 +202,7 @@ pub const TOKENS: &[TokenFormat] = &[
         max: 22,
         shape: Shape::SendGrid,
         checksum: Checksum::None,
+        #[cfg(test)]
         source: "https://www.twilio.com/docs/sendgrid/ui/account-and-settings/api-keys",
     },
     // https://github.blog/changelog/2021-09-23-npm-has-a-new-access-token-format/:
@@ -202,6 +217,7 @@ pub const TOKENS: &[TokenFormat] = &[
         max: 36,
         shape: Shape::Run,
         checksum: Checksum::Crc32Base62Last6,
+        #[cfg(test)]
         source: "https://github.blog/changelog/2021-09-23-npm-has-a-new-access-token-format/",
     },
     // https://pypi.org/help/#apitoken: tokens start with `pypi-`, then a
@@ -433,6 +449,7 @@ pub const TOKENS: &[TokenFormat] = &[
         max: 32,
         shape: Shape::Mailchimp,
         checksum: Checksum::None,
+        #[cfg(test)]
         source: "https://mailchimp.com/developer/marketing/guides/quick-start/",
     },
     // https://devcenter.heroku.com/articles/authentication: API keys made
@@ -487,6 +504,7 @@ pub const TOKENS: &[TokenFormat] = &[
         max: 33,
         shape: Shape::Telegram,
         checksum: Checksum::None,
+        #[cfg(test)]
         source: "https://core.telegram.org/bots/api#authorizing-your-bot",
     },
     // https://discord.com/developers/docs/reference#authentication: a bot
@@ -501,6 +519,7 @@ pub const TOKENS: &[TokenFormat] = &[
         max: 26,
         shape: Shape::Discord,
         checksum: Checksum::None,
+        #[cfg(test)]
         source: "https://discord.com/developers/docs/reference#authentication",
     },
     // https://age-encryption.org/v1: an X25519 identity is Bech32 with HRP
@@ -526,8 +545,225 @@ pub const TOKENS: &[TokenFormat] = &[
         max: 200,
         shape: Shape::AzureSig,
         checksum: Checksum::None,
+        #[cfg(test)]
         source: "https://learn.microsoft.com/azure/storage/common/storage-sas-overview",
     },
+    // Model providers' keys an agent's own environment holds. Their
+    // shapes are not in the vendors' documents; these are the secret
+    // scanners' (gitleaks, MongoDB's kingfisher), matched to keys seen.
+    run(
+        "groq-key",
+        "gsk_",
+        &["gsk_"],
+        Chars::Alnum,
+        52,
+        52,
+        "https://github.com/mongodb/kingfisher/tree/main/data/rules",
+    ),
+    run(
+        "xai-key",
+        "xai-",
+        &["xai-"],
+        Chars::Alnum,
+        80,
+        80,
+        "https://github.com/mongodb/kingfisher/tree/main/data/rules",
+    ),
+    run(
+        "openrouter-key",
+        "sk-or-v1-",
+        &["sk-or-v1-"],
+        Chars::LowerHex,
+        64,
+        64,
+        "https://github.com/mongodb/kingfisher/tree/main/data/rules",
+    ),
+    run(
+        "replicate-token",
+        "r8_",
+        &["r8_"],
+        Chars::Alnum,
+        37,
+        37,
+        "https://github.com/mongodb/kingfisher/tree/main/data/rules",
+    ),
+    run(
+        "perplexity-key",
+        "pplx-",
+        &["pplx-"],
+        Chars::Alnum,
+        48,
+        48,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    // Developer services whose tokens a transcript shows in command output
+    // (gitleaks' rules, each with the vendor's prefix).
+    run(
+        "linear-key",
+        "lin_api_",
+        &["lin_api_"],
+        Chars::Alnum,
+        40,
+        40,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    // `PMAK-` + 24 hex + `-` + 34 hex.
+    run(
+        "postman-key",
+        "PMAK-",
+        &["PMAK-"],
+        Chars::Base64Url,
+        59,
+        59,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "atlassian-token",
+        "ATATT3",
+        &["ATATT3"],
+        Chars::Base64UrlPad,
+        186,
+        186,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "newrelic-key",
+        "NRAK-",
+        &["NRAK-"],
+        Chars::Alnum,
+        27,
+        27,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "doppler-token",
+        "dp.pt.",
+        &["dp.pt."],
+        Chars::Alnum,
+        43,
+        43,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "pulumi-token",
+        "pul-",
+        &["pul-"],
+        Chars::LowerHex,
+        40,
+        40,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "sentry-token",
+        "sntryu_",
+        &["sntryu_"],
+        Chars::LowerHex,
+        64,
+        64,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    // `glsa_` + 32 alphanumerics + `_` + 8 hex; `glc_` + base64.
+    run(
+        "grafana-token",
+        "glsa_",
+        &["glsa_"],
+        Chars::Base64Url,
+        41,
+        41,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "grafana-token",
+        "glc_",
+        &["glc_"],
+        Chars::Base64,
+        32,
+        400,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "notion-token",
+        "ntn_",
+        &["ntn_"],
+        Chars::Alnum,
+        46,
+        46,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "planetscale-token",
+        "pscale_tkn_",
+        &["pscale_tkn_"],
+        Chars::Dotted,
+        32,
+        64,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "planetscale-token",
+        "pscale_pw_",
+        &["pscale_pw_"],
+        Chars::Dotted,
+        32,
+        64,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "flyio-token",
+        "fo1_",
+        &["fo1_"],
+        Chars::Base64Url,
+        43,
+        43,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "flyio-token",
+        "fm2_",
+        &["fm2_"],
+        Chars::Base64,
+        100,
+        4000,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "flyio-token",
+        "fm1a_",
+        &["fm1a_"],
+        Chars::Base64,
+        100,
+        4000,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "flyio-token",
+        "fm1r_",
+        &["fm1r_"],
+        Chars::Base64,
+        100,
+        4000,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    run(
+        "1password-token",
+        "ops_eyJ",
+        &["ops_eyJ"],
+        Chars::Base64,
+        250,
+        4000,
+        "https://github.com/gitleaks/gitleaks/blob/master/config/gitleaks.toml",
+    ),
+    // https://tailscale.com/kb/1085/auth-keys: `tskey-auth-…`, `tskey-api-…`,
+    // `tskey-client-…`: a kind, a key id and its secret.
+    run(
+        "tailscale-key",
+        "tskey-",
+        &["tskey-"],
+        Chars::Base64Url,
+        30,
+        200,
+        "https://tailscale.com/kb/1085/auth-keys",
+    ),
     // https://the.earth.li/~sgtatham/putty/0.81/htmldoc/AppendixC.html: a
     // `.ppk` file's private half is the `Private-Lines: N` lines of base64
     // (then `Private-MAC:`).
@@ -540,6 +776,7 @@ pub const TOKENS: &[TokenFormat] = &[
         max: 200,
         shape: Shape::PuttyPrivate,
         checksum: Checksum::None,
+        #[cfg(test)]
         source: "https://the.earth.li/~sgtatham/putty/0.81/htmldoc/AppendixC.html",
     },
 ];
