@@ -810,7 +810,6 @@ fn provider_and_service_keys_go() {
         "ATATT3pRP3gCNbhRjLGYSWblEOsRWeiueW3Xp9wuvvNfY7Hy7PVR76g3agoebMbpBo07Ba4EoF4Qo1PvPGhku9U7GPAvF2BscKCo70SuKEQiDF6I4r_v6kCHH-3y_W_IM06F8FGuY0zk4NuWgjAqYlfA1DsqPURg8SmtDdF8XxCKAVztoWLjMlb=F33AD208",
         "NRAK-RO1VV73KIDIN3YF531Z1M7BDD6A",
         "dp.pt.fycN4Hi48NYejufs8BB6d7wkyIL4TIamgSQfRWu2A3a",
-        "pul-b6be71c32c98a23e6af05bf48d46d3b418264abe",
         "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",
         "glsa_yyO7OGQensGE20E810ZkfBIsy4TqcsTi_744cfa31",
         "glc_0KpU0M74wZrldIl+gFq+tZrealISM4yFX6ts5vn0cnK6qG02mez+G0TV28XqwnceW/ZVqhco0HIePvpIhcmiZHp3GzjlTHDZcjDNQK+dBX5n3cLEo/eUxLg0==",
