@@ -6,7 +6,7 @@
 //! `("name", "v")` calls, `Type secret("v")`, CLI flags (`--password v`),
 //! `Authorization: Bearer v`, and `user:pass@` in URLs.
 
-use super::context::{self, Context};
+use super::context::{self, skip_blanks, Context};
 use super::fields;
 use super::names::{classify_name, NameClass, MAX_NAME};
 use super::value::{
@@ -145,13 +145,6 @@ fn next_is_assignment(text: &[u8], i: usize) -> bool {
         Some(&b @ (b'!' | b'&' | b'|')) => text.get(j + 1) == Some(if b == b'!' { &b'=' } else { &b }),
         _ => false,
     }
-}
-
-pub(super) fn skip_blanks(text: &[u8], mut i: usize) -> usize {
-    while i < text.len() && matches!(text[i], b' ' | b'\t') {
-        i += 1;
-    }
-    i
 }
 
 /// The value after an operator at `i`: (span, quoted).

@@ -236,7 +236,8 @@ fn before_closing_tag(value: &[u8]) -> &[u8] {
     value.windows(2).position(|w| w == b"</").map_or(value, |i| &value[..i])
 }
 
-fn skip_blanks(text: &[u8], mut i: usize) -> usize {
+/// Past blanks and tabs from `i`.
+pub(super) fn skip_blanks(text: &[u8], mut i: usize) -> usize {
     while i < text.len() && matches!(text[i], b' ' | b'\t') {
         i += 1;
     }

@@ -16,8 +16,8 @@
 
 #![forbid(unsafe_code)]
 
-use super::assign::{after_scheme, skip_blanks, value_at, MAX_VALUE};
-use super::context::line_start;
+use super::assign::{after_scheme, value_at, MAX_VALUE};
+use super::context::{line_start, skip_blanks};
 use super::names::NameClass;
 use super::value::keeps_value;
 
