@@ -65,7 +65,14 @@ function tableOf(list, totals, by, o) {
   const compact = o.compact;
   // --no-cost (ccusage's): no cost column, no cost in the notes.
   const costs = o.noCost ? [] : ["cost"];
-  const label = by === "week" ? `week (from ${WEEKDAY[o.weekStart ?? 0]})` : LABEL[by];
+  // A block's times in the report's zone, as ccusage shows them in the
+  // system's (the JSON keeps ISO times in UTC); the header names the zone.
+  const zoneName = o.zone?.name ?? (process.env.TZ || "local time");
+  const local = (iso) => {
+    const ms = Date.parse(iso);
+    return new Date(ms + (o.zone?.offsetOf(ms) ?? 0)).toISOString().slice(0, 16).replace("T", " ");
+  };
+  const label = by === "week" ? `week (from ${WEEKDAY[o.weekStart ?? 0]})` : by === "block" ? `block (${o.sessionLength ?? 5} h, ${zoneName})` : LABEL[by];
   const head = compact ? [label, "input", "output", ...costs] : [label, ...(by === "model" ? [] : ["models"]), "input", "output", "cache create", "cache read", "total tokens", ...costs];
   const numericFrom = compact ? 1 : by === "model" ? 1 : 2;
   const rows = [{ cells: head, style: "head" }];
@@ -78,11 +85,11 @@ function tableOf(list, totals, by, o) {
   for (const x of list) {
     if (by === "block") {
       if (x.isGap) {
-        rows.push({ cells: [`(gap until ${x.endTime.slice(0, 16).replace("T", " ")})`], style: "dim" });
+        rows.push({ cells: [`(gap until ${local(x.endTime)})`], style: "dim" });
         continue;
       }
       const left = x.isActive ? ` ACTIVE, ${Math.round((Date.parse(x.endTime) - (o.now ?? Date.now())) / 60000)} min left` : "";
-      line(`${x.startTime.slice(0, 16).replace("T", " ")}${left}`, x, x.models.join(", "), x.isActive ? "total" : undefined);
+      line(`${local(x.startTime)}${left}`, x, x.models.join(", "), x.isActive ? "total" : undefined);
       const dollars = (c, unit = "") => (o.noCost ? "" : `, ${c === null ? "unknown" : `$${c.toFixed(2)}`}${unit}`);
       if (x.burnRate) rows.push({ cells: [`  burn rate ${n(Math.round(x.burnRate.tokensPerMinute))} tokens/min${dollars(x.burnRate.costPerHour, "/h")}; projected ${n(x.projection.totalTokens)} tokens${dollars(x.projection.totalCost)}`], style: "dim" });
       if (x.tokenLimitStatus) rows.push({ cells: [`  token limit ${n(x.tokenLimitStatus.limit)}: ${x.tokenLimitStatus.percentUsed.toFixed(1)}% projected (${x.tokenLimitStatus.status})`], style: x.tokenLimitStatus.status === "ok" ? "dim" : "warn" });

@@ -181,3 +181,23 @@ test("--no-cost leaves every cost out of the table and the JSON, as ccusage's do
   assert.doesNotMatch(blocks, /\$/);
   fs.rmSync(home, { recursive: true, force: true });
 });
+
+test("the blocks table shows each block's start in the zone, as ccusage's does in the system's, and names the zone", { skip: noCcusage }, () => {
+  const home = folder();
+  const env = { GARUDA_CACHE_DIR: path.join(home, "cache") };
+  const dir = path.join(home, "projects");
+  for (const zone of ["Asia/Tokyo", "Asia/Kolkata", "America/New_York"]) {
+    const r = spawnSync(ccusage, ["claude", "blocks", "--offline"], { encoding: "utf8", env: { ...process.env, CLAUDE_CONFIG_DIR: home, HOME: home, TZ: zone, NO_COLOR: "1" } });
+    assert.equal(r.status, 0, r.stderr);
+    // ccusage: `│ 1/30/2026, 7:00:00 PM (1h 0m)`, in the system's zone (a gap's row has ` - ` and its end).
+    const theirs = [...r.stdout.matchAll(/^│ (\d+)\/(\d+)\/(\d{4}), (\d+):(\d\d):\d\d ([AP]M) \(/gm)].map(([, mo, d, y, h, mi, ap]) => `${y}-${mo.padStart(2, "0")}-${d.padStart(2, "0")} ${String((Number(h) % 12) + (ap === "PM" ? 12 : 0)).padStart(2, "0")}:${mi}`);
+    assert.ok(theirs.length >= 2, r.stdout);
+    for (const out of [ok(ours(["blocks", dir], { ...env, TZ: zone })), ok(ours(["blocks", dir, "-z", zone], env))]) {
+      const mine = [...out.matchAll(/^(\d{4}-\d\d-\d\d \d\d:\d\d)/gm)].map((m) => m[1]);
+      assert.deepEqual(mine, theirs, zone);
+      assert.match(out, new RegExp(`^block \\(5 h, ${zone}\\)`));
+    }
+  }
+  assert.match(ok(ours(["blocks", dir, "-n", "3", "-z", "UTC"], env)), /^block \(3 h, UTC\)/);
+  fs.rmSync(home, { recursive: true, force: true });
+});
