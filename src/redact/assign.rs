@@ -6,7 +6,7 @@
 //! `("name", "v")` calls, `Type secret("v")`, CLI flags (`--password v`),
 //! `Authorization: Bearer v`, and `user:pass@` in URLs.
 
-use super::context::{self, skip_blanks, Context};
+use super::context::{self, skip_blanks, skip_blanks_back, Context};
 use super::fields;
 use super::names::{classify_name, NameClass, MAX_NAME};
 use super::value::{
@@ -291,9 +291,7 @@ fn looks_assigned(text: &[u8], start: usize, end: usize) -> bool {
     if j > 0 && matches!(text[j - 1], b'"' | b'\'') {
         j -= 1;
     }
-    while j > 0 && matches!(text[j - 1], b' ' | b'\t') {
-        j -= 1;
-    }
+    let j = skip_blanks_back(text, j);
     text[start..].starts_with(b"--")
         || (j > 0 && text[j - 1] == b'=')
         || (is_ident(next) && i > end && after_type(text, i, false).is_some())
@@ -540,16 +538,10 @@ fn is_declaration(text: &[u8], start: usize) -> bool {
 
 /// `"value" == name`: a quoted literal compared with the name, on its left.
 fn reversed_comparison(text: &[u8], name_start: usize, class: NameClass) -> Option<(usize, usize)> {
-    let mut i = name_start;
-    while i > 0 && matches!(text[i - 1], b' ' | b'\t') {
-        i -= 1;
-    }
+    let mut i = skip_blanks_back(text, name_start);
     let ops = [&b"==="[..], b"!==", b"==", b"!="];
     let op = ops.into_iter().find(|op| i >= op.len() && &text[i - op.len()..i] == *op)?;
-    i -= op.len();
-    while i > 0 && matches!(text[i - 1], b' ' | b'\t') {
-        i -= 1;
-    }
+    i = skip_blanks_back(text, i - op.len());
     let q = *text.get(i.checked_sub(1)?)?;
     if !matches!(q, b'"' | b'\'') {
         return None;

@@ -7,7 +7,7 @@
 //! at a prefilter hit (the command's name, `-p `, `:5432:`) and looks only along
 //! its own line.
 
-use super::context::{line_end, line_start};
+use super::context::{line_end, line_start, skip_blanks};
 use super::names::NameClass;
 use super::value::keeps_literal;
 
@@ -86,11 +86,7 @@ pub fn detect(text: &[u8], pos: usize, len: usize) -> Option<(usize, usize)> {
         b"sshpass" => {
             let end = command_end(text, pos);
             let k = find_flag(text, pos, end, b"-p")?;
-            let mut v = k + 2;
-            while v < end && matches!(text[v], b' ' | b'\t') {
-                v += 1;
-            }
-            literal(text, word(text, v, end)?)
+            literal(text, word(text, skip_blanks(text, k + 2).min(end), end)?)
         }
         b"-p " | b"-p=" => registry_login(text, pos),
         // The value is a word: in `echo "::add-mask::$TOKEN"` a quote ends it.
@@ -136,11 +132,7 @@ fn registry_login(text: &[u8], pos: usize) -> Option<(usize, usize)> {
         return None;
     }
     let end = command_end(text, pos);
-    let mut v = pos + 3;
-    while v < end && matches!(text[v], b' ' | b'\t') {
-        v += 1;
-    }
-    literal(text, word(text, v, end)?)
+    literal(text, word(text, skip_blanks(text, pos + 3).min(end), end)?)
 }
 
 /// A `.pgpass` line around `pos`: `hostname:port:database:username:password`,
@@ -215,9 +207,5 @@ pub fn netrc(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     if !ok {
         return None;
     }
-    let mut v = end;
-    while v < le && matches!(text[v], b' ' | b'\t') {
-        v += 1;
-    }
-    literal(text, word(text, v, le)?)
+    literal(text, word(text, skip_blanks(text, end).min(le), le)?)
 }

@@ -244,6 +244,14 @@ pub(super) fn skip_blanks(text: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Back over blanks and tabs before `i`.
+pub(super) fn skip_blanks_back(text: &[u8], mut i: usize) -> usize {
+    while i > 0 && matches!(text[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    i
+}
+
 /// A header line starts its line (curl -v's `> ` is skipped), or is the
 /// quoted argument of `-H` / `--header`.
 fn is_header_position(text: &[u8], cs: usize, start: usize) -> bool {

@@ -17,7 +17,7 @@
 #![forbid(unsafe_code)]
 
 use super::assign::{after_scheme, value_at, MAX_VALUE};
-use super::context::{line_start, skip_blanks};
+use super::context::{line_start, skip_blanks, skip_blanks_back};
 use super::names::NameClass;
 use super::value::keeps_value;
 
@@ -40,13 +40,6 @@ pub enum Field {
 
 fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t')
-}
-
-fn skip_blanks_back(text: &[u8], mut i: usize) -> usize {
-    while i > 0 && is_blank(text[i - 1]) {
-        i -= 1;
-    }
-    i
 }
 
 /// How the name at `start..end` sits in a structure, if it does.

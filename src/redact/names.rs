@@ -162,22 +162,10 @@ fn is_metadata_word(w: &[u8]) -> bool {
 /// Words that make a name a measure when they end it (`PASSWORD_COST`,
 /// `SECRET_BYTES`, `password_grace_logins`: a red team's list of settings
 /// redacted as PINs). Only at the end: `TWO_FACTOR_SECRET`, `SOPS_AGE_KEY`
-/// and `STEP_CA_PASSWORD` are secrets.
-/// The last word of a name, as `for_each_word` cuts it (`passwordCost`,
-/// `PASSWORD_COST`, `password-cost`), in its own case.
-fn last_word(name: &[u8]) -> &[u8] {
-    let lower = name.iter().rev().take_while(|b| b.is_ascii_lowercase()).count();
-    let mut start = name.len() - lower;
-    if lower == 0 {
-        start -= name.iter().rev().take_while(|b| b.is_ascii_uppercase()).count();
-    } else if start > 0 && name[start - 1].is_ascii_uppercase() {
-        start -= 1;
-    }
-    &name[start..]
-}
-
+/// and `STEP_CA_PASSWORD` are secrets. `w` is a word as `for_each_word`
+/// cuts it, in lower case.
 #[inline(never)]
-fn is_measure_suffix(w: &[u8]) -> bool {
+fn is_measure_word(w: &[u8]) -> bool {
     const WORDS: [&[u8]; 16] = [
         b"cost",
         b"factor",
@@ -196,12 +184,7 @@ fn is_measure_suffix(w: &[u8]) -> bool {
         b"steps",
         b"threshold",
     ];
-    w.len() <= 11 && {
-        let mut buf = [0u8; 11];
-        buf[..w.len()].copy_from_slice(w);
-        buf.make_ascii_lowercase();
-        WORDS.contains(&&buf[..w.len()])
-    }
+    WORDS.contains(&w)
 }
 
 /// Words that make a `key` strong: `api key`, `access key`, `private key`.
@@ -324,7 +307,10 @@ fn classify(name: &[u8]) -> NameClass {
     }
     let mut metadata = false;
     for_each_word(name, |w| metadata |= is_metadata_word(w));
-    if metadata || is_measure_suffix(last_word(name)) {
+    // (The last word's answer is what stays.)
+    let mut measure = false;
+    for_each_word(name, |w| measure = is_measure_word(w));
+    if metadata || measure {
         return NameClass::default();
     }
     let (mut secret, mut numeric, mut only_key, mut strong, mut pwd) = (false, false, true, false, false);
