@@ -74,6 +74,7 @@ fn bare_value(text: &[u8], start: usize) -> (usize, usize) {
             b'|' | b'?' => depth == 0 && text.get(start + i + 1) == Some(&b),
             b'\\' => depth == 0 && matches!(text.get(start + i + 1), Some(b'n' | b'r' | b't' | b'"')),
             b' ' | b'\t' | b'&' | b'"' | b'\'' | b'`' | b'<' | b'>' => depth == 0,
+            0xC2 => depth == 0 && text.get(start + i + 1) == Some(&0xA0),
             _ => false,
         };
         if stop {
@@ -271,6 +272,11 @@ fn after_preposition(text: &[u8], start: usize) -> bool {
         && matches!(&text[s..e], b"from" | b"with" | b"for" | b"by" | b"using")
 }
 
+/// The fullwidth colon and equals sign of Chinese and Japanese text
+/// (`password：v`, `密码 password＝v`): operators as their ASCII forms are.
+const WIDE_COLON: &[u8] = "\u{ff1a}".as_bytes();
+const WIDE_EQUALS: &[u8] = "\u{ff1d}".as_bytes();
+
 /// Cheap test before classifying the name: is there assignment syntax
 /// around it at all? Most names in prose and code have none.
 fn looks_assigned(text: &[u8], start: usize, end: usize) -> bool {
@@ -284,6 +290,9 @@ fn looks_assigned(text: &[u8], start: usize, end: usize) -> bool {
     let i = skip_blanks(text, i);
     let next = text.get(i).copied().unwrap_or(b'\n');
     if matches!(next, b'=' | b':' | b'!' | b'?' | b',' | b'(') {
+        return true;
+    }
+    if next == 0xEF && (text[i..].starts_with(WIDE_COLON) || text[i..].starts_with(WIDE_EQUALS)) {
         return true;
     }
     // `--password value`, and `"value" == name` on the left.
@@ -356,7 +365,7 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
     }
     let j = skip_blanks(text, i);
     let rest = &text[j..];
-    let op = [&b":="[..], b"=>", b"===", b"!==", b"==", b"!=", b"?=", b"=", b":"]
+    let op = [&b":="[..], b"=>", b"===", b"!==", b"==", b"!=", b"?=", b"=", b":", WIDE_COLON, WIDE_EQUALS]
         .into_iter()
         .find(|op| rest.starts_with(op) && !(op == b":" && rest.get(1) == Some(&b':')));
     let found = if let Some(op) = op {

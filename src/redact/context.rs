@@ -236,18 +236,31 @@ fn before_closing_tag(value: &[u8]) -> &[u8] {
     value.windows(2).position(|w| w == b"</").map_or(value, |i| &value[..i])
 }
 
-/// Past blanks and tabs from `i`.
+/// A no-break space (U+00A0) in UTF-8: a blank where a word processor, a
+/// web page or a chat client put one (`DB_PASSWORD = v` pasted from a
+/// page kept its value whole when only ASCII blanks were blanks).
+pub(super) const NBSP: &[u8] = "\u{a0}".as_bytes();
+
+/// Past blanks, tabs and no-break spaces from `i`.
 pub(super) fn skip_blanks(text: &[u8], mut i: usize) -> usize {
-    while i < text.len() && matches!(text[i], b' ' | b'\t') {
-        i += 1;
+    while i < text.len() {
+        match text[i] {
+            b' ' | b'\t' => i += 1,
+            0xC2 if text[i..].starts_with(NBSP) => i += 2,
+            _ => break,
+        }
     }
     i
 }
 
-/// Back over blanks and tabs before `i`.
+/// Back over blanks, tabs and no-break spaces before `i`.
 pub(super) fn skip_blanks_back(text: &[u8], mut i: usize) -> usize {
-    while i > 0 && matches!(text[i - 1], b' ' | b'\t') {
-        i -= 1;
+    while i > 0 {
+        match text[i - 1] {
+            b' ' | b'\t' => i -= 1,
+            0xA0 if text[..i].ends_with(NBSP) => i -= 2,
+            _ => break,
+        }
     }
     i
 }

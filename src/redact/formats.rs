@@ -215,53 +215,62 @@ fn jwt(text: &[u8], pos: usize) -> Option<(usize, usize)> {
 /// `-----BEGIN … PRIVATE KEY-----` to its END line, the whole block; with no
 /// END line (truncated output), to the end of the text. An END line with no
 /// BEGIN before it (a paginated Read, a key split across two outputs): the
-/// body lines before it (`key_tail`).
+/// body lines before it (`key_tail`). The trigger is four dashes and the
+/// word, so `pos` may be one or two dashes into the marker.
 fn private_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
-    if text[pos..].starts_with(b"-----END") {
-        return key_tail(text, pos);
+    let start = pos - text[..pos].iter().rev().take(2).take_while(|&&b| b == b'-').count();
+    if text[pos..].starts_with(b"----END") {
+        return key_tail(text, start, pos);
     }
-    let header_start = pos + b"-----BEGIN".len();
+    let header_start = pos + b"----BEGIN".len();
     let header_len = text[header_start..].iter().take(80).position(|&b| b == b'-')?;
-    let label = &text[header_start..header_start + header_len];
-    let label_ok = label.ends_with(b"PRIVATE KEY") || label.ends_with(b"PRIVATE KEY BLOCK");
-    if !label_ok || !text[header_start + header_len..].starts_with(b"-----") {
+    if !is_private_key_label(&text[header_start..header_start + header_len]) {
         return None;
     }
-    let body_start = header_start + header_len + 5;
-    let Some(end_at) = find(&text[body_start..], b"-----END").map(|i| body_start + i) else {
-        return Some((pos, text.len()));
+    let body_start = dashes_end(text, header_start + header_len)?;
+    let Some(end_at) = find(&text[body_start..], b"----END").map(|i| body_start + i) else {
+        return Some((start, text.len()));
     };
     // An END marker: the block ends after its closing dashes.
-    let marker_end = text[end_at + 8..]
-        .iter()
-        .take(80)
-        .position(|&b| b == b'-')
-        .map(|i| end_at + 8 + i)
-        .and_then(|i| text[i..].starts_with(b"-----").then_some(i + 5))
-        .unwrap_or(end_at + 8);
+    let marker_end = key_end_marker(text, end_at).unwrap_or(end_at + 7);
     // A body too small to be a key (an empty block, a one-word example)
     // stays: at least 16 letters and digits.
     let body = text[body_start..end_at].iter().filter(|b| b.is_ascii_alphanumeric()).count();
-    (body >= 16).then_some((pos, marker_end))
+    (body >= 16).then_some((start, marker_end))
 }
 
-/// The end of an `-----END … PRIVATE KEY-----` line at `pos` (None: not a
-/// private key's).
+fn is_private_key_label(label: &[u8]) -> bool {
+    label.ends_with(b"PRIVATE KEY") || label.ends_with(b"PRIVATE KEY BLOCK")
+}
+
+/// Past the dashes that close a PEM marker at `at`: five by RFC 7468, but a
+/// copy by hand or a tool's rendering may have four or six, and the key in
+/// between is as secret (`----BEGIN RSA PRIVATE KEY----` kept its body
+/// whole). None with fewer than four.
+fn dashes_end(text: &[u8], at: usize) -> Option<usize> {
+    let n = text[at..].iter().take(6).take_while(|&&b| b == b'-').count();
+    (n >= 4).then_some(at + n)
+}
+
+/// The end of an `-----END … PRIVATE KEY-----` line whose last four dashes
+/// before `END` are at `pos` (None: not a private key's).
 fn key_end_marker(text: &[u8], pos: usize) -> Option<usize> {
-    let label_start = pos + b"-----END".len();
+    let label_start = pos + b"----END".len();
     let label_len = text[label_start..].iter().take(80).position(|&b| b == b'-')?;
-    let label = &text[label_start..label_start + label_len];
-    let ok = label.ends_with(b"PRIVATE KEY") || label.ends_with(b"PRIVATE KEY BLOCK");
-    (ok && text[label_start + label_len..].starts_with(b"-----")).then_some(label_start + label_len + 5)
+    if !is_private_key_label(&text[label_start..label_start + label_len]) {
+        return None;
+    }
+    dashes_end(text, label_start + label_len)
 }
 
 /// A private key's last lines and its END line, with no BEGIN before: from
 /// the END line back over whole lines of base64 (a line's leading spaces
 /// and a Read's `   12→` number kept), and the base64 end of the first line
 /// that is not whole (`Deploy fix 8vEdN3…`, at least 16 characters). Lines
-/// end with a newline or, in a journal line's JSON text, `\n`.
-fn key_tail(text: &[u8], pos: usize) -> Option<(usize, usize)> {
-    let end = key_end_marker(text, pos)?;
+/// end with a newline or, in a journal line's JSON text, `\n`. The END
+/// line starts at `pos`; its last four dashes before `END` are at `marker`.
+fn key_tail(text: &[u8], pos: usize, marker: usize) -> Option<(usize, usize)> {
+    let end = key_end_marker(text, marker)?;
     let is_b64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
     // The separator before `at`: its start, or None.
     let separator = |at: usize| -> Option<usize> {

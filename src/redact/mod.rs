@@ -702,3 +702,6 @@ mod tests;
 
 #[cfg(test)]
 mod context_tests;
+
+#[cfg(test)]
+mod spelling_tests;

@@ -27,7 +27,7 @@ pub enum Trigger {
     Google,
     /// `eyJ`: a JWT's header.
     Jwt,
-    /// `-----BEGIN`: a key block.
+    /// `----BEGIN`, `----END`: a key block (its marker has five dashes, or four).
     PrivateKey,
     /// `://`: credentials in a URL.
     Url,
@@ -107,8 +107,8 @@ const FIXED: &[(&str, Trigger)] = &[
     ("hooks.slack.com", Trigger::SlackHook),
     ("aiza", Trigger::Google),
     ("eyj", Trigger::Jwt),
-    ("-----begin", Trigger::PrivateKey),
-    ("-----end", Trigger::PrivateKey),
+    ("----begin", Trigger::PrivateKey),
+    ("----end", Trigger::PrivateKey),
     ("://", Trigger::Url),
     ("bearer", Trigger::Scheme),
     ("basic", Trigger::Scheme),

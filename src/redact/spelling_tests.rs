@@ -1,0 +1,88 @@
+//! Compiled only under #[cfg(test)] (see mod.rs). Secrets in the spellings
+//! a copy, a page or another language gives them: key markers with four or
+//! six dashes, no-break spaces, fullwidth operators, a JWT wrapped across
+//! lines. Each case leaked before its rule (a red-team review, stop 50).
+
+use super::*;
+
+fn redactor() -> Redactor {
+    Redactor::default()
+}
+
+fn gone(out: &str, secret: &str) {
+    assert!(!out.contains(secret), "{secret:?} survived in {out:?}");
+}
+
+/// Redacted alone and as a user record's content: `secret` goes, and the
+/// record is still JSON.
+fn gone_from_text_and_record(r: &Redactor, text: &str, secret: &str) {
+    gone(&r.redact(text), secret);
+    let content = serde_json::to_string(text).expect("string");
+    let line = format!(
+        r#"{{"t":"2026-11-29T10:00:00.000Z","type":"user","message":{{"role":"user","content":{content}}}}}"#
+    );
+    let out = r.redact_line(&line).expect("object").line;
+    gone(&out, secret);
+    assert!(serde_json::from_str::<serde_json::Value>(&out).is_ok(), "{out}");
+}
+
+/// A key block whose markers have four dashes (or six), as a copy by hand or
+/// a tool's rendering may leave it, is as secret as one with five (the red
+/// team's `----BEGIN RSA PRIVATE KEY----` kept its body whole); with three it
+/// is not taken for a marker, and a public key's block stays.
+#[test]
+fn a_private_key_block_with_four_or_six_dashes_goes() {
+    let r = redactor();
+    let body = "MIIEpQIBAAKCAQEAn6/O8li+SX4m98LLYt/PKSzEmQ++ZBD7Loh9P13f4yQ92EF3";
+    for dashes in [4, 5, 6] {
+        let d = "-".repeat(dashes);
+        let block = format!("{d}BEGIN RSA PRIVATE KEY{d}\n{body}\n{d}END RSA PRIVATE KEY{d}");
+        for text in [
+            block.clone(),
+            format!("key:\n{block}\nnext"),
+            format!("  {d}BEGIN OPENSSH PRIVATE KEY{d}\n  {body}"),
+        ] {
+            let out = r.redact(&text);
+            gone(&out, "MIIEpQIBAAKCAQEAn6");
+            assert!(!out.contains("RSA PRIVATE KEY-"), "{out}");
+        }
+        // Only a tail, with its END line.
+        gone(&r.redact(&format!("{body}\n{body}\n{d}END RSA PRIVATE KEY{d}\n")), "MIIEpQIBAAKCAQEAn6");
+        let public = format!("{d}BEGIN PUBLIC KEY{d}\n{body}\n{d}END PUBLIC KEY{d}");
+        assert_eq!(r.redact(&public), public);
+    }
+    let three = format!("---BEGIN RSA PRIVATE KEY---\n{body}\n---END RSA PRIVATE KEY---");
+    assert_eq!(r.redact(&three), three);
+    // The line after a block stays.
+    let text = format!("----BEGIN EC PRIVATE KEY----\n{body}\n----END EC PRIVATE KEY----\nDone.");
+    let out = r.redact(&text);
+    assert!(out.ends_with("\nDone."), "{out}");
+}
+
+/// A no-break space where a blank would be (text pasted from a web page, a
+/// word processor, a chat client), and the fullwidth colon and equals sign
+/// of Chinese and Japanese text, separate a name from its value as their
+/// ASCII forms do; the words after the value stay.
+#[test]
+fn no_break_spaces_and_fullwidth_operators_separate_a_value() {
+    let r = redactor();
+    let v = "hunter2-Secret-9Zq";
+    for text in [
+        format!("DB_PASSWORD\u{a0}=\u{a0}{v}"),
+        format!("password:\u{a0}{v}\u{a0}and more"),
+        format!("password\u{ff1a}{v}"),
+        format!("パスワード password\u{ff1a}{v}\u{3002}"),
+        format!("API_KEY\u{ff1d}{v}"),
+        format!("api_key \u{ff1a} {v}"),
+    ] {
+        gone_from_text_and_record(&r, &text, v);
+    }
+    let text = format!("password:\u{a0}{v}\u{a0}and more");
+    let out = r.redact(&text);
+    assert!(out.ends_with("\u{a0}and more"), "{out}");
+    // Prose with a fullwidth colon and no value, and code around a name, stay.
+    for text in ["密码 password\u{ff1a}\n", "the token\u{ff1a} see below", "tokenBudget\u{a0}=\u{a0}20000000"]
+    {
+        assert_eq!(r.redact(text), text);
+    }
+}
