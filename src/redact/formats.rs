@@ -191,25 +191,72 @@ fn google_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     (shaped && bounded && !has_sequence(key)).then_some((pos, end))
 }
 
-/// A JWT: `eyJ…` header, `eyJ…` claims, and a signature that may be empty.
+/// A JWT: `eyJ…` header, `eyJ…` claims, and a signature that may be empty;
+/// wrapped across lines too (`wrapped_run_end`).
 fn jwt(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     if !text[pos..].starts_with(b"eyJ") || !starts_token(text, pos, is_token) {
         return None;
     }
-    let header_end = run_end(text, pos, is_token)?;
+    let header_end = wrapped_run_end(text, pos, MAX_TOKEN)?;
     if header_end - pos < 10 || text.get(header_end) != Some(&b'.') {
         return None;
     }
-    let claims = header_end + 1;
+    let claims = part_start(text, header_end + 1);
     if !text[claims..].starts_with(b"eyJ") {
         return None;
     }
-    let claims_end = run_end(text, claims, is_token)?;
+    let claims_end = wrapped_run_end(text, claims, MAX_TOKEN)?;
     if claims_end - claims < 10 || text.get(claims_end) != Some(&b'.') {
         return None;
     }
-    let end = run_end(text, claims_end + 1, is_token)?;
+    // The shortest signature of a signed JWT is HS256's 43 characters: one
+    // that ends a line shorter than that goes on on the next.
+    let end = wrapped_run_end(text, part_start(text, claims_end + 1), 43)?;
     Some((pos, end))
+}
+
+/// Past a line break at `at` (`\n`, `\r\n`, or their JSON escapes in a
+/// journal line's text) when a token character or a `.` follows it, else
+/// `at`.
+fn part_start(text: &[u8], at: usize) -> usize {
+    let rest = &text[at..];
+    let next = [&b"\r\n"[..], b"\n", b"\\r\\n", b"\\n"]
+        .into_iter()
+        .find(|br| rest.starts_with(br))
+        .map(|br| at + br.len());
+    next.filter(|&n| text.get(n).is_some_and(|&b| is_token(b) || b == b'.')).unwrap_or(at)
+}
+
+/// The end of a JWT part's run from `start`, across the line breaks of a
+/// token wrapped at a fixed width (`base64 -w 76`, a terminal, a mail; the
+/// red team's token left its signature on the second line) while the run
+/// holds fewer than `wrap_below` characters: a break goes on when a token
+/// character follows it, and a header's or claims' run (`wrap_below` is
+/// `MAX_TOKEN`) ends at a `.` that starts the next line. Those must end at
+/// a `.`, so a line that merely follows one is not taken. None past
+/// `MAX_TOKEN`.
+fn wrapped_run_end(text: &[u8], start: usize, wrap_below: usize) -> Option<usize> {
+    let mut end = run_end(text, start, is_token)?;
+    let mut chars = end - start;
+    while chars < wrap_below {
+        let next = part_start(text, end);
+        if next == end {
+            break;
+        }
+        if text[next] == b'.' {
+            if wrap_below == MAX_TOKEN {
+                end = next;
+            }
+            break;
+        }
+        let e = run_end(text, next, is_token)?;
+        chars += e - next;
+        if chars > MAX_TOKEN {
+            return None;
+        }
+        end = e;
+    }
+    Some(end)
 }
 
 /// `-----BEGIN … PRIVATE KEY-----` to its END line, the whole block; with no

@@ -86,3 +86,42 @@ fn no_break_spaces_and_fullwidth_operators_separate_a_value() {
         assert_eq!(r.redact(text), text);
     }
 }
+
+/// A JWT wrapped at a fixed width (`base64 -w 76`, a terminal, a mail)
+/// goes whole, wherever the breaks fall, in text and in a journal line; a
+/// line after a whole token stays.
+#[test]
+fn a_jwt_wrapped_across_lines_goes_whole() {
+    let r = redactor();
+    let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+    // Every piece of it must go: its last 12 characters, and each run of 12
+    // between.
+    let pieces: Vec<&str> =
+        (0..jwt.len() - 12).step_by(12).map(|i| &jwt[i..i + 12]).chain([&jwt[jwt.len() - 12..]]).collect();
+    for width in [20, 37, 40, 64, 76] {
+        for br in ["\n", "\r\n"] {
+            let wrapped: Vec<&str> =
+                jwt.as_bytes().chunks(width).map(|c| std::str::from_utf8(c).expect("ascii")).collect();
+            for text in [
+                wrapped.join(br),
+                format!("token: {}", wrapped.join(br)),
+                format!("Authorization: Bearer {}{br}next", wrapped.join(br)),
+            ] {
+                let out = r.redact(&text);
+                for p in pieces.iter().filter(|p| !p.contains('.')) {
+                    // A piece split by a break is checked by its halves.
+                    if text.contains(*p) {
+                        gone(&out, p);
+                    }
+                }
+                gone_from_text_and_record(&r, &text, &jwt[jwt.len() - 12..]);
+                if text.ends_with("next") {
+                    assert!(out.ends_with(&format!("{br}next")), "{out:?}");
+                }
+            }
+        }
+    }
+    // A whole token, then a line: the line stays.
+    let text = format!("{jwt}\nNext line");
+    assert_eq!(r.redact(&text), "[REDACTED]\nNext line");
+}
