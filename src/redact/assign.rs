@@ -201,7 +201,15 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     // most names in prose ("the token budget") are followed by no value.
     let escaped_around = text.get(end) == Some(&b'\\')
         || (start > 0 && text[start - 1] == b'"' && start > 1 && text[start - 2] == b'\\');
-    if !escaped_around && !looks_assigned(text, start, end) && fields::of(text, start, end).is_none() {
+    // A name beside a pipe may head a Markdown table's column, whose line
+    // breaks a raw journal line escapes: the decoded text decides.
+    let beside_pipe = text.get(skip_blanks(text, end)) == Some(&b'|')
+        || skip_blanks_back(text, start).checked_sub(1).is_some_and(|i| text[i] == b'|');
+    if !escaped_around
+        && !beside_pipe
+        && !looks_assigned(text, start, end)
+        && fields::of(text, start, end).is_none()
+    {
         // `password PW` may be a .netrc line (`commands.rs`), whose line
         // breaks a raw journal line escapes: the decoded text decides.
         let netrc = matches!(name.as_bytes(), b"password" | b"passwd") && text.get(end) == Some(&b' ');
@@ -217,8 +225,21 @@ fn is_cookie_header(name: &str, next: Option<&u8>) -> bool {
 
 /// The assignment whose name contains the prefilter hit at `pos`, if any:
 /// returns the name's end (to skip other hits in it) and the value's span.
-pub fn assignment(text: &[u8], pos: usize) -> (usize, Option<(usize, usize)>) {
+/// A name heading a Markdown table's column puts the column's secret cells
+/// in `column` instead.
+pub fn assignment(
+    text: &[u8],
+    pos: usize,
+    column: &mut Vec<(usize, usize)>,
+) -> (usize, Option<(usize, usize)>) {
     let (start, end) = name_bounds(text, pos);
+    // A Markdown table's header row: the secrets are the cells below it (a
+    // table of users and passwords reached the disk whole). Its other
+    // names need no look.
+    if let Some(table) = fields::table_header(text, start, end) {
+        fields::column_values(text, &table, column);
+        return (table.header_end, None);
+    }
     // A .netrc line first: `password 2=ou#…` would read as Go's `var x T = v`.
     if let Some(span) = super::commands::netrc(text, start, end) {
         return (end, Some(span));

@@ -7,6 +7,8 @@
 //!   `<add key="StripeSecret" value="…"/>`, Terraform's `{ name = …, value = … }`;
 //! - an XML element: `<password>…</password>` (Maven's settings.xml);
 //! - a Markdown table row of two cells: `| DB_PASSWORD | … |`;
+//! - a Markdown table's column under a secret's name in its header row
+//!   (`| user | password |`, then each row's cell);
 //! - a YAML value on the line under its key (`password:` or `password: |`);
 //! - JSON whose quotes are escaped, inside a string (a log line's
 //!   `"{\"password\": \"…\"}"`).
@@ -17,8 +19,8 @@
 #![forbid(unsafe_code)]
 
 use super::assign::{after_scheme, value_at, MAX_VALUE};
-use super::context::{line_start, skip_blanks, skip_blanks_back};
-use super::names::NameClass;
+use super::context::{content_start, line_end, line_start, skip_blanks, skip_blanks_back};
+use super::names::{classify_name, NameClass};
 use super::value::keeps_value;
 
 /// How the name at `start..end` is paired with its value.
@@ -285,4 +287,135 @@ fn next_line(text: &[u8], start: usize, end: usize) -> Option<Field> {
         _ => false,
     };
     (deeper && alone && then).then_some(Field::NextLine(s, e))
+}
+
+/// A Markdown table under a header row that names a secret in a cell: which
+/// columns hold secrets, and where its rows start.
+pub struct Table {
+    /// Each secret column's index, and what its name says.
+    columns: Vec<(usize, NameClass)>,
+    /// The rows start with a pipe (`| a | b |`, not `a | b`).
+    leading: bool,
+    /// The end of the delimiter row: the rows follow.
+    rows_from: usize,
+    /// The end of the header row (other names in it need no look).
+    pub header_end: usize,
+}
+
+/// The table whose header row holds the name at `start..end` alone in a
+/// cell (`| user | password |`, or a table without outer pipes), with the
+/// header's delimiter row (`|---|:--|`) on the next line, and a secret's
+/// name in one of its cells at least. Not a bare `key` (`| Key | Action |`:
+/// a table of shortcuts).
+#[inline(never)]
+pub fn table_header(text: &[u8], start: usize, end: usize) -> Option<Table> {
+    // The cheap test first: a pipe beside the name.
+    let b = skip_blanks_back(text, start);
+    let a = skip_blanks(text, end);
+    if text.get(a) != Some(&b'|') && (b == 0 || text[b - 1] != b'|') {
+        return None;
+    }
+    let (ls, le) = (line_start(text, start), line_end(text, start));
+    let cs = content_start(text, ls, le);
+    if cs > b || end > le || a > le {
+        return None;
+    }
+    if !(b == cs || text[b - 1] == b'|') || !(a == le || text[a] == b'|') {
+        return None;
+    }
+    let ds = past_break(text, le)?;
+    let de = line_end(text, ds);
+    if !is_delimiter_row(&text[content_start(text, ds, de)..de]) {
+        return None;
+    }
+    let leading = text[cs] == b'|';
+    let mut columns = Vec::new();
+    for_each_cell(text, cs + usize::from(leading), le, |index, (s, e)| {
+        let name = text[s..e].trim_ascii();
+        let name = name.strip_prefix(b"**").and_then(|n| n.strip_suffix(b"**")).unwrap_or(name);
+        let class = std::str::from_utf8(name).map(classify_name).unwrap_or_default();
+        if class.secret && !class.generic_key {
+            columns.push((index, class));
+        }
+        index < 64
+    });
+    (!columns.is_empty()).then_some(Table { columns, leading, rows_from: de, header_end: le })
+}
+
+/// `|---|:--:|`, `--- | ---`: dashes, colons, pipes and blanks only.
+fn is_delimiter_row(row: &[u8]) -> bool {
+    let (mut pipes, mut dashes) = (0, 0);
+    for &b in row {
+        match b {
+            b'|' => pipes += 1,
+            b'-' => dashes += 1,
+            b':' | b' ' | b'\t' => {}
+            _ => return false,
+        }
+    }
+    pipes > 0 && dashes >= 3
+}
+
+/// Calls `f` with each cell of the row between `from` (after a leading
+/// pipe) and `to`, and its index, until `f` says stop: cells end at pipes
+/// that are not escaped (`\|`); what follows the last pipe is a cell when
+/// it is not blank (`a | b`).
+fn for_each_cell(text: &[u8], from: usize, to: usize, mut f: impl FnMut(usize, (usize, usize)) -> bool) {
+    let (mut s, mut index) = (from, 0);
+    for j in from..to {
+        if text[j] == b'|' && !(j > 0 && text[j - 1] == b'\\') {
+            if !f(index, (s, j)) {
+                return;
+            }
+            index += 1;
+            s = j + 1;
+        }
+    }
+    if !text[s..to].trim_ascii().is_empty() {
+        f(index, (s, to));
+    }
+}
+
+/// The secret cells of a table's secret columns, row by row: up to the
+/// first line that is no row (or another table's delimiter row), 1,000
+/// rows at most, so each line is looked at for one table. A cell's code
+/// span (`` `v` ``) goes without its backticks.
+#[inline(never)]
+pub fn column_values(text: &[u8], table: &Table, out: &mut Vec<(usize, usize)>) {
+    let mut at = table.rows_from;
+    for _ in 0..1000 {
+        let Some(ls) = past_break(text, at) else { return };
+        let le = line_end(text, ls);
+        let cs = content_start(text, ls, le);
+        let row = &text[cs..le];
+        if !row.contains(&b'|') || table.leading && row[0] != b'|' || is_delimiter_row(row) {
+            return;
+        }
+        at = le;
+        let mut columns = table.columns.iter().peekable();
+        for_each_cell(text, cs + usize::from(table.leading), le, |index, (s, e)| {
+            if let Some(&(_, class)) = columns.next_if(|(i, _)| *i == index) {
+                let s = skip_blanks(text, s);
+                let e = skip_blanks_back(text, e).max(s);
+                let (s, e) = match &text[s..e] {
+                    [b'`', inner @ .., b'`'] if !inner.is_empty() => (s + 1, e - 1),
+                    _ => (s, e),
+                };
+                if e > s && !keeps_value(&text[s..e], true, class) {
+                    out.push((s, e));
+                }
+            }
+            columns.peek().is_some()
+        });
+    }
+}
+
+/// Past the line break at `at` (`\n` or `\r\n`), or None at the text's end
+/// or a line cut at `MAX_LINE`.
+fn past_break(text: &[u8], at: usize) -> Option<usize> {
+    match text.get(at)? {
+        b'\r' if text.get(at + 1) == Some(&b'\n') => Some(at + 2),
+        b'\n' | b'\r' => Some(at + 1),
+        _ => None,
+    }
 }

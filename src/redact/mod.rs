@@ -235,6 +235,8 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
     let mut format_end = 0;
     let mut value_end = 0;
     let mut name_end = 0;
+    // A table column's cells, from its header's name (`assign::assignment`).
+    let mut column = Vec::new();
     // A user rule searches once per text, from its literal's first hit (or
     // from the start when it has no literal): one linear pass each.
     let mut searched = vec![false; custom.len()];
@@ -263,8 +265,12 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
             Trigger::Name | Trigger::Url | Trigger::Scheme if hit.pos < value_end.max(format_end) => continue,
             Trigger::Name if hit.pos < name_end => continue,
             Trigger::Name => {
-                let (end, span) = assign::assignment(text, hit.pos);
+                let (end, span) = assign::assignment(text, hit.pos, &mut column);
                 name_end = end;
+                for (s, e) in column.drain(..) {
+                    spans.push((s, e, Rule::Assignment));
+                    value_end = value_end.max(e);
+                }
                 span
             }
             Trigger::Url => assign::url_credentials(text, hit.pos),

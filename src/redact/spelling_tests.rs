@@ -125,3 +125,39 @@ fn a_jwt_wrapped_across_lines_goes_whole() {
     let text = format!("{jwt}\nNext line");
     assert_eq!(r.redact(&text), "[REDACTED]\nNext line");
 }
+
+/// A Markdown table whose header names a secret (`| user | password |`):
+/// each row's cell in that column goes, in text, in a journal line and
+/// after a Read's line numbers; the other cells, the header and the line
+/// after the table stay. A bare `key` column (shortcuts) and a column of
+/// placeholders stay.
+#[test]
+fn a_markdown_table_column_under_a_secret_name_goes() {
+    let r = redactor();
+    let (a, b) = ("s3cr3t-Pa55w0rd-alice", "Bob-hunter2-Zq9");
+    let tables = [
+        format!("| name | password | role |\n|---|---|---|\n| alice | {a} | admin |\n| bob | `{b}` | dev |\n\nDone."),
+        format!("name | Password\n--- | :---\nalice | {a}\nbob | {b}\n"),
+        format!("| user | api_token |\r\n|:-----|------:|\r\n| alice | {a} |\r\n| bob | {b} |"),
+        format!("     1→| name | password |\n     2→|---|---|\n     3→| alice | {a} |\n     4→| bob | {b} |"),
+        format!("| user | password | note | API_KEY |\n|---|---|---|---|\n| alice | {a} | x \\| y | {b} |\n| bob | | - | |"),
+    ];
+    for text in &tables {
+        gone_from_text_and_record(&r, text, a);
+        gone_from_text_and_record(&r, text, b);
+        let out = r.redact(text);
+        assert!(out.contains("alice") && out.contains("bob"), "{out}");
+        assert!(out.to_lowercase().contains("password") || out.contains("api_token"), "{out}");
+    }
+    let out = r.redact(&tables[0]);
+    assert!(out.contains("| admin |") && out.ends_with("\n\nDone."), "{out}");
+    for text in [
+        "| Key | Action |\n|---|---|\n| Ctrl+Shift+K9 | Delete line |",
+        "| user | password |\n|---|---|\n| alice | ******** |\n| bob | <your password> |",
+        "| name | token |\n|---|---|\n| alice | n/a |",
+        // No delimiter row: no table.
+        "| name | password |\n| alice | Zq9-hunter2-x |",
+    ] {
+        assert_eq!(r.redact(text), text);
+    }
+}

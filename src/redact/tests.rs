@@ -302,6 +302,8 @@ fn adversarial_input_stays_linear() {
         "password:",
         "<password>",
         "| password ",
+        "| password | token |\n|---|---|\n| a | b |\n",
+        "| password |\n",
         "\\\"password\\\": ",
         "name: DB_PASSWORD, ",
         "\"key\": \"x\", ",
