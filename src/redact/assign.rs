@@ -11,7 +11,7 @@ use super::fields;
 use super::names::{classify_name, NameClass, MAX_NAME};
 use super::value::{
     is_code_expression, is_ident, is_ident_start, is_keyword_value, is_minified_name, is_word_path,
-    keeps_literal, keeps_value, looks_made,
+    keeps_literal, keeps_value, looks_made, passphrase_len,
 };
 
 /// Longest value taken; a longer one is cut there (the cap keeps adversarial
@@ -402,6 +402,20 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
             return found;
         }
         let after = j + op.len();
+        // `passphrase: correct horse battery staple`: a person's words, all
+        // of them. (Only under a passphrase's name: `First pass: collect
+        // tool results` is a comment in a real transcript, and `Forgot
+        // password: reset link sent` is prose.)
+        let name = &text[start..end];
+        if class.human
+            && matches!(op, b":" | b"=")
+            && name.windows(10).any(|w| w.eq_ignore_ascii_case(b"passphrase"))
+        {
+            let v = skip_blanks(text, after);
+            if let Some(len) = passphrase_len(&text[v..context::line_end(text, v)]) {
+                return Some((v, v + len));
+            }
+        }
         let comparison = matches!(op, b"===" | b"!==" | b"==" | b"!=");
         match value_at(text, after) {
             // `s.key===Z1`, `a.key!=null`: a comparison's literal is quoted;

@@ -161,3 +161,33 @@ fn a_markdown_table_column_under_a_secret_name_goes() {
         assert_eq!(r.redact(text), text);
     }
 }
+
+/// A passphrase of several words under a passphrase's name goes whole (a
+/// bare value is one word: `horse battery staple` leaked); prose after it,
+/// words after `pass` or `password` (a real transcript's
+/// `// First pass: collect tool results`) and under a machine credential's
+/// name stay.
+#[test]
+fn a_passphrase_of_words_goes_whole() {
+    let r = redactor();
+    for text in [
+        "passphrase: correct horse battery staple",
+        "PASSPHRASE = correct horse battery staple\nnext",
+        "  passphrase:\u{a0}correct horse battery staple   ",
+        "gpg_passphrase=correct horse battery staple",
+    ] {
+        for w in ["correct", "horse", "battery", "staple"] {
+            gone_from_text_and_record(&r, text, w);
+        }
+    }
+    assert!(r.redact("PASSPHRASE = correct horse battery staple\nnext").ends_with("\nnext"));
+    for text in [
+        "password: must be at least twelve letters",
+        "passphrase: see the vault",
+        "First pass: collect tool results",
+        "Forgot password: reset link sent",
+        "api_token: rotated every night",
+    ] {
+        assert_eq!(r.redact(text), text);
+    }
+}

@@ -396,6 +396,63 @@ fn is_kept_array(v: &[u8], class: NameClass) -> bool {
     })
 }
 
+/// The length of a passphrase of words at the start of `rest` (the rest of
+/// a line after `passphrase:` or `password=`): three to eight lowercase
+/// words, one blank between, to the line's end, none of them a word prose
+/// is made of (`correct horse battery staple`, diceware's shape; not
+/// `must be at least twelve letters`, not `see the vault`). A bare value
+/// is one word, so the words after the first leaked.
+pub fn passphrase_len(rest: &[u8]) -> Option<usize> {
+    let line = rest.trim_ascii_end();
+    let prose = [
+        &b"a"[..],
+        b"an",
+        b"and",
+        b"are",
+        b"as",
+        b"at",
+        b"be",
+        b"by",
+        b"can",
+        b"for",
+        b"from",
+        b"if",
+        b"in",
+        b"is",
+        b"it",
+        b"its",
+        b"may",
+        b"must",
+        b"no",
+        b"not",
+        b"of",
+        b"on",
+        b"or",
+        b"see",
+        b"set",
+        b"should",
+        b"the",
+        b"this",
+        b"to",
+        b"use",
+        b"used",
+        b"will",
+        b"with",
+        b"your",
+        b"you",
+        b"required",
+        b"optional",
+    ];
+    let mut n = 0;
+    for w in line.split(|&b| b == b' ') {
+        n += 1;
+        if n > 8 || w.is_empty() || !w.iter().all(u8::is_ascii_lowercase) || prose.contains(&w) {
+            return None;
+        }
+    }
+    (n >= 3).then_some(line.len())
+}
+
 /// looksLikeCode and friends: true when the value stays.
 pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     let v = v.trim_ascii();
