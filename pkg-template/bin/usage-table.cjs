@@ -95,7 +95,9 @@ function tableOf(list, totals, by, o) {
       if (x.tokenLimitStatus) rows.push({ cells: [`  token limit ${n(x.tokenLimitStatus.limit)}: ${x.tokenLimitStatus.percentUsed.toFixed(1)}% projected (${x.tokenLimitStatus.status})`], style: x.tokenLimitStatus.status === "ok" ? "dim" : "warn" });
     } else if (by === "session") {
       line(`${x.projectPath ? `${x.projectPath}/` : ""}${x.sessionId}${x.lastActivity ? `  ${x.lastActivity.slice(0, 10)}` : ""}`, x, x.modelsUsed.join(", "));
-      if (o.breakdown) for (const s of x.subagents) line(`  └ ${s.id}`, s, s.modelsUsed.join(", "), "dim");
+      // (Named as subagents: the model rows below use └, and an id such as
+      // agent-x read as one more model.)
+      if (o.breakdown) for (const s of x.subagents) line(`  ↳ subagent ${s.id}`, s, s.modelsUsed.join(", "), "dim");
     } else {
       line(x[{ day: "date", week: "week", month: "month", model: "model" }[by]], x, x.modelsUsed.join(", "));
     }

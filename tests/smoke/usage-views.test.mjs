@@ -126,6 +126,19 @@ test("session and block views: the same tokens as ccusage; blocks start, end and
   assert.equal(os.sessions.find((s) => s.sessionId === "c").lastActivity, "2026-01-10T12:01:00.000Z", "a request that reported 0 tokens is activity (as ccusage's blocks count it)");
 });
 
+test("session --breakdown: a session's subagents are named as such, apart from its models", () => {
+  const home = synthetic();
+  const r = spawnSync(process.execPath, [bin, "usage", path.join(home, "projects"), "--by", "session", "--breakdown", "--timezone", "UTC"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const rows = r.stdout.split("\n");
+  const at = rows.findIndex((l) => l.includes("app/a "));
+  assert.ok(at >= 0, r.stdout);
+  const under = rows.slice(at + 1).filter((l, i, all) => all.slice(0, i + 1).every((x) => /^\s*[│|]?\s+[↳└]/.test(x)));
+  assert.ok(under.some((l) => /↳ subagent agent-x\b/.test(l)), r.stdout);
+  assert.ok(under.some((l) => /└ claude-/.test(l)), r.stdout);
+  assert.ok(!under.some((l) => /└ agent-/.test(l)), r.stdout);
+});
+
 test("the peers' Claude Code folders: week, month, session and block views give ccusage's tokens; day too, less what ccusage's daily counts twice (Bedrock's streamed lines)", { skip: noPeers }, () => {
   const home = fs.mkdtempSync(path.join(tmpdir(), "garuda-views-peers-"));
   copyTree(peers, path.join(home, "projects"));
