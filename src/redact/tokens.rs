@@ -586,6 +586,16 @@ pub const TOKENS: &[TokenFormat] = &[
     run("flyio-token", "fm1a_", &["fm1a_"], Chars::Base64, 100, 4000, GITLEAKS),
     run("flyio-token", "fm1r_", &["fm1r_"], Chars::Base64, 100, 4000, GITLEAKS),
     run("1password-token", "ops_eyJ", &["_eyJ"], Chars::Base64, 250, 4000, GITLEAKS),
+    // Stop 53: more that reach a transcript bare (`docker login -p`, a
+    // .env a tool printed): Docker Hub's access tokens, Supabase's and
+    // Figma's personal tokens (kingfisher), Clojars' (gitleaks); each
+    // trigger the part whose first two bytes start few pairs (`gd_`,
+    // `OJARS_`). Not Cloudflare's origin CA keys: `v1.0-` has no rarer
+    // part, and `v1` starts a pair in every API path.
+    run("dockerhub-token", "dckr_pat_", &["dckr_"], Chars::Base64Url, 27, 27, KINGFISHER),
+    run("supabase-token", "sbp_", &["sbp_"], Chars::Alnum, 40, 40, KINGFISHER),
+    run("figma-token", "figd_", &["gd_"], Chars::Base64Url, 40, 40, KINGFISHER),
+    run("clojars-token", "CLOJARS_", &["OJARS_"], Chars::Alnum, 60, 60, GITLEAKS),
     // https://tailscale.com/kb/1085/auth-keys: `tskey-auth-…`, `tskey-api-…`,
     // `tskey-client-…`: a kind, a key id and its secret.
     run(
