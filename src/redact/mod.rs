@@ -235,7 +235,10 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
     let mut format_end = 0;
     let mut value_end = 0;
     let mut name_end = 0;
-    // A table column's cells, from its header's name (`assign::assignment`).
+    // A table column's cells, from its header's name (`assign::assignment`),
+    // in order of position. Kept apart until the end: they lie ahead of
+    // the hits still to come, which must still be looked at (a name in
+    // another cell of a row), and the spans list stays nearly sorted.
     let mut column = Vec::new();
     // A user rule searches once per text, from its literal's first hit (or
     // from the start when it has no literal): one linear pass each.
@@ -267,10 +270,6 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
             Trigger::Name => {
                 let (end, span) = assign::assignment(text, hit.pos, &mut column);
                 name_end = end;
-                for (s, e) in column.drain(..) {
-                    spans.push((s, e, Rule::Assignment));
-                    value_end = value_end.max(e);
-                }
                 span
             }
             Trigger::Url => assign::url_credentials(text, hit.pos),
@@ -306,7 +305,7 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
         rule.find_at_hits(str_text, positions, &mut found);
         spans.extend(found.iter().map(|&(s, e)| (s, e, Rule::Custom(i as u32))));
     }
-    merge(spans)
+    merge(spans, &column)
 }
 
 impl Redactor {
@@ -623,10 +622,18 @@ fn merge_sorted(a: Vec<Edit>, b: Vec<Edit>) -> Vec<Edit> {
     out
 }
 
-fn merge(mut spans: Vec<Span>) -> Vec<Span> {
+/// The spans sorted and joined where they touch, with a table's column
+/// `cells` (sorted already) among them.
+fn merge(mut spans: Vec<Span>, cells: &[(usize, usize)]) -> Vec<Span> {
     sort_small(&mut spans, |a, b| (a.0, a.1) <= (b.0, b.1));
-    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
-    for (s, e, rule) in spans {
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len() + cells.len());
+    let mut cells = cells.iter().map(|&(s, e)| (s, e, Rule::Assignment)).peekable();
+    let mut spans = spans.into_iter().peekable();
+    while let Some((s, e, rule)) = match (spans.peek(), cells.peek()) {
+        (Some(a), Some(c)) if (c.0, c.1) < (a.0, a.1) => cells.next(),
+        (None, Some(_)) => cells.next(),
+        _ => spans.next(),
+    } {
         match out.last_mut() {
             Some(last) if s <= last.1 => last.1 = last.1.max(e),
             _ => out.push((s, e, rule)),

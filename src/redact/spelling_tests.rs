@@ -151,6 +151,11 @@ fn a_markdown_table_column_under_a_secret_name_goes() {
     }
     let out = r.redact(&tables[0]);
     assert!(out.contains("| admin |") && out.ends_with("\n\nDone."), "{out}");
+    // A name in another cell of a row is still looked at.
+    let text = format!("| user | password | note |\n|---|---|---|\n| alice | {a} | api_key={b} |\n| bob | x9-Hunter2-Q | ok |");
+    gone_from_text_and_record(&r, &text, a);
+    gone_from_text_and_record(&r, &text, b);
+    gone(&r.redact(&text), "x9-Hunter2-Q");
     for text in [
         "| Key | Action |\n|---|---|\n| Ctrl+Shift+K9 | Delete line |",
         "| user | password |\n|---|---|\n| alice | ******** |\n| bob | <your password> |",

@@ -397,7 +397,7 @@ fn is_kept_array(v: &[u8], class: NameClass) -> bool {
 }
 
 /// The length of a passphrase of words at the start of `rest` (the rest of
-/// a line after `passphrase:` or `password=`): three to eight lowercase
+/// a line after `passphrase:` or `GPG_PASSPHRASE=`): three to eight lowercase
 /// words, one blank between, to the line's end, none of them a word prose
 /// is made of (`correct horse battery staple`, diceware's shape; not
 /// `must be at least twelve letters`, not `see the vault`). A bare value
