@@ -201,14 +201,13 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     // most names in prose ("the token budget") are followed by no value.
     let escaped_around = text.get(end) == Some(&b'\\')
         || (start > 0 && text[start - 1] == b'"' && start > 1 && text[start - 2] == b'\\');
-    // A name beside a pipe may head a Markdown table's column, whose line
-    // breaks a raw journal line escapes: the decoded text decides.
-    let beside_pipe = text.get(skip_blanks(text, end)) == Some(&b'|')
-        || skip_blanks_back(text, start).checked_sub(1).is_some_and(|i| text[i] == b'|');
+    // (A name beside a pipe may head a Markdown table's column, whose line
+    // breaks a raw journal line escapes: the decoded text decides. Asked
+    // last: `inputTokens` passes every name test of a usage record.)
     if !escaped_around
-        && !beside_pipe
         && !looks_assigned(text, start, end)
         && fields::of(text, start, end).is_none()
+        && !fields::beside_pipe(text, start, end)
     {
         // `password PW` may be a .netrc line (`commands.rs`), whose line
         // breaks a raw journal line escapes: the decoded text decides.

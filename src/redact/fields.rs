@@ -302,6 +302,12 @@ pub struct Table {
     pub header_end: usize,
 }
 
+/// A pipe beside the name at `start..end`, blanks between: a table's cell.
+pub fn beside_pipe(text: &[u8], start: usize, end: usize) -> bool {
+    text.get(skip_blanks(text, end)) == Some(&b'|')
+        || skip_blanks_back(text, start).checked_sub(1).is_some_and(|i| text[i] == b'|')
+}
+
 /// The table whose header row holds the name at `start..end` alone in a
 /// cell (`| user | password |`, or a table without outer pipes), with the
 /// header's delimiter row (`|---|:--|`) on the next line, and a secret's
@@ -309,12 +315,12 @@ pub struct Table {
 /// a table of shortcuts).
 #[inline(never)]
 pub fn table_header(text: &[u8], start: usize, end: usize) -> Option<Table> {
-    // The cheap test first: a pipe beside the name.
-    let b = skip_blanks_back(text, start);
-    let a = skip_blanks(text, end);
-    if text.get(a) != Some(&b'|') && (b == 0 || text[b - 1] != b'|') {
+    // The cheap test first.
+    if !beside_pipe(text, start, end) {
         return None;
     }
+    let b = skip_blanks_back(text, start);
+    let a = skip_blanks(text, end);
     let (ls, le) = (line_start(text, start), line_end(text, start));
     let cs = content_start(text, ls, le);
     if cs > b || end > le || a > le {
