@@ -1,26 +1,18 @@
 //! Compiled only under #[cfg(test)] (see mod.rs). Secrets in the spellings
 //! a copy, a page or another language gives them: key markers with four or
 //! six dashes, no-break spaces, fullwidth operators, a JWT wrapped across
-//! lines. Each case leaked before its rule (a red-team review, stop 50).
+//! lines, a Markdown table's column, a passphrase of words. Each case
+//! leaked before its rule (a red-team review, stop 50). The helpers are
+//! tests.rs's.
 
+use super::tests::{gone, json_str, record, redactor};
 use super::*;
-
-fn redactor() -> Redactor {
-    Redactor::default()
-}
-
-fn gone(out: &str, secret: &str) {
-    assert!(!out.contains(secret), "{secret:?} survived in {out:?}");
-}
 
 /// Redacted alone and as a user record's content: `secret` goes, and the
 /// record is still JSON.
 fn gone_from_text_and_record(r: &Redactor, text: &str, secret: &str) {
     gone(&r.redact(text), secret);
-    let content = serde_json::to_string(text).expect("string");
-    let line = format!(
-        r#"{{"t":"2026-11-29T10:00:00.000Z","type":"user","message":{{"role":"user","content":{content}}}}}"#
-    );
+    let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(text)));
     let out = r.redact_line(&line).expect("object").line;
     gone(&out, secret);
     assert!(serde_json::from_str::<serde_json::Value>(&out).is_ok(), "{out}");

@@ -3,11 +3,11 @@
 
 use super::*;
 
-fn redactor() -> Redactor {
+pub(super) fn redactor() -> Redactor {
     Redactor::default()
 }
 
-fn gone(out: &str, secret: &str) {
+pub(super) fn gone(out: &str, secret: &str) {
     assert!(!out.contains(secret), "{secret:?} survived in {out:?}");
 }
 
@@ -22,11 +22,11 @@ const KEY_BLOCK: &str = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpQIBAAKCAQEAn6/O8l
 
 const FORMATS: &[&str] = &[ANTHROPIC, OPENAI, AWS, GITHUB, SLACK, GOOGLE, JWT, KEY_BLOCK];
 
-fn record(kind: &str, body: &str) -> String {
+pub(super) fn record(kind: &str, body: &str) -> String {
     format!(r#"{{"t":"2026-11-29T10:00:00.000Z","type":"{kind}",{body}}}"#)
 }
 
-fn json_str(s: &str) -> String {
+pub(super) fn json_str(s: &str) -> String {
     serde_json::to_string(s).expect("string")
 }
 
