@@ -14,7 +14,9 @@ mod context;
 mod fields;
 mod formats;
 mod jsonline;
+mod local;
 mod names;
+mod prose;
 mod rules;
 mod simple;
 mod tokens;
@@ -272,6 +274,9 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
                 name_end = end;
                 span
             }
+            Trigger::Local(_) if hit.pos < value_end.max(format_end) => continue,
+            Trigger::Local(i) => local::name_at(text, hit.pos, usize::from(i))
+                .and_then(|(name, class)| assign::value_of(text, name, class)),
             Trigger::Url => assign::url_credentials(text, hit.pos),
             Trigger::Command if hit.pos < value_end => continue,
             Trigger::Command => commands::detect(text, hit.pos, hit.len),
@@ -295,7 +300,9 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
         let Some((s, e)) = span.filter(|(s, e)| e > s) else { continue };
         spans.push((s, e, rule_of(text, &hit)));
         match hit.trigger {
-            Trigger::Name | Trigger::Url | Trigger::Scheme | Trigger::Command => value_end = value_end.max(e),
+            Trigger::Name | Trigger::Local(_) | Trigger::Url | Trigger::Scheme | Trigger::Command => {
+                value_end = value_end.max(e)
+            }
             _ => format_end = format_end.max(e),
         }
     }
@@ -326,9 +333,12 @@ impl Redactor {
         if has_unicode_escape(line.as_bytes()) {
             // Decode and look at every string: the slow, rare path below.
         } else if !self.search_all
-            && hits
-                .iter()
-                .all(|h| h.trigger == Trigger::Name && assign::name_is_inert(line.as_bytes(), h.pos))
+            && hits.iter().all(|h| match h.trigger {
+                Trigger::Name => assign::name_is_inert(line.as_bytes(), h.pos),
+                // `passed` is no `mot de passe`.
+                Trigger::Local(i) => local::name_at(line.as_bytes(), h.pos, usize::from(i)).is_none(),
+                _ => false,
+            })
         {
             // The common case: `inputTokens`, "the token budget": names that
             // are metadata or assign nothing. No need for the line's structure.
@@ -589,7 +599,7 @@ type Span = (usize, usize, Rule);
 fn rule_of(text: &[u8], hit: &triggers::Hit) -> Rule {
     match hit.trigger {
         Trigger::Env(_) => Rule::EnvValue,
-        Trigger::Name => Rule::Assignment,
+        Trigger::Name | Trigger::Local(_) => Rule::Assignment,
         Trigger::Url => Rule::UrlCredentials,
         Trigger::Scheme => Rule::Authorization,
         Trigger::Command => Rule::CommandCredential,
@@ -716,5 +726,7 @@ mod tests;
 #[cfg(test)]
 mod context_tests;
 
+#[cfg(test)]
+mod language_tests;
 #[cfg(test)]
 mod spelling_tests;

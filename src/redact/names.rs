@@ -35,6 +35,8 @@ fn is_secret_word(w: &[u8]) -> bool {
             | b"cred"
             | b"creds"
             | b"bearer"
+            // Portuguese for a password.
+            | b"senha"
     )
 }
 
@@ -52,6 +54,14 @@ const SECRET_PARTS: &[&str] = &[
     "privatekey",
     "secretkey",
     "authkey",
+    // A password in German (two words), Norwegian, Dutch and Finnish: a
+    // person's login, pasted in their own language (the words that are not
+    // ASCII are in `local.rs`).
+    "passwort",
+    "kennwort",
+    "passord",
+    "wachtwoord",
+    "salasana",
 ];
 
 /// Words that say the value is metadata about a secret, not the secret.
@@ -204,7 +214,17 @@ fn is_strong_word(w: &[u8]) -> bool {
 }
 
 /// Numbers under these names go (a PIN), when they have 4 digits or more.
-const NUMERIC_PARTS: &[&str] = &["password", "passwd", "passphrase", "secret"];
+const NUMERIC_PARTS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "passwort",
+    "kennwort",
+    "passord",
+    "wachtwoord",
+    "salasana",
+];
 
 /// Calls `f` with each word of a name, lowercased: `apiKey`, `API_KEY`,
 /// `x-api-key`, `APIKey2` all give `api`, `key` (and `2`). No allocation:
@@ -318,7 +338,7 @@ fn classify(name: &[u8]) -> NameClass {
         let exact = is_secret_word(w);
         let part = SECRET_PARTS.iter().any(|p| contains(w, p));
         secret |= exact || part;
-        numeric |= w == b"pin" || w == b"pass" || NUMERIC_PARTS.iter().any(|p| contains(w, p));
+        numeric |= matches!(w, b"pin" | b"pass" | b"senha") || NUMERIC_PARTS.iter().any(|p| contains(w, p));
         pwd |= w == b"pwd";
         only_key &= !part && (!exact || w == b"key" || w == b"keys");
         strong |= is_strong_word(w);
@@ -349,6 +369,10 @@ mod tests {
             "TWO_FACTOR_SECRET",
             "SOPS_AGE_KEY",
             "STEP_CA_PASSWORD",
+            "Passwort",
+            "DB_KENNWORT",
+            "wachtwoord",
+            "senha_banco",
         ] {
             assert!(classify_name(secret).secret, "{secret}");
         }

@@ -10,7 +10,7 @@ use super::*;
 
 /// Redacted alone and as a user record's content: `secret` goes, and the
 /// record is still JSON.
-fn gone_from_text_and_record(r: &Redactor, text: &str, secret: &str) {
+pub(super) fn gone_from_text_and_record(r: &Redactor, text: &str, secret: &str) {
     gone(&r.redact(text), secret);
     let line = record("user", &format!(r#""message":{{"role":"user","content":{}}}"#, json_str(text)));
     let out = r.redact_line(&line).expect("object").line;

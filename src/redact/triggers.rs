@@ -44,6 +44,8 @@ pub enum Trigger {
     Env(u32),
     /// The literal a user's rule starts with (index into the rules).
     Custom(u32),
+    /// A password's name in another script (index into `local::WORDS`).
+    Local(u8),
 }
 
 struct Literal {
@@ -120,6 +122,14 @@ const FIXED: &[(&str, Trigger)] = &[
     ("auth", Trigger::Name),
     ("cred", Trigger::Name),
     ("pin", Trigger::Name),
+    // A password in other languages (`names.rs`), by a part whose first
+    // two bytes already start a literal above, or are rare: each new
+    // common pair slows the scan (`kennwort`'s `ken` ends every `token`,
+    // `heslo`'s `he` starts `the`; Czech's word is left out).
+    ("nnwort", Trigger::Name),
+    ("achtwo", Trigger::Name),
+    ("asana", Trigger::Name),
+    ("senha", Trigger::Name),
     // `Cookie:` and `Set-Cookie:` headers carry sessions.
     ("cookie", Trigger::Name),
     ("mysql", Trigger::Command),
@@ -168,6 +178,14 @@ impl Triggers {
                 trigger: *trigger,
             })
             .collect();
+        for (i, lit) in super::local::literals() {
+            literals.push(Literal {
+                prefix: prefix(lit.as_bytes()),
+                bytes: lit.as_bytes().into(),
+                exact: false,
+                trigger: Trigger::Local(i as u8),
+            });
+        }
         // Vendor prefixes match exactly: `SG.` and `sk_live_` are case-sensitive.
         for (i, format) in super::tokens::TOKENS.iter().enumerate() {
             for lit in format.triggers {

@@ -1,0 +1,131 @@
+//! Compiled only under #[cfg(test)] (see mod.rs). A password told in a
+//! person's own language or in a sentence: `パスワード：v`, `Passwort: v`,
+//! `my password is v`. Each case leaked before `local.rs` and `prose.rs`
+//! (stop 53 left them open). What a sentence says about a password, and
+//! code that reads like one, stays: those cases come from real text (crate
+//! sources, Python's library, Node's docs) where a first version of the
+//! rule took a value.
+
+use super::spelling_tests::gone_from_text_and_record;
+use super::tests::redactor;
+
+const SECRET: &str = "Zq8vLm2pXr";
+
+#[test]
+fn a_password_named_in_another_language_goes() {
+    let r = redactor();
+    for name in [
+        "パスワード",
+        "密码",
+        "数据库密码",
+        "密碼",
+        "口令",
+        "비밀번호",
+        "пароль",
+        "Пароль",
+        "ПАРОЛЬ",
+        "лозинка",
+        "contraseña",
+        "Contraseña",
+        "mot de passe",
+        "Mot de passe",
+        "hasło",
+        "Lösenord",
+        "şifre",
+        "Şifre",
+        "jelszó",
+        "mật khẩu",
+        "סיסמה",
+        "كلمة المرور",
+        "पासवर्ड",
+        "รหัสผ่าน",
+        "Passwort",
+        "Kennwort",
+        "DB_KENNWORT",
+        "wachtwoord",
+        "senha",
+        "salasana",
+        "passord",
+    ] {
+        for op in [": ", " = ", "：", "＝", "\u{a0}: "] {
+            gone_from_text_and_record(&r, &format!("{name}{op}{SECRET}"), SECRET);
+        }
+        gone_from_text_and_record(&r, &format!(r#"{{"{name}": "{SECRET}"}}"#), SECRET);
+    }
+    assert_eq!(r.redact("暗証番号: 4821"), "暗証番号: [REDACTED]");
+}
+
+#[test]
+fn another_language_s_word_for_something_else_stays() {
+    let r = redactor();
+    for text in [
+        // A password's word inside another word, or a form of it that names no value.
+        "пароля: нет",
+        "Введите пароль пользователя",
+        "パスワードを入力してください",
+        // Values that are no secret under any name.
+        "пароль: ${DB_PASS}",
+        "パスワード: <your-password>",
+        "contraseña: string",
+        "passwortLength: 12",
+        "tokenBudget: 20000000",
+        "5 passed: mot de passe",
+    ] {
+        assert_eq!(r.redact(text), text);
+    }
+}
+
+#[test]
+fn a_password_told_in_a_sentence_goes() {
+    let r = redactor();
+    for (text, secret) in [
+        ("my password is hunter2", "hunter2"),
+        ("the password is Zq8vLm2pXr.", SECRET),
+        ("password is: P@ssw0rd!", "P@ssw0rd"),
+        ("the password is 'letmein'", "letmein"),
+        // In a journal line the quotes are escapes.
+        (r#"the password is "letmein""#, "letmein"),
+        ("the password is `hunter2`", "hunter2"),
+        ("the password is hunter2 and the user is bob", "hunter2"),
+        ("The passphrase is correct horse battery staple", "horse battery"),
+        ("the PIN is 4821", "4821"),
+        ("the api key is Zq8vLm2pXrT7wQ9kH3nB5cJ1", "Zq8vLm2pXrT7"),
+        ("Das Passwort ist Zq8vLm2pXr", SECRET),
+        ("Das Passwort lautet Geheim123", "Geheim123"),
+        ("le mot de passe est Zq8vLm2pXr", SECRET),
+        ("la contraseña es Zq8vLm2pXr", SECRET),
+        ("a senha é Zq8vLm2pXr", SECRET),
+    ] {
+        gone_from_text_and_record(&r, text, secret);
+    }
+}
+
+#[test]
+fn what_a_sentence_says_about_a_password_stays() {
+    let r = redactor();
+    for text in [
+        "the password is required",
+        "the password is too short",
+        "the password is stored in the keychain",
+        "the passphrase is stored in the keychain",
+        "the password is the same as before",
+        "password is hashed with argon2id",
+        "the password is 12 characters long",
+        "the pin is 4 digits",
+        "the token is expired",
+        "the key is F5",
+        "the password is ${PW}",
+        "password is process.env.DB_PASSWORD",
+        "maxTokens is 4096",
+        // Python.
+        "if password is None:",
+        "assert token is not None",
+        "token is self._token",
+        // From real text (see the module's comment).
+        "// Secret is SHA-256 hash of 'Super secret!' passed through HKDF-SHA256.",
+        "/// Note: The password is `&[u8]` and not `&str` because the",
+        "source argument for a token is `args[token.index]`.",
+    ] {
+        assert_eq!(r.redact(text), text);
+    }
+}

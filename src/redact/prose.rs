@@ -1,0 +1,103 @@
+//! Rule 3 in a sentence: `my password is hunter2`, `the passphrase is
+//! correct horse battery staple`, `Das Passwort ist Zq8v…`. A person tells
+//! the agent a login the way they would tell a colleague, and no operator
+//! stands between the name and the value; the verb does. Sentences also
+//! say what a password is like (`the password is required`, `is too
+//! short`, `is stored in the keychain`), so a value here is taken only when
+//! it is no word as people write it: it has a digit or a symbol, or it is
+//! quoted. A password that is one plain word (`letmein`) still reads as
+//! prose and stays.
+#![forbid(unsafe_code)]
+
+use super::assign::value_at;
+use super::context::{line_end, skip_blanks};
+use super::names::NameClass;
+use super::value::{is_word_path, keeps_value, passphrase_len};
+
+/// The verbs that join a name to its value, in the languages whose
+/// password words the Redactor knows: English, German (`ist`, `lautet`),
+/// French (`est`), Spanish (`es`), Portuguese (`é`), Swedish (`är`),
+/// Danish and Norwegian (`er`). Dutch says `is`.
+const VERBS: [&str; 9] = ["is", "was", "ist", "lautet", "est", "es", "é", "är", "er"];
+
+/// The length of the verb at the start of `rest` with the blank after it
+/// (and a colon: `the password is: v`), if one is there.
+pub fn verb(rest: &[u8]) -> Option<usize> {
+    // The word's length first: most words after a name are no verb, and
+    // longer than any.
+    let n = rest.iter().take(7).position(|&b| b == b' ' || b == b':')?;
+    if !VERBS.iter().any(|v| v.len() == n && rest[..n].eq_ignore_ascii_case(v.as_bytes())) {
+        return None;
+    }
+    Some(if rest[n] == b':' && rest.get(n + 1) == Some(&b' ') { n + 2 } else { n + 1 })
+}
+
+/// The value after the verb (which ends at `after`) of the secret's name
+/// `text[start..end]`, if it is one.
+pub fn value(
+    text: &[u8],
+    (start, end): (usize, usize),
+    after: usize,
+    class: NameClass,
+) -> Option<(usize, usize)> {
+    let v = skip_blanks(text, after);
+    if text[start..end].windows(10).any(|w| w.eq_ignore_ascii_case(b"passphrase")) {
+        if let Some(len) = passphrase_len(&text[v..line_end(text, v)]) {
+            return Some((v, v + len));
+        }
+    }
+    let ((s, mut e), quoted) = value_at(text, after)?;
+    // The sentence's punctuation is not the password's (`is hunter2.`),
+    // nor is Python's colon (`if password is None:`).
+    if !quoted {
+        while e > s && matches!(text[e - 1], b'.' | b',' | b':' | b';' | b')') {
+            e -= 1;
+        }
+    }
+    // Markdown's backquotes mark code in prose as often as a value
+    // (`the password is \`&[u8]\``): what they hold is judged as bare.
+    let quoted = quoted && text[s - 1] != b'`';
+    let v = &text[s..e];
+    // A type or a call (`&[u8]`, `Vec<u8>`, `getToken()`) is code.
+    let code = v.iter().any(|b| b"[](){}<>&".contains(b)) || v.windows(2).any(|w| w == b"::");
+    let word = !quoted && (code || v.iter().all(u8::is_ascii_alphabetic) || is_word_path(v));
+    (!word
+        && ends_clause(text, e + usize::from(text.get(e) == Some(&b'`')))
+        && !keeps_value(v, quoted, class))
+    .then_some((s, e))
+}
+
+/// Whether `value` finds nothing, asked of a raw journal line (for its
+/// fast path): only where the line's escapes cannot change the answer.
+/// An escaped quote may open a value the raw bytes do not show (`is
+/// \"hunter2\"`), and a passphrase runs to the end of a line the raw
+/// bytes do not end where the decoded string does.
+pub fn raw_value_stays(text: &[u8], name: (usize, usize), after: usize, class: NameClass) -> bool {
+    let v = skip_blanks(text, after);
+    let Some(((s, e), _)) = value_at(text, after) else { return true };
+    !text[name.0..name.1].windows(10).any(|w| w.eq_ignore_ascii_case(b"passphrase"))
+        && text.get(v) != Some(&b'\\')
+        && !text[s..e].contains(&b'\\')
+        && value(text, name, after, class).is_none()
+}
+
+/// Whether the value that ends at `e` ends what the sentence says of the
+/// name: the line or the sentence ends, or a new clause starts (`is
+/// hunter2 and the user is bob`). A noun after it makes the value a
+/// description (`Secret is SHA-256 hash of …`).
+fn ends_clause(text: &[u8], e: usize) -> bool {
+    let i = skip_blanks(text, e);
+    let Some(&next) = text.get(i) else { return true };
+    if !next.is_ascii_alphanumeric() {
+        return true;
+    }
+    let word = &text[i..i + text[i..].iter().take(8).take_while(|b| b.is_ascii_alphabetic()).count()];
+    CLAUSE_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w.as_bytes()))
+}
+
+/// Words that start a new clause or add where the value holds (`is v for
+/// staging`, `is v on the server`), in English and the languages of `VERBS`.
+const CLAUSE_WORDS: [&str; 22] = [
+    "and", "but", "so", "or", "for", "on", "in", "at", "to", "with", "from", "please", "then", "if", "when",
+    "und", "für", "et", "pour", "y", "para", "e",
+];
