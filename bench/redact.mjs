@@ -128,6 +128,10 @@ const units = {
   // A query string's closing quote looks back along its line; so does ::add-mask::.
   '"a&password=" + repeated': '"a&password=" + ',
   "::add-mask:: repeated": "::add-mask::",
+  // A sentence's verb after a name; a password's name in another script,
+  // whose text has no blank to end a value (each hit looks along its line).
+  "password is repeated": "password is ",
+  "パスワード： repeated": "パスワード：",
   "one base64 run": null,
 };
 for (const [name, unit] of Object.entries(units)) {
