@@ -82,7 +82,7 @@ fn bare_value(text: &[u8], start: usize) -> (usize, usize) {
             break;
         }
     }
-    end = past_stray_closer(text, end, limit);
+    end = context::cjk_value_end(text, start, past_stray_closer(text, end, limit));
     while end > start && matches!(text[end - 1], b';' | b',') {
         end -= 1;
     }

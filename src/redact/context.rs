@@ -253,6 +253,20 @@ pub(super) fn skip_blanks(text: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Where a value that runs from `start` to `end` ends in Chinese or
+/// Japanese text, which has no blanks between words: at the first full
+/// stop, comma or colon of those scripts, their ideographic space or a
+/// bracket (`パスワード：v。次に…`, `密码：v，用户名：admin`). Without
+/// it the rest of the sentence went with the value.
+pub(super) fn cjk_value_end(text: &[u8], start: usize, end: usize) -> usize {
+    const STOPS: [&str; 10] = ["。", "、", "，", "；", "：", "\u{3000}", "（", "）", "「", "」"];
+    (start..end)
+        .find(|&k| {
+            matches!(text[k], 0xE3 | 0xEF) && STOPS.iter().any(|s| text[k..end].starts_with(s.as_bytes()))
+        })
+        .unwrap_or(end)
+}
+
 /// Back over blanks, tabs and no-break spaces before `i`.
 pub(super) fn skip_blanks_back(text: &[u8], mut i: usize) -> usize {
     while i > 0 {
@@ -430,6 +444,7 @@ pub fn data_value(
         }
         _ => word_end(i),
     };
+    end = cjk_value_end(text, i, end);
     while end > i && matches!(text[end - 1], b' ' | b'\t' | b',' | b';') {
         end -= 1;
     }

@@ -53,6 +53,17 @@ fn a_password_named_in_another_language_goes() {
         gone_from_text_and_record(&r, &format!(r#"{{"{name}": "{SECRET}"}}"#), SECRET);
     }
     assert_eq!(r.redact("暗証番号: 4821"), "暗証番号: [REDACTED]");
+    // The sentence after the value stays: Chinese and Japanese put no
+    // blank before it (`context::cjk_value_end`).
+    for (text, kept) in [
+        ("パスワード：Zq8vLm2pXr。次にログインします", "。次にログインします"),
+        ("密码：Zq8vLm2pXr，用户名：admin", "，用户名：admin"),
+        ("パスワード：Zq8vLm2pXr　ユーザー名：taro", "　ユーザー名：taro"),
+        ("password: Zq8vLm2pXr（本番）", "（本番）"),
+    ] {
+        let out = r.redact(text);
+        assert!(!out.contains(SECRET) && out.ends_with(kept), "{out}");
+    }
 }
 
 #[test]
