@@ -75,6 +75,8 @@ fn bare_value(text: &[u8], start: usize) -> (usize, usize) {
             b'\\' => depth == 0 && matches!(text.get(start + i + 1), Some(b'n' | b'r' | b't' | b'"')),
             b' ' | b'\t' | b'&' | b'"' | b'\'' | b'`' | b'<' | b'>' => depth == 0,
             0xC2 => depth == 0 && text.get(start + i + 1) == Some(&0xA0),
+            // Chinese and Japanese text's punctuation (`context::cjk_value_end`).
+            0xE3 | 0xEF => depth == 0 && context::is_cjk_stop(&text[start + i..]),
             _ => false,
         };
         if stop {

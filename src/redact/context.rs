@@ -137,6 +137,12 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
     if raw.starts_with(b"--") {
         return Context::Flag;
     }
+    // Only `=` and `:` make data; other operators (`==`, `:=`, the fullwidth
+    // `：`) are code, known before the line is looked along (each hit of a
+    // 10 MB line of `パスワード：` looked 2 KB along it).
+    if !matches!(op, b"=" | b":") {
+        return Context::Code;
+    }
     let quote = start.checked_sub(1).map(|i| text[i]).filter(|q| matches!(q, b'"' | b'\'' | b'`'));
     let ls = line_start(text, start);
     let le = line_end(text, start);
@@ -259,12 +265,13 @@ pub(super) fn skip_blanks(text: &[u8], mut i: usize) -> usize {
 /// bracket (`パスワード：v。次に…`, `密码：v，用户名：admin`). Without
 /// it the rest of the sentence went with the value.
 pub(super) fn cjk_value_end(text: &[u8], start: usize, end: usize) -> usize {
+    (start..end).find(|&k| is_cjk_stop(&text[k..end])).unwrap_or(end)
+}
+
+/// Whether `rest` starts with one of the stops of `cjk_value_end`.
+pub(super) fn is_cjk_stop(rest: &[u8]) -> bool {
     const STOPS: [&str; 10] = ["。", "、", "，", "；", "：", "\u{3000}", "（", "）", "「", "」"];
-    (start..end)
-        .find(|&k| {
-            matches!(text[k], 0xE3 | 0xEF) && STOPS.iter().any(|s| text[k..end].starts_with(s.as_bytes()))
-        })
-        .unwrap_or(end)
+    matches!(rest.first(), Some(0xE3 | 0xEF)) && STOPS.iter().any(|s| rest.starts_with(s.as_bytes()))
 }
 
 /// Back over blanks, tabs and no-break spaces before `i`.
