@@ -106,6 +106,12 @@ fn a_password_told_in_a_sentence_goes() {
         ("le mot de passe est Zq8vLm2pXr", SECRET),
         ("la contraseña es Zq8vLm2pXr", SECRET),
         ("a senha é Zq8vLm2pXr", SECRET),
+        // Particles, with no blank before what follows.
+        ("パスワードはZq8vLm2pXrです", SECRET),
+        ("新しいパスワードは Zq8vLm2pXr です。", SECRET),
+        ("비밀번호는 Zq8vLm2pXr입니다", SECRET),
+        ("密码是Zq8vLm2pXr，请妥善保管", SECRET),
+        ("数据库密码为123456", "123456"),
     ] {
         gone_from_text_and_record(&r, text, secret);
     }
@@ -128,6 +134,9 @@ fn what_a_sentence_says_about_a_password_stays() {
         "the password is ${PW}",
         "password is process.env.DB_PASSWORD",
         "maxTokens is 4096",
+        "パスワードはGitHubの設定で変更できます",
+        "パスワードは8文字以上にしてください",
+        "密码是必填项",
         // Python.
         "if password is None:",
         "assert token is not None",

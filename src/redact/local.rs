@@ -83,7 +83,8 @@ pub fn name_at(text: &[u8], pos: usize, i: usize) -> Option<((usize, usize), Nam
     if !text.get(start..pos)?.eq_ignore_ascii_case(head) || end > text.len() {
         return None;
     }
-    if word.spaced && continues_word(&text[end..]) {
+    // (Korean writes its particle on the word: `비밀번호는 v`.)
+    if word.spaced && continues_word(&text[end..]) && super::prose::particle(&text[end..]).is_none() {
         return None;
     }
     // The name is the whole word it ends (`数据库密码`, a database's

@@ -275,8 +275,9 @@ fn spans_at_hits(text: &str, hits: impl Iterator<Item = triggers::Hit>, custom: 
                 span
             }
             Trigger::Local(_) if hit.pos < value_end.max(format_end) => continue,
-            Trigger::Local(i) => local::name_at(text, hit.pos, usize::from(i))
-                .and_then(|(name, class)| assign::value_of(text, name, class)),
+            Trigger::Local(i) => local::name_at(text, hit.pos, usize::from(i)).and_then(|(name, class)| {
+                assign::value_of(text, name, class).or_else(|| prose::particle_value(text, name.1, class))
+            }),
             Trigger::Url => assign::url_credentials(text, hit.pos),
             Trigger::Command if hit.pos < value_end => continue,
             Trigger::Command => commands::detect(text, hit.pos, hit.len),

@@ -9,7 +9,7 @@
 //! prose and stays.
 #![forbid(unsafe_code)]
 
-use super::assign::value_at;
+use super::assign::{value_at, MAX_VALUE};
 use super::context::{line_end, skip_blanks};
 use super::names::NameClass;
 use super::value::{is_word_path, keeps_value, passphrase_len};
@@ -58,13 +58,43 @@ pub fn value(
     // (`the password is \`&[u8]\``): what they hold is judged as bare.
     let quoted = quoted && text[s - 1] != b'`';
     let v = &text[s..e];
-    // A type or a call (`&[u8]`, `Vec<u8>`, `getToken()`) is code.
-    let code = v.iter().any(|b| b"[](){}<>&".contains(b)) || v.windows(2).any(|w| w == b"::");
-    let word = !quoted && (code || v.iter().all(u8::is_ascii_alphabetic) || is_word_path(v));
-    (!word
+    (!describes(v, quoted)
         && ends_clause(text, e + usize::from(text.get(e) == Some(&b'`')))
         && !keeps_value(v, quoted, class))
     .then_some((s, e))
+}
+
+/// Whether a sentence's bare value describes the password rather than
+/// being it: a word as people write it, or code (a type or a call: `&[u8]`,
+/// `Vec<u8>`, `getToken()`).
+fn describes(v: &[u8], quoted: bool) -> bool {
+    let code = v.iter().any(|b| b"[](){}<>&".contains(b)) || v.windows(2).any(|w| w == b"::");
+    !quoted && (code || v.iter().all(u8::is_ascii_alphabetic) || is_word_path(v))
+}
+
+/// The particles and the verb that join a password's name to its value in
+/// Japanese (`パスワードはv`), Korean (`비밀번호는 v`) and Chinese (`密码是v`,
+/// `密码为v`), where no operator and often no blank stands between them.
+const PARTICLES: [&str; 5] = ["は", "는", "是", "为", "為"];
+
+/// The particle `rest` starts with, if any.
+pub fn particle(rest: &[u8]) -> Option<&'static str> {
+    PARTICLES.iter().find(|p| rest.starts_with(p.as_bytes())).copied()
+}
+
+/// The value after such a particle, right after the name that ends at
+/// `end`: the run of ASCII a password is typed in, up to the script's next
+/// character (`パスワードはZq8vです`) or a blank, judged as a sentence's
+/// value (`パスワードはGitHubの設定で` names a place, not a password).
+pub fn particle_value(text: &[u8], end: usize, class: NameClass) -> Option<(usize, usize)> {
+    let particle = particle(&text[end..])?;
+    let s = skip_blanks(text, end + particle.len());
+    let mut e = s + text[s..].iter().take(MAX_VALUE).take_while(|b| b.is_ascii_graphic()).count();
+    while e > s && matches!(text[e - 1], b'.' | b',' | b':' | b';' | b')') {
+        e -= 1;
+    }
+    let v = &text[s..e];
+    (!v.is_empty() && !describes(v, false) && !keeps_value(v, false, class)).then_some((s, e))
 }
 
 /// Whether `value` finds nothing, asked of a raw journal line (for its
