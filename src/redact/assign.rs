@@ -6,9 +6,9 @@
 //! `("name", "v")` calls, `Type secret("v")`, CLI flags (`--password v`),
 //! `Authorization: Bearer v`, and `user:pass@` in URLs.
 
-use super::context::{self, skip_blanks, skip_blanks_back, Context};
+use super::context::{self, skip_blanks, skip_blanks_back, Context, WIDE_COLON, WIDE_EQUALS};
 use super::fields;
-use super::names::{classify_name, NameClass, MAX_NAME};
+use super::names::{self, classify_name, NameClass, MAX_NAME};
 use super::value::{
     is_code_expression, is_ident, is_ident_start, is_keyword_value, is_minified_name, is_word_path,
     keeps_literal, keeps_value, looks_made, passphrase_len,
@@ -214,7 +214,7 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
         // `password PW` may be a .netrc line (`commands.rs`), whose line
         // breaks a raw journal line escapes: the decoded text decides.
         let netrc = matches!(name.as_bytes(), b"password" | b"passwd") && text.get(end) == Some(&b' ');
-        return !netrc && (!may_be_sentence(text, end) || sentence_stays(text, (start, end)));
+        return !netrc && (!may_be_sentence(text, end) || sentence_stays(text, (start, end), name));
     }
     !classify_name(name).secret && !is_cookie_header(name, text.get(end))
 }
@@ -226,9 +226,9 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
 #[inline]
 fn may_be_sentence(text: &[u8], end: usize) -> bool {
     matches!(text.get(end), Some(b' ' | b'\t' | 0xC2))
-        && text.get(end + 1).is_some_and(|&b| {
-            matches!(b, b' ' | b'\t' | 0xC2 | 0xA0) || matches!(b | 0x20, b'i' | b'w' | b'l' | b'e' | 0xE3)
-        })
+        && text
+            .get(end + 1)
+            .is_some_and(|&b| matches!(b, b' ' | b'\t' | 0xC2 | 0xA0) || super::prose::may_start_verb(b))
 }
 
 /// Whether a sentence's value after a name in a raw journal line stays
@@ -236,10 +236,9 @@ fn may_be_sentence(text: &[u8], end: usize) -> bool {
 /// looking at their structure cost 2% of redacting it), judged in the raw
 /// line where it can be.
 #[inline(never)]
-fn sentence_stays(text: &[u8], (start, end): (usize, usize)) -> bool {
+fn sentence_stays(text: &[u8], (start, end): (usize, usize), name: &str) -> bool {
     let Some(after) = verb_end(text, end) else { return true };
-    let Ok(name) = std::str::from_utf8(&text[start..end]) else { return false };
-    let class = classify_name(name.strip_prefix("--").unwrap_or(name));
+    let class = classify_name(name);
     !class.secret || super::prose::raw_value_stays(text, (start, end), after, class)
 }
 
@@ -249,8 +248,7 @@ fn verb_end(text: &[u8], end: usize) -> Option<usize> {
     let i = skip_blanks(text, end);
     // The verbs' first letters first: this runs for every name the
     // prefilter finds with no operator after it.
-    let first = text.get(i).copied()? | 0x20;
-    if i == end || !matches!(first, b'i' | b'w' | b'l' | b'e' | 0xE3) {
+    if i == end || !super::prose::may_start_verb(*text.get(i)?) {
         return None;
     }
     super::prose::verb(&text[i..]).map(|n| i + n)
@@ -343,11 +341,6 @@ fn after_preposition(text: &[u8], start: usize) -> bool {
     (s == 0 || !text[s - 1].is_ascii_alphabetic())
         && matches!(&text[s..e], b"from" | b"with" | b"for" | b"by" | b"using")
 }
-
-/// The fullwidth colon and equals sign of Chinese and Japanese text
-/// (`password：v`, `密码 password＝v`): operators as their ASCII forms are.
-const WIDE_COLON: &[u8] = "\u{ff1a}".as_bytes();
-const WIDE_EQUALS: &[u8] = "\u{ff1d}".as_bytes();
 
 /// Cheap test before classifying the name: is there assignment syntax
 /// around it at all? Most names in prose and code have none.
@@ -457,11 +450,7 @@ fn find_value(text: &[u8], start: usize, end: usize, cli: bool, class: NameClass
         // of them. (Only under a passphrase's name: `First pass: collect
         // tool results` is a comment in a real transcript, and `Forgot
         // password: reset link sent` is prose.)
-        let name = &text[start..end];
-        if class.human
-            && matches!(op, b":" | b"=")
-            && name.windows(10).any(|w| w.eq_ignore_ascii_case(b"passphrase"))
-        {
+        if class.human && matches!(op, b":" | b"=") && names::is_passphrase(&text[start..end]) {
             let v = skip_blanks(text, after);
             if let Some(len) = passphrase_len(&text[v..context::line_end(text, v)]) {
                 return Some((v, v + len));

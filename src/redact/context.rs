@@ -247,6 +247,14 @@ fn before_closing_tag(value: &[u8]) -> &[u8] {
 /// page kept its value whole when only ASCII blanks were blanks).
 pub(super) const NBSP: &[u8] = "\u{a0}".as_bytes();
 
+/// The fullwidth colon and equals sign of Chinese and Japanese text
+/// (`password：v`, `密码 password＝v`): operators as their ASCII forms are.
+pub(super) const WIDE_COLON: &[u8] = "\u{ff1a}".as_bytes();
+pub(super) const WIDE_EQUALS: &[u8] = "\u{ff1d}".as_bytes();
+
+/// The blank of Chinese and Japanese text.
+pub(super) const IDEOGRAPHIC_SPACE: &[u8] = "\u{3000}".as_bytes();
+
 /// Past blanks, tabs and no-break spaces from `i`.
 pub(super) fn skip_blanks(text: &[u8], mut i: usize) -> usize {
     while i < text.len() {
@@ -270,8 +278,19 @@ pub(super) fn cjk_value_end(text: &[u8], start: usize, end: usize) -> usize {
 
 /// Whether `rest` starts with one of the stops of `cjk_value_end`.
 pub(super) fn is_cjk_stop(rest: &[u8]) -> bool {
-    const STOPS: [&str; 10] = ["。", "、", "，", "；", "：", "\u{3000}", "（", "）", "「", "」"];
-    matches!(rest.first(), Some(0xE3 | 0xEF)) && STOPS.iter().any(|s| rest.starts_with(s.as_bytes()))
+    const STOPS: [&[u8]; 10] = [
+        "。".as_bytes(),
+        "、".as_bytes(),
+        "，".as_bytes(),
+        "；".as_bytes(),
+        WIDE_COLON,
+        IDEOGRAPHIC_SPACE,
+        "（".as_bytes(),
+        "）".as_bytes(),
+        "「".as_bytes(),
+        "」".as_bytes(),
+    ];
+    matches!(rest.first(), Some(0xE3 | 0xEF)) && STOPS.iter().any(|s| rest.starts_with(s))
 }
 
 /// Back over blanks, tabs and no-break spaces before `i`.

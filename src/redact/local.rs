@@ -8,6 +8,7 @@
 //! fullwidth), then the value, kept or taken as under `password`.
 #![forbid(unsafe_code)]
 
+use super::context::{IDEOGRAPHIC_SPACE, NBSP, WIDE_COLON, WIDE_EQUALS};
 use super::names::{NameClass, MAX_NAME};
 
 /// A word and how much of it comes before its trigger. The trigger is the
@@ -103,10 +104,7 @@ fn continues_word(rest: &[u8]) -> bool {
     match rest.first() {
         Some(b) if b.is_ascii_alphanumeric() => true,
         Some(&b) if b >= 0x80 => {
-            !(rest.starts_with("\u{a0}".as_bytes())
-                || rest.starts_with("\u{ff1a}".as_bytes())
-                || rest.starts_with("\u{ff1d}".as_bytes())
-                || rest.starts_with("\u{3000}".as_bytes()))
+            ![NBSP, WIDE_COLON, WIDE_EQUALS, IDEOGRAPHIC_SPACE].iter().any(|s| rest.starts_with(s))
         }
         _ => false,
     }

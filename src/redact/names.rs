@@ -213,6 +213,12 @@ fn is_strong_word(w: &[u8]) -> bool {
     )
 }
 
+/// Whether a name is a passphrase's (`passphrase`, `GPG_PASSPHRASE`),
+/// whose value may be several plain words (`value::passphrase_len`).
+pub fn is_passphrase(name: &[u8]) -> bool {
+    name.windows(10).any(|w| w.eq_ignore_ascii_case(b"passphrase"))
+}
+
 /// Numbers under these names go (a PIN), when they have 4 digits or more.
 const NUMERIC_PARTS: &[&str] = &[
     "password",

@@ -11,7 +11,7 @@
 
 use super::assign::{value_at, MAX_VALUE};
 use super::context::{line_end, skip_blanks};
-use super::names::NameClass;
+use super::names::{is_passphrase, NameClass};
 use super::value::{is_word_path, keeps_value, passphrase_len};
 
 /// The verbs that join a name to its value, in the languages whose
@@ -19,6 +19,14 @@ use super::value::{is_word_path, keeps_value, passphrase_len};
 /// French (`est`), Spanish (`es`), Portuguese (`é`), Swedish (`är`),
 /// Danish and Norwegian (`er`). Dutch says `is`.
 const VERBS: [&str; 9] = ["is", "was", "ist", "lautet", "est", "es", "é", "är", "er"];
+
+/// Whether a verb of `VERBS` may start with the byte `b`: the test asked
+/// of every name the prefilter finds with no operator after it, before
+/// `verb` (`é` and `är` start with 0xC3, which folds to 0xE3).
+#[inline]
+pub fn may_start_verb(b: u8) -> bool {
+    matches!(b | 0x20, b'i' | b'w' | b'l' | b'e' | 0xE3)
+}
 
 /// The length of the verb at the start of `rest` with the blank after it
 /// (and a colon: `the password is: v`), if one is there.
@@ -41,7 +49,7 @@ pub fn value(
     class: NameClass,
 ) -> Option<(usize, usize)> {
     let v = skip_blanks(text, after);
-    if text[start..end].windows(10).any(|w| w.eq_ignore_ascii_case(b"passphrase")) {
+    if is_passphrase(&text[start..end]) {
         if let Some(len) = passphrase_len(&text[v..line_end(text, v)]) {
             return Some((v, v + len));
         }
@@ -105,7 +113,7 @@ pub fn particle_value(text: &[u8], end: usize, class: NameClass) -> Option<(usiz
 pub fn raw_value_stays(text: &[u8], name: (usize, usize), after: usize, class: NameClass) -> bool {
     let v = skip_blanks(text, after);
     let Some(((s, e), _)) = value_at(text, after) else { return true };
-    !text[name.0..name.1].windows(10).any(|w| w.eq_ignore_ascii_case(b"passphrase"))
+    !is_passphrase(&text[name.0..name.1])
         && text.get(v) != Some(&b'\\')
         && !text[s..e].contains(&b'\\')
         && value(text, name, after, class).is_none()
