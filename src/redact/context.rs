@@ -220,8 +220,10 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
 /// assignments have blanks, and a keyword argument alone on a line is
 /// indented and ends in `,` or `)`; a minified bundle's `a.b=c` has a dot
 /// in its name. The value is one word of 6 characters or more with no
-/// bracket, quote, dot, `$` or separator, so no expression is taken for a
-/// literal.
+/// bracket, quote, `$` or separator, so no expression is taken for a
+/// literal; a dot only in what is no path of words (`A3NDAp8.tyWKC0Nv`,
+/// one draw in fifty of a password made of letters, digits and symbols,
+/// leaked as a member expression; `password=config.password` is one).
 fn lone_setting(text: &[u8], ls: usize, cs: usize, start: usize, after: usize, le: usize) -> bool {
     let indented = start > ls && text[ls..start].iter().all(|b| matches!(b, b' ' | b'\t'));
     let name = text.get(start..after.saturating_sub(1)).unwrap_or_default();
@@ -230,7 +232,8 @@ fn lone_setting(text: &[u8], ls: usize, cs: usize, start: usize, after: usize, l
         && !indented
         && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         && value.len() >= 6
-        && !value.iter().any(|b| b" \t()[]{}<>,;.'\"`$\\".contains(b))
+        && !value.iter().any(|b| b" \t()[]{}<>,;'\"`$\\".contains(b))
+        && !(value.contains(&b'.') && is_word_path(value))
 }
 
 /// A value up to a closing tag: the line's content starts after an opening
