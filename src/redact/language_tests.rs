@@ -112,6 +112,9 @@ fn a_password_told_in_a_sentence_goes() {
         ("비밀번호는 Zq8vLm2pXr입니다", SECRET),
         ("密码是Zq8vLm2pXr，请妥善保管", SECRET),
         ("数据库密码为123456", "123456"),
+        // A number with a verb's kana or a full stop after it is a PIN.
+        ("暗証番号は4821です", "4821"),
+        ("密码是20240615。", "20240615"),
     ] {
         gone_from_text_and_record(&r, text, secret);
     }
@@ -137,6 +140,11 @@ fn what_a_sentence_says_about_a_password_stays() {
         "パスワードはGitHubの設定で変更できます",
         "パスワードは8文字以上にしてください",
         "密码是必填项",
+        // A number with a counter: a date or a count.
+        "パスワードは2024年に変更されました",
+        "密码是8位数字",
+        "비밀번호는 8자 이상이어야 합니다",
+        "비밀번호는 2024년에 바뀌었습니다",
         // Python.
         "if password is None:",
         "assert token is not None",

@@ -102,7 +102,24 @@ pub fn particle_value(text: &[u8], end: usize, class: NameClass) -> Option<(usiz
         e -= 1;
     }
     let v = &text[s..e];
-    (!v.is_empty() && !describes(v, false) && !keeps_value(v, false, class)).then_some((s, e))
+    let value = !v.is_empty() && !describes(v, false) && !counted(v, &text[e..]);
+    (value && !keeps_value(v, false, class)).then_some((s, e))
+}
+
+/// `パスワードは2024年に変更`, `密码是8位数字`, `비밀번호는 8자 이상`: a
+/// number with a counter after it is a date or a count, not a password.
+/// Chinese and Japanese count with an ideograph (年, 位, 文字, 桁); Korean
+/// with these syllables. (`暗証番号は1234です`: a verb's kana follows.)
+fn counted(v: &[u8], after: &[u8]) -> bool {
+    const KOREAN: &str = "년월일자개회번시분초글";
+    // U+4E00..U+9FFF in UTF-8: E4 B8 80 to E9 BF BF.
+    let ideograph = match after {
+        [0xe4, b, ..] => *b >= 0xb8,
+        [0xe5..=0xe9, ..] => true,
+        _ => false,
+    };
+    v.iter().all(u8::is_ascii_digit)
+        && (ideograph || KOREAN.as_bytes().chunks(3).any(|k| after.starts_with(k)))
 }
 
 /// Whether `value` finds nothing, asked of a raw journal line (for its
