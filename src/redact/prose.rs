@@ -24,13 +24,13 @@ use super::value::{is_word_path, keeps_value, passphrase_len};
 const VERBS: [&str; 14] =
     ["is", "was", "ist", "lautet", "est", "es", "é", "è", "är", "er", "to", "-", "–", "—"];
 
-/// Whether a verb of `VERBS` may start with the byte `b`: the test asked
-/// of every name the prefilter finds with no operator after it, before
-/// `verb` (`é`, `è` and `är` start with 0xC3, which folds to 0xE3; the
-/// dashes with 0xE2).
+/// Whether a verb of `VERBS` or a word of `QUALIFIERS` may start with the
+/// byte `b`: the test asked of every name the prefilter finds with no
+/// operator after it, before `verb` (`é`, `è` and `är` start with 0xC3,
+/// which folds to 0xE3; the dashes with 0xE2).
 #[inline]
 pub fn may_start_verb(b: u8) -> bool {
-    matches!(b | 0x20, b'i' | b'w' | b'l' | b'e' | b't' | b'-' | 0xE2 | 0xE3)
+    matches!(b | 0x20, b'i' | b'w' | b'l' | b'e' | b't' | b'f' | b'o' | b'p' | b'-' | 0xE2 | 0xE3)
 }
 
 /// Values a sentence converts a secret to, not secrets: `hash the
@@ -40,8 +40,55 @@ pub fn may_start_verb(b: u8) -> bool {
 const FORMS: &str = "base64 base32 utf8 utf-8 utf16 sha1 sha256 sha512 md5 argon2 argon2id pbkdf2";
 
 /// The length of the verb at the start of `rest` with the blank after it
-/// (and a colon: `the password is: v`), if one is there.
+/// (and a colon: `the password is: v`), if one is there. What a password
+/// is for may stand between its name and the verb: `the password for admin
+/// is v`, `password for root: v`, `Das Passwort für den Server ist v`, `set
+/// the password for admin to v`.
 pub fn verb(rest: &[u8]) -> Option<usize> {
+    let n = rest.iter().take(7).position(|&b| b == b' ' || b == b':')?;
+    if rest[n] == b' '
+        && QUALIFIERS.iter().any(|q| q.len() == n && rest[..n].eq_ignore_ascii_case(q.as_bytes()))
+    {
+        if let Some(k) = qualified(&rest[n + 1..]) {
+            return Some(n + 1 + k);
+        }
+    }
+    plain_verb(rest)
+}
+
+/// The words that say what a password is for (`to` is a verb too: `set the
+/// password to v`).
+const QUALIFIERS: [&str; 6] = ["for", "of", "to", "für", "pour", "para"];
+
+/// Past the colon or the verb after at most four words (`admin`, `the
+/// staging db`, `root@db1`), if one comes.
+fn qualified(rest: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    for _ in 0..4 {
+        let word =
+            rest[i..].iter().take(64).take_while(|b| b.is_ascii_alphanumeric() || b"_.@/-`'".contains(b));
+        let w = word.count();
+        if w == 0 {
+            return None;
+        }
+        i += w;
+        match rest.get(i..i + 2) {
+            Some(b": ") => return Some(i + 2),
+            Some([b' ', _]) => {
+                i += 1;
+                if let Some(n) = plain_verb(&rest[i..]) {
+                    return Some(i + n);
+                }
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The length of a verb of `VERBS` at the start of `rest` with the blank
+/// after it (and a colon: `the password is: v`).
+fn plain_verb(rest: &[u8]) -> Option<usize> {
     // The word's length first: most words after a name are no verb, and
     // longer than any.
     let n = rest.iter().take(7).position(|&b| b == b' ' || b == b':')?;
