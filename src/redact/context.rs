@@ -222,8 +222,9 @@ pub fn of(text: &[u8], start: usize, end: usize, op: &[u8], op_at: usize, after:
 /// in its name. The value is one word of 6 characters or more with no
 /// bracket, quote, `$` or separator, so no expression is taken for a
 /// literal; a dot only in what is no path of words (`A3NDAp8.tyWKC0Nv`,
-/// one draw in fifty of a password made of letters, digits and symbols,
-/// leaked as a member expression; `password=config.password` is one).
+/// `FsGsiMrHm.uWYQGQ`: one draw in fifty of a password made of letters,
+/// digits and symbols leaked as a member expression;
+/// `password=config.password` is one).
 fn lone_setting(text: &[u8], ls: usize, cs: usize, start: usize, after: usize, le: usize) -> bool {
     let indented = start > ls && text[ls..start].iter().all(|b| matches!(b, b' ' | b'\t'));
     let name = text.get(start..after.saturating_sub(1)).unwrap_or_default();
@@ -233,7 +234,15 @@ fn lone_setting(text: &[u8], ls: usize, cs: usize, start: usize, after: usize, l
         && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         && value.len() >= 6
         && !value.iter().any(|b| b" \t()[]{}<>,;'\"`$\\".contains(b))
-        && !(value.contains(&b'.') && is_word_path(value))
+        && !(value.contains(&b'.') && is_word_path(value) && !value.windows(3).any(lone_lower))
+}
+
+/// One lower-case letter between capitals (`FsGsiMrHm`, `FcReLQDeDTB`):
+/// made letters, which `is_word_path` lets through when the runs are this
+/// short. Code has it (`IdToken`, `MyClass`), but seldom as a path alone
+/// on a line after `password=`.
+fn lone_lower(w: &[u8]) -> bool {
+    w[0].is_ascii_uppercase() && w[1].is_ascii_lowercase() && w[2].is_ascii_uppercase()
 }
 
 /// A value up to a closing tag: the line's content starts after an opening

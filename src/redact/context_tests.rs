@@ -30,6 +30,7 @@ const GOES: &[(&str, &[&str])] = &[
     // ... with a dot in it: no path of words (CI's random corpus drew it).
     ("password=A3NDAp8.tyWKC0Nv", &["A3NDAp8", "tyWKC0Nv"]),
     ("password=HOxpSb.kCtbwh.", &["HOxpSb", "kCtbwh"]),
+    ("password=FsGsiMrHm.uWYQGQ", &["FsGsiMrHm", "uWYQGQ"]),
     // URL userinfo, letters only.
     ("git clone https://user:LettersOnly@example.com/r.git", &["LettersOnly"]),
     ("postgres://app:hunter@db:5432/app", &["hunter"]),
