@@ -213,7 +213,9 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     {
         // `password PW` may be a .netrc line (`commands.rs`), whose line
         // breaks a raw journal line escapes: the decoded text decides.
-        let netrc = matches!(name.as_bytes(), b"password" | b"passwd") && text.get(end) == Some(&b' ');
+        // So may `with password Zq8v…` (`prose::bare_value`).
+        let netrc = (name.eq_ignore_ascii_case("password") || name.eq_ignore_ascii_case("passwd"))
+            && text.get(end) == Some(&b' ');
         return !netrc && (!may_be_sentence(text, end) || sentence_stays(text, (start, end), name));
     }
     !classify_name(name).secret && !is_cookie_header(name, text.get(end))
@@ -288,7 +290,8 @@ pub fn assignment(
     }
     let field = fields::of(text, start, end);
     if field.is_none() && !looks_assigned(text, start, end) && verb_end(text, end).is_none() {
-        return (end, None);
+        // `with password Zq8vLm2pXr` (`prose.rs`).
+        return (end, super::prose::bare_value(text, (start, end)));
     }
     let raw = &text[start..end];
     let cli = raw.starts_with(b"--");

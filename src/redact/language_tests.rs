@@ -128,6 +128,10 @@ fn a_password_told_in_a_sentence_goes() {
         ("the password to the wifi is Zq8vLm2pXr", SECRET),
         ("set the password for admin to Zq8vLm2pXr", SECRET),
         ("Das Passwort für den Server ist Zq8vLm2pXr", SECRET),
+        // No verb: the name, a blank, a made value.
+        ("log in with password Zq8vLm2pXr", SECRET),
+        ("user admin, password Zq8vLm2pXr.", SECRET),
+        ("Password Zq8vLm2pXr", SECRET),
         // A number with a verb's kana or a full stop after it is a PIN.
         ("暗証番号は4821です", "4821"),
         ("密码是20240615。", "20240615"),
@@ -157,6 +161,14 @@ fn what_a_sentence_says_about_a_password_stays() {
         "パスワードは8文字以上にしてください",
         "密码是必填项",
         "reset the password to default",
+        "password reset link sent",
+        "func login(user, password string) error",
+        "var password uint32",
+        "password hashing with argon2id",
+        "password sha256",
+        // From real text: a URL's query, a keyword list.
+        r#"b"GET /channel?passwd HTTP/1.1\r\nHost: myserver.com\r\n\r\n","#,
+        "'INPUT LEAKPROOF|10 COST ROWS NOWAIT SEARCH UNTIL ENCRYPTED|10 PASSWORD CONFLICT|10 ' +",
         "the password for the admin user is required",
         "password for root: see the vault",
         "the token for this request is expired",

@@ -12,7 +12,7 @@
 use super::assign::{value_at, MAX_VALUE};
 use super::context::{line_end, skip_blanks};
 use super::names::{is_passphrase, NameClass};
-use super::value::{is_word_path, keeps_value, passphrase_len};
+use super::value::{is_word_path, is_word_then_digits, keeps_value, passphrase_len};
 
 /// The verbs that join a name to its value, in the languages whose
 /// password words the Redactor knows: English, German (`ist`, `lautet`),
@@ -140,6 +140,42 @@ pub fn value(
         && !FORMS.split(' ').any(|f| v.eq_ignore_ascii_case(f.as_bytes()))
         && ends_clause(text, e + usize::from(text.get(e) == Some(&b'`')))
         && !keeps_value(v, quoted, class))
+    .then_some((s, e))
+}
+
+/// `log in with password Zq8vLm2pXr`, `user admin, password Zq8vLm2pXr`:
+/// `password` (or `passwd`), one blank, then the value, no verb between.
+/// Prose puts a word there (`password reset`, `password hashing`) and code
+/// a type (`password string`, `password uint32`), so only a value of eight
+/// characters or more with letters and digits that is no word with a
+/// number after it (`hunter2`, `uint32` stay), ending its clause.
+#[inline(never)]
+pub fn bare_value(text: &[u8], (start, end): (usize, usize)) -> Option<(usize, usize)> {
+    let name = &text[start..end];
+    if text.get(end) != Some(&b' ')
+        || !(name.eq_ignore_ascii_case(b"password") || name.eq_ignore_ascii_case(b"passwd"))
+        || !text.get(end + 1).is_some_and(u8::is_ascii_alphanumeric)
+    {
+        return None;
+    }
+    let ((s, mut e), _) = value_at(text, end + 1)?;
+    while e > s && matches!(text[e - 1], b'.' | b',' | b':' | b';' | b')') {
+        e -= 1;
+    }
+    let v = &text[s..e];
+    // (Letters, digits and a password's usual symbols: `HTTP/1.1` after
+    // `passwd` in a URL, `PASSWORD CONFLICT|10` in a keyword list are not.)
+    let made = v.len() >= 8
+        && v.iter().all(|b| b.is_ascii_alphanumeric() || b"!@#$%^&*_+-=".contains(b))
+        && v.iter().any(u8::is_ascii_digit)
+        && v.iter().any(u8::is_ascii_alphabetic)
+        && !is_word_then_digits(v);
+    let class = NameClass { secret: true, human: true, ..NameClass::default() };
+    (made
+        && !describes(v, false)
+        && !FORMS.split(' ').any(|f| v.eq_ignore_ascii_case(f.as_bytes()))
+        && ends_clause(text, e)
+        && !keeps_value(v, false, class))
     .then_some((s, e))
 }
 

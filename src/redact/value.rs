@@ -238,7 +238,7 @@ fn is_number(v: &[u8]) -> bool {
 }
 
 /// A word that may end in digits (`OAUTH2`, `HankelH1`, `v2`), or digits.
-fn is_word_then_digits(w: &[u8]) -> bool {
+pub(super) fn is_word_then_digits(w: &[u8]) -> bool {
     let letters = w.iter().position(u8::is_ascii_digit).unwrap_or(w.len());
     w[letters..].iter().all(u8::is_ascii_digit)
         && w[..letters].iter().all(u8::is_ascii_alphabetic)
