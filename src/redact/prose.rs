@@ -6,7 +6,9 @@
 //! short`, `is stored in the keychain`), so a value here is taken only when
 //! it is no word as people write it: it has a digit or a symbol, or it is
 //! quoted. A password that is one plain word (`letmein`) still reads as
-//! prose and stays.
+//! prose and stays. What the password is for may come before the verb
+//! (`the password for admin is v`), and after `password` a made value may
+//! follow with no verb at all (`log in with password Zq8vLm2pXr`).
 #![forbid(unsafe_code)]
 
 use super::assign::{value_at, MAX_VALUE};
