@@ -128,6 +128,11 @@ fn a_password_told_in_a_sentence_goes() {
         ("the password to the wifi is Zq8vLm2pXr", SECRET),
         ("set the password for admin to Zq8vLm2pXr", SECRET),
         ("Das Passwort für den Server ist Zq8vLm2pXr", SECRET),
+        // `pw`, the shortest spelling of the name.
+        ("pw: Zq8vLm2pXr", SECRET),
+        ("DB_PW=Zq8vLm2pXr", SECRET),
+        (r#"{"pw": "Zq8vLm2pXr"}"#, SECRET),
+        ("the pw is Zq8vLm2pXr", SECRET),
         // No verb: the name, a blank, a made value.
         ("log in with password Zq8vLm2pXr", SECRET),
         ("user admin, password Zq8vLm2pXr.", SECRET),
@@ -166,6 +171,12 @@ fn what_a_sentence_says_about_a_password_stays() {
         "var password uint32",
         "password hashing with argon2id",
         "password sha256",
+        "const pw = getPass();",
+        "pw = new PrintWriter(out)",
+        "pw: string",
+        // markdown-it's encoded entity table spells `Pw` and `p1Pw`.
+        "<5p<JwNZt2@3p=Pw:5p;Ou!5r3c7&!#:p>3Ds}KvG",
+        "5qlJwNZt*@3p1Pw:5p/Ou!5p2JvG'!6Vye",
         // From real text: a URL's query, a keyword list.
         r#"b"GET /channel?passwd HTTP/1.1\r\nHost: myserver.com\r\n\r\n","#,
         "'INPUT LEAKPROOF|10 COST ROWS NOWAIT SEARCH UNTIL ENCRYPTED|10 PASSWORD CONFLICT|10 ' +",

@@ -29,6 +29,7 @@ fn is_secret_word(w: &[u8]) -> bool {
             | b"auth"
             | b"authorization"
             | b"pin"
+            | b"pw"
             | b"pwd"
             | b"pass"
             | b"passwd"
@@ -341,11 +342,16 @@ fn classify(name: &[u8]) -> NameClass {
     }
     let (mut secret, mut numeric, mut only_key, mut strong, mut pwd) = (false, false, true, false, false);
     for_each_word(name, |w| {
-        let exact = is_secret_word(w);
+        // `pw` is two letters, and random text spells them: only as `pw`
+        // or `PW` in a name without digits (`=Pw:`, `p1Pw:` are fragments
+        // of markdown-it's encoded entity table).
+        let short_pw =
+            || name.iter().any(u8::is_ascii_digit) || !name.windows(2).any(|p| p == b"pw" || p == b"PW");
+        let exact = is_secret_word(w) && !(w == b"pw" && short_pw());
         let part = SECRET_PARTS.iter().any(|p| contains(w, p));
         secret |= exact || part;
         numeric |= matches!(w, b"pin" | b"pass" | b"senha") || NUMERIC_PARTS.iter().any(|p| contains(w, p));
-        pwd |= w == b"pwd";
+        pwd |= w == b"pwd" || w == b"pw";
         only_key &= !part && (!exact || w == b"key" || w == b"keys");
         strong |= is_strong_word(w);
     });
