@@ -351,7 +351,7 @@ fn classify(name: &[u8]) -> NameClass {
         let part = SECRET_PARTS.iter().any(|p| contains(w, p));
         secret |= exact || part;
         numeric |= matches!(w, b"pin" | b"pass" | b"senha") || NUMERIC_PARTS.iter().any(|p| contains(w, p));
-        pwd |= w == b"pwd" || w == b"pw";
+        pwd |= w == b"pwd" || (w == b"pw" && exact);
         only_key &= !part && (!exact || w == b"key" || w == b"keys");
         strong |= is_strong_word(w);
     });
