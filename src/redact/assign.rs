@@ -214,8 +214,7 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
         // `password PW` may be a .netrc line (`commands.rs`), whose line
         // breaks a raw journal line escapes: the decoded text decides.
         // So may `with password Zq8v…` (`prose::bare_value`).
-        let netrc = (name.eq_ignore_ascii_case("password") || name.eq_ignore_ascii_case("passwd"))
-            && text.get(end) == Some(&b' ');
+        let netrc = super::prose::takes_bare_value(name.as_bytes()) && text.get(end) == Some(&b' ');
         return !netrc && (!may_be_sentence(text, end) || sentence_stays(text, (start, end), name));
     }
     !classify_name(name).secret && !is_cookie_header(name, text.get(end))

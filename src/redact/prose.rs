@@ -115,12 +115,8 @@ pub fn value(
         }
     }
     let ((s, mut e), quoted) = value_at(text, after)?;
-    // The sentence's punctuation is not the password's (`is hunter2.`),
-    // nor is Python's colon (`if password is None:`).
     if !quoted {
-        while e > s && matches!(text[e - 1], b'.' | b',' | b':' | b';' | b')') {
-            e -= 1;
-        }
+        e = before_stops(text, s, e);
     }
     // Markdown's backquotes mark code in prose as often as a value
     // (`the password is \`&[u8]\``): what they hold is judged as bare.
@@ -139,7 +135,7 @@ pub fn value(
         return None;
     }
     (!describes(v, quoted)
-        && !FORMS.split(' ').any(|f| v.eq_ignore_ascii_case(f.as_bytes()))
+        && !is_form(v)
         && ends_clause(text, e + usize::from(text.get(e) == Some(&b'`')))
         && !keeps_value(v, quoted, class))
     .then_some((s, e))
@@ -155,15 +151,13 @@ pub fn value(
 pub fn bare_value(text: &[u8], (start, end): (usize, usize)) -> Option<(usize, usize)> {
     let name = &text[start..end];
     if text.get(end) != Some(&b' ')
-        || !(name.eq_ignore_ascii_case(b"password") || name.eq_ignore_ascii_case(b"passwd"))
+        || !takes_bare_value(name)
         || !text.get(end + 1).is_some_and(u8::is_ascii_alphanumeric)
     {
         return None;
     }
-    let ((s, mut e), _) = value_at(text, end + 1)?;
-    while e > s && matches!(text[e - 1], b'.' | b',' | b':' | b';' | b')') {
-        e -= 1;
-    }
+    let ((s, e), _) = value_at(text, end + 1)?;
+    let e = before_stops(text, s, e);
     let v = &text[s..e];
     // (Letters, digits and a password's usual symbols: `HTTP/1.1` after
     // `passwd` in a URL, `PASSWORD CONFLICT|10` in a keyword list are not.)
@@ -173,12 +167,28 @@ pub fn bare_value(text: &[u8], (start, end): (usize, usize)) -> Option<(usize, u
         && v.iter().any(u8::is_ascii_alphabetic)
         && !is_word_then_digits(v);
     let class = NameClass { secret: true, human: true, ..NameClass::default() };
-    (made
-        && !describes(v, false)
-        && !FORMS.split(' ').any(|f| v.eq_ignore_ascii_case(f.as_bytes()))
-        && ends_clause(text, e)
-        && !keeps_value(v, false, class))
-    .then_some((s, e))
+    (made && !describes(v, false) && !is_form(v) && ends_clause(text, e) && !keeps_value(v, false, class))
+        .then_some((s, e))
+}
+
+/// Whether `bare_value` reads after this name: `password` or `passwd`,
+/// whatever the case (the raw fast path asks it too).
+pub fn takes_bare_value(name: &[u8]) -> bool {
+    name.eq_ignore_ascii_case(b"password") || name.eq_ignore_ascii_case(b"passwd")
+}
+
+/// Where a bare value ends before the sentence's punctuation (`is
+/// hunter2.`) and Python's colon (`if password is None:`).
+fn before_stops(text: &[u8], s: usize, mut e: usize) -> usize {
+    while e > s && matches!(text[e - 1], b'.' | b',' | b':' | b';' | b')') {
+        e -= 1;
+    }
+    e
+}
+
+/// Whether `v` is one of `FORMS`.
+fn is_form(v: &[u8]) -> bool {
+    FORMS.split(' ').any(|f| v.eq_ignore_ascii_case(f.as_bytes()))
 }
 
 /// Whether a sentence's bare value describes the password rather than
@@ -206,10 +216,8 @@ pub fn particle(rest: &[u8]) -> Option<&'static str> {
 pub fn particle_value(text: &[u8], end: usize, class: NameClass) -> Option<(usize, usize)> {
     let particle = particle(&text[end..])?;
     let s = skip_blanks(text, end + particle.len());
-    let mut e = s + text[s..].iter().take(MAX_VALUE).take_while(|b| b.is_ascii_graphic()).count();
-    while e > s && matches!(text[e - 1], b'.' | b',' | b':' | b';' | b')') {
-        e -= 1;
-    }
+    let e = s + text[s..].iter().take(MAX_VALUE).take_while(|b| b.is_ascii_graphic()).count();
+    let e = before_stops(text, s, e);
     let v = &text[s..e];
     let value = !v.is_empty() && !describes(v, false) && !counted(v, &text[e..]);
     (value && !keeps_value(v, false, class)).then_some((s, e))
