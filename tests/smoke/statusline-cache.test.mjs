@@ -11,13 +11,13 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { assistantLine, claudeHistory } from "./support/claude-history.mjs";
+import { assistantLine, claudeHistory, noonZone } from "./support/claude-history.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = path.join(root, "pkg/bin/garuda-session.cjs");
 
 function run(args, env, input) {
-  const r = spawnSync(process.execPath, [bin, "statusline", ...args], { encoding: "utf8", input, env: { ...process.env, TZ: "UTC", GARUDA_USAGE_STATS: "1", ...env } });
+  const r = spawnSync(process.execPath, [bin, "statusline", ...args], { encoding: "utf8", input, env: { ...process.env, TZ: noonZone(), GARUDA_USAGE_STATS: "1", ...env } });
   const stats = /read (\{.*\})/.exec(r.stderr);
   return { code: r.status, out: r.stdout, err: r.stderr, stats: stats ? JSON.parse(stats[1]) : null };
 }

@@ -34,3 +34,13 @@ export function claudeHistory(prefix) {
   const iso = (minutesAgo) => new Date(now - minutesAgo * 60000).toISOString();
   return { home, project, iso, dir: path.join(home, "claude", "projects"), env: { GARUDA_CACHE_DIR: path.join(home, "cache"), CLAUDE_CONFIG_DIR: path.join(home, "claude") } };
 }
+
+/**
+ * A time zone where it is now about noon (`Etc/GMT-12` .. `Etc/GMT+11`):
+ * lines written minutes ago stay on today's side of local midnight. With
+ * TZ=UTC a CI run at 00:00 UTC put them in yesterday, and "today" read $0.00.
+ */
+export function noonZone(now = new Date()) {
+  const east = 12 - now.getUTCHours();
+  return east > 0 ? `Etc/GMT-${east}` : east < 0 ? `Etc/GMT+${-east}` : "Etc/GMT";
+}
