@@ -132,6 +132,8 @@ fn a_password_told_in_a_sentence_goes() {
         ("pw: Zq8vLm2pXr", SECRET),
         ("DB_PW=Zq8vLm2pXr", SECRET),
         (r#"{"pw": "Zq8vLm2pXr"}"#, SECRET),
+        ("{'pw': 'Zq8vLm2pXr'}", SECRET),
+        ("cfg['pw'] = 'Zq8vLm2pXr'", SECRET),
         ("the pw is Zq8vLm2pXr", SECRET),
         // No verb: the name, a blank, a made value.
         ("log in with password Zq8vLm2pXr", SECRET),

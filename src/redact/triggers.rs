@@ -116,12 +116,14 @@ const FIXED: &[(&str, Trigger)] = &[
     ("basic", Trigger::Scheme),
     ("pass", Trigger::Name),
     ("pwd", Trigger::Name),
-    // `pw: v`, `DB_PW=v`, `{"pw": "v"}` (`{\"pw\": …` in a journal line): a
-    // literal is three bytes at least, so the shortest spelling of a
-    // password's name is found by the operator or quote after it.
+    // `pw: v`, `DB_PW=v`, `{"pw": "v"}` (`{\"pw\": …` in a journal line),
+    // `{'pw': 'v'}`: a literal is three bytes at least, so the shortest
+    // spelling of a password's name is found by the operator or quote
+    // after it.
     ("pw:", Trigger::Name),
     ("pw=", Trigger::Name),
     ("pw\"", Trigger::Name),
+    ("pw'", Trigger::Name),
     ("pw\\", Trigger::Name),
     ("pw ", Trigger::Name),
     ("secret", Trigger::Name),
