@@ -7,7 +7,8 @@
 //! it is no word as people write it: it has a digit or a symbol, or it is
 //! quoted. A password that is one plain word (`letmein`) still reads as
 //! prose and stays. What the password is for may come before the verb
-//! (`the password for admin is v`), and after `password` a made value may
+//! (`the password for admin is v`), auxiliaries before it (`the password
+//! should be v`, `was set to v`), and after `password` a made value may
 //! follow with no verb at all (`log in with password Zq8vLm2pXr`).
 #![forbid(unsafe_code)]
 
@@ -26,13 +27,65 @@ use super::value::{is_word_path, is_word_then_digits, keeps_value, passphrase_le
 const VERBS: [&str; 14] =
     ["is", "was", "ist", "lautet", "est", "es", "é", "è", "är", "er", "to", "-", "–", "—"];
 
-/// Whether a verb of `VERBS` or a word of `QUALIFIERS` may start with the
-/// byte `b`: the test asked of every name the prefilter finds with no
-/// operator after it, before `verb` (`é`, `è` and `är` start with 0xC3,
-/// which folds to 0xE3; the dashes with 0xE2).
+/// Whether a verb of `VERBS`, a word of `QUALIFIERS` or an auxiliary
+/// may start with the byte `b`: the test asked of every name the
+/// prefilter finds with no operator after it, before `verb` (`é`, `è` and
+/// `är` start with 0xC3, which folds to 0xE3; the dashes with 0xE2).
 #[inline]
 pub fn may_start_verb(b: u8) -> bool {
-    matches!(b | 0x20, b'i' | b'w' | b'l' | b'e' | b't' | b'f' | b'o' | b'p' | b'-' | 0xE2 | 0xE3)
+    matches!(
+        b | 0x20,
+        b'i' | b'w'
+            | b'l'
+            | b'e'
+            | b't'
+            | b'f'
+            | b'o'
+            | b'p'
+            | b's'
+            | b'm'
+            | b'c'
+            | b'h'
+            | b'b'
+            | b'n'
+            | b'-'
+            | 0xE2
+            | 0xE3
+    )
+}
+
+/// Whether `w` may stand before the verb: `the password should be v`,
+/// `will be v`, `has been v`, `was set to v`, `password changed to v`,
+/// `is now v`. After these `be`, `been` and `now` end the verb too. (A
+/// match, not a list: this runs at every name with a blank and a word
+/// after it.)
+fn is_auxiliary(w: &[u8]) -> bool {
+    let mut lower = [0u8; 7];
+    if w.len() < 2 || w.len() > lower.len() {
+        return false;
+    }
+    for (l, b) in lower.iter_mut().zip(w) {
+        *l = b.to_ascii_lowercase();
+    }
+    matches!(
+        &lower[..w.len()],
+        b"should"
+            | b"will"
+            | b"would"
+            | b"must"
+            | b"can"
+            | b"could"
+            | b"has"
+            | b"have"
+            | b"had"
+            | b"was"
+            | b"is"
+            | b"been"
+            | b"be"
+            | b"set"
+            | b"changed"
+            | b"now"
+    )
 }
 
 /// Values a sentence converts a secret to, not secrets: `hash the
@@ -47,15 +100,35 @@ const FORMS: &str = "base64 base32 utf8 utf-8 utf16 sha1 sha256 sha512 md5 argon
 /// is v`, `password for root: v`, `Das Passwort für den Server ist v`, `set
 /// the password for admin to v`.
 pub fn verb(rest: &[u8]) -> Option<usize> {
-    let n = rest.iter().take(7).position(|&b| b == b' ' || b == b':')?;
-    if rest[n] == b' '
-        && QUALIFIERS.iter().any(|q| q.len() == n && rest[..n].eq_ignore_ascii_case(q.as_bytes()))
-    {
+    let n = rest.iter().take(5).position(|&b| b == b' ');
+    if let Some(n) = n.filter(|&n| QUALIFIERS.iter().any(|q| rest[..n].eq_ignore_ascii_case(q.as_bytes()))) {
         if let Some(k) = qualified(&rest[n + 1..]) {
             return Some(n + 1 + k);
         }
     }
-    plain_verb(rest)
+    verb_phrase(rest)
+}
+
+/// A verb of `VERBS`, or auxiliaries and then one (`should be`, `was set
+/// to`): its length with the blank after it.
+fn verb_phrase(rest: &[u8]) -> Option<usize> {
+    auxiliaries(rest, 0).or_else(|| plain_verb(rest))
+}
+
+/// Up to three auxiliaries (`is_auxiliary`), then a verb (or `be`, `been`, `now`): the
+/// longest such phrase (`has been changed to`, not `has been`).
+fn auxiliaries(rest: &[u8], depth: u8) -> Option<usize> {
+    let n = rest.iter().take(8).position(|&b| b == b' ')?;
+    if !is_auxiliary(&rest[..n]) {
+        return None;
+    }
+    let next = &rest[n + 1..];
+    let longer = if depth < 2 { auxiliaries(next, depth + 1) } else { None };
+    let end = longer.or_else(|| plain_verb(next)).or_else(|| {
+        let w = next.iter().take(5).position(|&b| b == b' ')?;
+        ["be", "been", "now"].iter().any(|t| next[..w].eq_ignore_ascii_case(t.as_bytes())).then_some(w + 1)
+    });
+    end.map(|k| n + 1 + k)
 }
 
 /// The words that say what a password is for (`to` is a verb too: `set the
@@ -78,7 +151,7 @@ fn qualified(rest: &[u8]) -> Option<usize> {
             Some(b": ") => return Some(i + 2),
             Some([b' ', _]) => {
                 i += 1;
-                if let Some(n) = plain_verb(&rest[i..]) {
+                if let Some(n) = verb_phrase(&rest[i..]) {
                     return Some(i + n);
                 }
             }
