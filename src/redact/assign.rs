@@ -213,9 +213,11 @@ pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
     {
         // `password PW` may be a .netrc line (`commands.rs`), whose line
         // breaks a raw journal line escapes: the decoded text decides.
-        // So may `with password Zq8v…` (`prose::bare_value`).
-        let netrc = super::prose::takes_bare_value(name.as_bytes()) && text.get(end) == Some(&b' ');
-        return !netrc && (!may_be_sentence(text, end) || sentence_stays(text, (start, end), name));
+        // So may `with password Zq8v…` (`prose::bare_value`) and `use
+        // Zq8v… as the password` (`prose::value_before`).
+        let bare = (super::prose::takes_bare_value(name.as_bytes()) && text.get(end) == Some(&b' '))
+            || super::prose::told_before(text, (start, end)).is_some();
+        return !bare && (!may_be_sentence(text, end) || sentence_stays(text, (start, end), name));
     }
     !classify_name(name).secret && !is_cookie_header(name, text.get(end))
 }
@@ -289,8 +291,9 @@ pub fn assignment(
     }
     let field = fields::of(text, start, end);
     if field.is_none() && !looks_assigned(text, start, end) && verb_end(text, end).is_none() {
-        // `with password Zq8vLm2pXr` (`prose.rs`).
-        return (end, super::prose::bare_value(text, (start, end)));
+        // `with password Zq8vLm2pXr`, `use Zq8vLm2pXr as the password` (`prose.rs`).
+        let span = super::prose::bare_value(text, (start, end));
+        return (end, span.or_else(|| super::prose::value_before(text, (start, end))));
     }
     let raw = &text[start..end];
     let cli = raw.starts_with(b"--");

@@ -232,16 +232,80 @@ pub fn bare_value(text: &[u8], (start, end): (usize, usize)) -> Option<(usize, u
     let ((s, e), _) = value_at(text, end + 1)?;
     let e = before_stops(text, s, e);
     let v = &text[s..e];
-    // (Letters, digits and a password's usual symbols: `HTTP/1.1` after
-    // `passwd` in a URL, `PASSWORD CONFLICT|10` in a keyword list are not.)
-    let made = v.len() >= 8
+    (made(v) && !describes(v, false) && !is_form(v) && ends_clause(text, e) && !keeps_value(v, false, HUMAN))
+        .then_some((s, e))
+}
+
+/// A password's class: what `bare_value` and `value_before` judge under.
+const HUMAN: NameClass = NameClass { secret: true, numeric: false, generic_key: false, human: true };
+
+/// Whether a value with no verb or operator to vouch for it is made, not
+/// written: eight characters or more, letters and digits and a password's
+/// usual symbols (`HTTP/1.1` after `passwd` in a URL, `PASSWORD
+/// CONFLICT|10` in a keyword list are not), no word with a number after it
+/// (`hunter2`, `uint32`).
+fn made(v: &[u8]) -> bool {
+    v.len() >= 8
         && v.iter().all(|b| b.is_ascii_alphanumeric() || b"!@#$%^&*_+-=".contains(b))
         && v.iter().any(u8::is_ascii_digit)
         && v.iter().any(u8::is_ascii_alphabetic)
-        && !is_word_then_digits(v);
-    let class = NameClass { secret: true, human: true, ..NameClass::default() };
-    (made && !describes(v, false) && !is_form(v) && ends_clause(text, e) && !keeps_value(v, false, class))
+        && !is_word_then_digits(v)
+}
+
+/// `use Zq8vLm2pXr as the password`, `Zq8vLm2pXr is my password`: the
+/// value before `password` (or `passwd`), told with `as` or `is`, a
+/// determiner and at most one word more (`as the admin password`), the
+/// name ending its clause. The determiner keeps code out (SQL's `SELECT
+/// pw_hash2 AS password`, Python's `if x is password:`); the value must be
+/// made, or quoted (`try 'hunter2' as the password`).
+#[inline(never)]
+pub fn value_before(text: &[u8], (start, end): (usize, usize)) -> Option<(usize, usize)> {
+    if !ends_clause(text, end) {
+        return None;
+    }
+    let (mut s, mut e) = told_before(text, (start, end))?;
+    let quoted = e - s > 2 && matches!(text[s], b'"' | b'\'') && text[e - 1] == text[s];
+    if quoted {
+        (s, e) = (s + 1, e - 1);
+    }
+    let v = &text[s..e];
+    ((quoted || made(v)) && !describes(v, quoted) && !is_form(v) && !keeps_value(v, quoted, HUMAN))
         .then_some((s, e))
+}
+
+/// The word told with `as` or `is` and a determiner before `password` (or
+/// `passwd`) at `text[start..end]`, if the words before it say so (a raw
+/// journal line's fast path asks this too: the decoded text judges the
+/// value).
+pub fn told_before(text: &[u8], (start, end): (usize, usize)) -> Option<(usize, usize)> {
+    // (A sentence's full stop may end the name's bounds: `is my password.`)
+    let name = &text[start..end];
+    if !takes_bare_value(name.strip_suffix(b".").unwrap_or(name)) {
+        return None;
+    }
+    let mut w = word_before(text, start)?;
+    if !is_determiner(&text[w.0..w.1]) {
+        w = word_before(text, w.0)?;
+        if !is_determiner(&text[w.0..w.1]) {
+            return None;
+        }
+    }
+    let link = &text[word_before(text, w.0)?.0..w.0 - 1];
+    (link.eq_ignore_ascii_case(b"as") || link.eq_ignore_ascii_case(b"is")).then_some(())?;
+    word_before(text, w.0 - link.len() - 1)
+}
+
+/// The word that ends one blank before `i` (up to the blank before it).
+#[inline(never)]
+fn word_before(text: &[u8], i: usize) -> Option<(usize, usize)> {
+    let e = i.checked_sub(1).filter(|&e| text[e] == b' ')?;
+    let s = e - text[..e].iter().rev().take(MAX_VALUE).take_while(|&&b| b != b' ' && b != b'\n').count();
+    (s < e).then_some((s, e))
+}
+
+/// `the`, `my`, `your`, `our`, `a`, `an`: what `value_before` needs before the name.
+fn is_determiner(w: &[u8]) -> bool {
+    ["the", "my", "your", "our", "a", "an"].iter().any(|d| w.eq_ignore_ascii_case(d.as_bytes()))
 }
 
 /// Whether `bare_value` reads after this name: `password` or `passwd`,
