@@ -264,6 +264,50 @@ pub fn normalise(model: &str) -> String {
     m
 }
 
+/// Context windows by model family (tokens), for charts of context size:
+/// Anthropic's models overview (200k; 1M only behind a beta header), OpenAI's
+/// model pages (GPT-5 family 400k, GPT-4.1 1,047,576, GPT-4o 128k, o3/o4-mini
+/// 200k) and Google's Gemini models page (1,048,576), read 2025-11-24. The
+/// longest matching prefix wins; None: unknown.
+const CONTEXT_WINDOWS: &[(&str, u64)] = &[
+    ("claude-", 200_000),
+    ("codex-mini", 200_000),
+    ("gemini-", 1_048_576),
+    ("gpt-4.1", 1_047_576),
+    ("gpt-4o", 128_000),
+    ("gpt-5", 400_000),
+    ("o3", 200_000),
+    ("o4-mini", 200_000),
+];
+
+/// The context window of a model, when its family is known.
+pub fn context_window(model: &str) -> Option<u64> {
+    with_normalised(model, |m| {
+        CONTEXT_WINDOWS.iter().filter(|(p, _)| m.starts_with(p)).max_by_key(|(p, _)| p.len()).map(|(_, w)| *w)
+    })
+}
+
+/// `f(&normalise(model))`, the last model's normalised id remembered: a
+/// journal names one model for thousands of records, and normalising it (a
+/// lowercase copy, and a copy per prefix it drops) for each record's price
+/// and context window was 25 ms of the viewer's reading of 1 GB.
+fn with_normalised<R>(model: &str, f: impl FnOnce(&str) -> R) -> R {
+    // ("", ""): normalise("") is "".
+    thread_local! {
+        static LAST: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
+    }
+    LAST.with(|last| match last.try_borrow_mut() {
+        Ok(mut last) => {
+            if last.0 != model {
+                *last = (model.to_owned(), normalise(model));
+            }
+            f(&last.1)
+        }
+        // Asked from inside `f` (it never is): no memory then.
+        Err(_) => f(&normalise(model)),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,48 +441,4 @@ mod tests {
         assert!(close(p.cost("gpt-5.3-codex", &t).unwrap(), 1.2 + 24.0), "OpenAI's rule over 272k");
         assert!(Prices::with_overrides("{").is_err());
     }
-}
-
-/// Context windows by model family (tokens), for charts of context size:
-/// Anthropic's models overview (200k; 1M only behind a beta header), OpenAI's
-/// model pages (GPT-5 family 400k, GPT-4.1 1,047,576, GPT-4o 128k, o3/o4-mini
-/// 200k) and Google's Gemini models page (1,048,576), read 2025-11-24. The
-/// longest matching prefix wins; None: unknown.
-const CONTEXT_WINDOWS: &[(&str, u64)] = &[
-    ("claude-", 200_000),
-    ("codex-mini", 200_000),
-    ("gemini-", 1_048_576),
-    ("gpt-4.1", 1_047_576),
-    ("gpt-4o", 128_000),
-    ("gpt-5", 400_000),
-    ("o3", 200_000),
-    ("o4-mini", 200_000),
-];
-
-/// The context window of a model, when its family is known.
-pub fn context_window(model: &str) -> Option<u64> {
-    with_normalised(model, |m| {
-        CONTEXT_WINDOWS.iter().filter(|(p, _)| m.starts_with(p)).max_by_key(|(p, _)| p.len()).map(|(_, w)| *w)
-    })
-}
-
-/// `f(&normalise(model))`, the last model's normalised id remembered: a
-/// journal names one model for thousands of records, and normalising it (a
-/// lowercase copy, and a copy per prefix it drops) for each record's price
-/// and context window was 25 ms of the viewer's reading of 1 GB.
-fn with_normalised<R>(model: &str, f: impl FnOnce(&str) -> R) -> R {
-    // ("", ""): normalise("") is "".
-    thread_local! {
-        static LAST: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
-    }
-    LAST.with(|last| match last.try_borrow_mut() {
-        Ok(mut last) => {
-            if last.0 != model {
-                *last = (model.to_owned(), normalise(model));
-            }
-            f(&last.1)
-        }
-        // Asked from inside `f` (it never is): no memory then.
-        Err(_) => f(&normalise(model)),
-    })
 }

@@ -206,7 +206,7 @@ mod tests {
     #[test]
     fn keys_are_exact_js_integers_and_tell_requests_apart() {
         let a = key_of("msg_1", Some("req_1"));
-        assert!(a >= 1.0 && a < 9_007_199_254_740_992.0 && a.fract() == 0.0);
+        assert!((1.0..9_007_199_254_740_992.0).contains(&a) && a.fract() == 0.0);
         assert_eq!(a, key_of("msg_1", Some("req_1")));
         assert_ne!(a, key_of("msg_1", Some("req_2")));
         assert_ne!(a, key_of("msg_1", None));

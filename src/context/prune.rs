@@ -189,7 +189,7 @@ pub fn prune_old_tool_outputs(messages: &[&str], options: &PruneOptions) -> Prun
         messages.iter().enumerate().map(|(i, m)| Msg::parse(m, Default::default(), Some(i))).collect();
     let heads: Vec<Vec<(usize, usize, bool)>> = msgs
         .iter()
-        .map(|m| m.as_ref().map_or_else(Vec::new, |m| m.blocks.iter().map(|b| content_facts(b)).collect()))
+        .map(|m| m.as_ref().map_or_else(Vec::new, |m| m.blocks.iter().map(content_facts).collect()))
         .collect();
     let views: Vec<Option<MessageView>> = msgs
         .iter()

@@ -102,10 +102,7 @@ fn warnings_are_kept_per_kind_up_to_a_bound_and_counted_beyond() {
     assert_eq!(kept(WarningKind::BadJson), WARNINGS_KEPT);
     assert_eq!(kept(WarningKind::UnknownType), WARNINGS_KEPT);
     assert_eq!(s.warnings[0].line, 1);
-    assert_eq!(
-        s.warnings.iter().filter(|w| w.kind == WarningKind::BadJson).last().map(|w| w.line),
-        Some(199)
-    );
+    assert_eq!(s.warnings.iter().rfind(|w| w.kind == WarningKind::BadJson).map(|w| w.line), Some(199));
     assert_eq!(s.warning_counts[WarningKind::BadJson.index()], 500);
     assert_eq!(s.warning_counts[WarningKind::UnknownType.index()], 500);
     assert_eq!(s.warning_total(), 1000);

@@ -118,7 +118,7 @@ pub(crate) fn lenient(literal: &str) -> Option<String> {
             i += 2;
             continue;
         }
-        let Some(unit) = hex(i + 2) else { return None };
+        let unit = hex(i + 2)?;
         let pair = (0xD800..0xDC00).contains(&unit)
             && b.get(i + 6) == Some(&b'\\')
             && b.get(i + 7) == Some(&b'u')
@@ -282,7 +282,7 @@ pub fn why_not(json: &str) -> &'static str {
     let Ok(parts) = serde_json::from_str::<MessageParts>(json) else { return "not a JSON object" };
     match parts.get("role").map(|r| r.get()) {
         None => "a message needs a `role`",
-        Some(r#""user""# | r#""assistant""#) => match parts.get("content").map(|c| raw_kind_of(c)) {
+        Some(r#""user""# | r#""assistant""#) => match parts.get("content").map(raw_kind_of) {
             None => "a message needs `content`",
             Some(b'"' | b'[') => "its content could not be read",
             Some(_) => "a message's content must be a string or an array of blocks",

@@ -386,7 +386,7 @@ mod flatten_oracle {
         let state = j.into_state();
         let t = Transcript::new(&state);
         assert!(t.entries().len() > 10);
-        let parts = vec![
+        let parts = [
             Part::Text { text: "a \"quoted\" reply".into() },
             Part::Thinking { text: String::new(), redacted: true },
         ];
