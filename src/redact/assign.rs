@@ -195,13 +195,20 @@ fn name_bounds(text: &[u8], pos: usize) -> (usize, usize) {
 /// at the line's structure: its name is not a secret's, or nothing around
 /// it assigns a value (and no escape hides what follows it).
 pub fn name_is_inert(text: &[u8], pos: usize) -> bool {
-    let (start, end) = name_bounds(text, pos);
+    let (mut start, end) = name_bounds(text, pos);
+    // After an escape the bounds take its letter: `\npw: v` (a new line in
+    // a JSON string) reads `npw`, no secret's name, and the line was kept
+    // with the value in it. The name starts past the letter.
+    if start > 0 && text[start - 1] == b'\\' && start < pos {
+        start += 1;
+    }
     let name = &text[start..end];
     let name = name.strip_prefix(b"--").unwrap_or(name);
     let Ok(name) = std::str::from_utf8(name) else { return false };
     // The syntax test first: it is cheaper than classifying the name, and
     // most names in prose ("the token budget") are followed by no value.
-    let escaped_around = text.get(end) == Some(&b'\\')
+    // (`password \t= v`: an escaped tab or new line before the operator.)
+    let escaped_around = text.get(skip_blanks(text, end)) == Some(&b'\\')
         || (start > 0 && text[start - 1] == b'"' && start > 1 && text[start - 2] == b'\\');
     // (A name beside a pipe may head a Markdown table's column, whose line
     // breaks a raw journal line escapes: the decoded text decides. Asked

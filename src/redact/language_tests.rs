@@ -144,6 +144,12 @@ fn a_password_told_in_a_sentence_goes() {
         ("the admin password has been changed to Zq8vLm2pXr", SECRET),
         ("the password is now Zq8vLm2pXr", SECRET),
         ("the password for root should be Zq8vLm2pXr", SECRET),
+        // After a new line or a tab, escaped in a journal line (`\npw`).
+        ("notes\npw: Zq8vLm2pXr", SECRET),
+        ("notes\npw is: Zq8vLm2pXr", SECRET),
+        ("notes\npasswd Zq8vLm2pXr", SECRET),
+        ("a\tpassword Zq8vLm2pXr", SECRET),
+        ("secret \t= Zq8vLm2pXr", SECRET),
         // The value before the name.
         ("use Zq8vLm2pXr as the password", SECRET),
         ("Zq8vLm2pXr is the password", SECRET),
