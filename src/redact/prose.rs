@@ -115,8 +115,9 @@ fn verb_phrase(rest: &[u8]) -> Option<usize> {
     auxiliaries(rest, 0).or_else(|| plain_verb(rest))
 }
 
-/// Up to three auxiliaries (`is_auxiliary`), then a verb (or `be`, `been`, `now`): the
-/// longest such phrase (`has been changed to`, not `has been`).
+/// Up to three auxiliaries (`is_auxiliary`), then a verb (or `be`,
+/// `been`, `now`): the longest such phrase (`has been changed to`, not
+/// `has been`).
 fn auxiliaries(rest: &[u8], depth: u8) -> Option<usize> {
     let n = rest.iter().take(8).position(|&b| b == b' ')?;
     if !is_auxiliary(&rest[..n]) {
