@@ -235,7 +235,7 @@ const SCRATCH_UNITS: usize = 64 * 1024;
 fn with_js_text<R>(value: &JsValue, f: impl FnOnce(&str) -> R) -> Option<R> {
     let text = value.dyn_ref::<js_sys::JsString>()?;
     let len = text.length() as usize;
-    if len < 256 || len > SCRATCH_UNITS {
+    if !(256..=SCRATCH_UNITS).contains(&len) {
         return js_text(value).map(|s| f(&s));
     }
     SCRATCH.with(|cell| {

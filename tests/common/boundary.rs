@@ -152,7 +152,7 @@ fn journal_feed_takes_chunks_of_text_or_bytes() {
     journal.feed(Uint8Array::from(&bytes[cut..200]).into()).expect("bytes");
     let rest = std::str::from_utf8(&bytes[200..]).expect("boundary");
     journal.feed(rest.into()).expect("text");
-    journal.finish();
+    journal.finish().expect("finish");
     let whole = rebuild(JOURNAL.into()).expect("whole");
     assert_eq!(json(&journal.state().expect("state")), json(&whole));
 }

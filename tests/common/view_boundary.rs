@@ -71,7 +71,7 @@ fn the_view_applies_the_thinking_rules_after_resume_and_switch() {
     // Resumed with the same model: from the first redacted message on, none.
     let mut r = live();
     r.feed(disk.as_str().into()).expect("fed");
-    r.finish();
+    r.finish().expect("finish");
     let generation = r.view_generation();
     write(&mut r, r#"{"type":"resume","model":"m1"}"#);
     assert_ne!(r.view_generation(), generation);
