@@ -333,6 +333,11 @@ fn code_in_every_shape_real_transcripts_hold_stays() {
         "export interface Env { [key: string]: unknown }",
         "def get(self, api_key: str) -> None:",
         "fn sign(key: &[u8], token: Option<String>) -> Vec<u8> {",
+        // Rust array types (httparse's `TOKEN_MAP`)
+        "static TOKEN_MAP: [bool; 256] = byte_map![",
+        "    secret: [u8; 32],",
+        "let token: [u8; 32] = rng.gen();",
+        "const API_KEYS: [&str; N] = KEYS;",
         "fun load(apiKey: String?): Client",
         // JSX attributes and handlers
         "        <div key={todo.id}>",

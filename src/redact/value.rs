@@ -454,6 +454,19 @@ pub fn passphrase_len(rest: &[u8]) -> Option<usize> {
 }
 
 /// looksLikeCode and friends: true when the value stays.
+/// A Rust array type after a name's colon, as rustfmt writes it: `key:
+/// [u8; 32]`, `static TOKEN_MAP: [bool; 256]` (httparse), `[&str; N]`.
+/// An element type and a length, not a value.
+fn is_array_type(v: &[u8]) -> bool {
+    let Some(inner) = v.strip_prefix(b"[").and_then(|v| v.strip_suffix(b"]")) else { return false };
+    let Some(semi) = inner.windows(2).position(|w| w == b"; ") else { return false };
+    let (elem, len) = (&inner[..semi], &inner[semi + 2..]);
+    elem.first().is_some_and(|&b| b.is_ascii_alphabetic() || b == b'&')
+        && elem.iter().all(|&b| b.is_ascii_alphanumeric() || b"_&':<>, ".contains(&b))
+        && !len.is_empty()
+        && (len.iter().all(u8::is_ascii_digit) || len.iter().all(|&b| b.is_ascii_uppercase() || b == b'_'))
+}
+
 pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     let v = v.trim_ascii();
     if v.is_empty() || !v.iter().any(u8::is_ascii_alphanumeric) {
@@ -491,6 +504,7 @@ pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     if !class.human && is_secret_ish_word(&lower)
         || is_env_name(v) && (names_secret() || !class.human && !v.iter().any(u8::is_ascii_digit))
         || type_name.contains(&v)
+        || is_array_type(v)
     {
         return true;
     }
