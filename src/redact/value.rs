@@ -453,7 +453,6 @@ pub fn passphrase_len(rest: &[u8]) -> Option<usize> {
     (n >= 3).then_some(line.len())
 }
 
-/// looksLikeCode and friends: true when the value stays.
 /// A Rust array type after a name's colon, as rustfmt writes it: `key:
 /// [u8; 32]`, `static TOKEN_MAP: [bool; 256]` (httparse), `[&str; N]`.
 /// An element type and a length, not a value.
@@ -467,6 +466,7 @@ fn is_array_type(v: &[u8]) -> bool {
         && (len.iter().all(u8::is_ascii_digit) || len.iter().all(|&b| b.is_ascii_uppercase() || b == b'_'))
 }
 
+/// looksLikeCode and friends: true when the value stays.
 pub fn keeps_value(v: &[u8], quoted: bool, class: NameClass) -> bool {
     let v = v.trim_ascii();
     if v.is_empty() || !v.iter().any(u8::is_ascii_alphanumeric) {
