@@ -43,6 +43,12 @@ mod too_deep;
 pub mod transcript;
 pub mod usage_rows;
 
+/// ../shared's finder for the unit tests that read the peers' sessions
+/// (the integration tests load the same file).
+#[cfg(test)]
+#[path = "../tests/support/shared.rs"]
+mod test_shared;
+
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -7,6 +7,8 @@
 //! The line has been validated as JSON before it gets here; this walker
 //! still never indexes past the end, whatever it is given.
 
+use super::triggers::{Hit, Triggers};
+
 /// A string token: `start..end` is the text between the quotes, raw.
 #[derive(Debug, Clone, Copy)]
 pub struct Str {
@@ -168,6 +170,68 @@ pub struct Decoded {
 }
 
 impl Decoded {
+    /// The prefilter's hits in the decoded text, in the order `scan` gives
+    /// them, from the hits of the raw line (`line_hits`, in order; those of
+    /// this string, which ends at `end`, are taken): the text is not
+    /// scanned again. A hit whose raw bytes hold no escape is the same
+    /// bytes decoded, only moved. A hit that holds an escape's character
+    /// (`pw"` from `pw\"`) is looked for around that character only, as
+    /// far as the longest literal holding it reaches. None when an escape
+    /// is not a two-byte one (a `\u` one's character may be several bytes):
+    /// the caller scans the text.
+    pub fn hits(&self, line_hits: &[Hit], end: usize, triggers: &Triggers) -> Option<Vec<Hit>> {
+        let mut shift = 0;
+        for &(start, stop, _, after) in &self.escapes {
+            if stop - start != 1 || after != shift + 1 {
+                return None;
+            }
+            shift = after;
+        }
+        let text = self.text.as_bytes();
+        let mut hits = Vec::new();
+        let first = line_hits.partition_point(|h| h.pos < self.base);
+        // Escapes whose backslash is before the hit.
+        let mut k = 0;
+        for h in line_hits[first..].iter().take_while(|h| h.pos < end) {
+            while self.escapes.get(k).is_some_and(|e| e.2 < h.pos) {
+                k += 1;
+            }
+            let before = k.checked_sub(1).and_then(|i| self.escapes.get(i));
+            // Past the string's end (its closing quote), starting on an
+            // escape's letter, or holding a backslash: not in the text.
+            if h.pos + h.len > end
+                || before.is_some_and(|e| e.2 + 2 > h.pos)
+                || self.escapes.get(k).is_some_and(|e| e.2 < h.pos + h.len)
+            {
+                continue;
+            }
+            hits.push(Hit { pos: h.pos - self.base - before.map_or(0, |e| e.3), ..*h });
+        }
+        let moved = hits.len();
+        for &(at, ..) in &self.escapes {
+            let reach = text.get(at).map_or(0, |&c| triggers.longest_with(c));
+            if reach == 0 {
+                continue;
+            }
+            let from = at.saturating_sub(reach - 1);
+            let window = text.get(from..(at + reach).min(text.len())).unwrap_or_default();
+            for h in triggers.scan(window) {
+                let h = Hit { pos: from + h.pos, ..h };
+                // Two escapes' windows may find the same hit.
+                if h.pos <= at && at < h.pos + h.len && !hits[moved..].contains(&h) {
+                    hits.push(h);
+                }
+            }
+        }
+        if hits.len() > moved {
+            // The scan's order: by position, then the longer literal first
+            // (`Triggers::new` sorts a prefix's literals so). A moved hit and
+            // a found one never share both.
+            super::sort_small(&mut hits, |a, b| a.pos < b.pos || (a.pos == b.pos && a.len >= b.len));
+        }
+        Some(hits)
+    }
+
     /// The raw offset in the line of decoded offset `at` (a character
     /// boundary: the start of an escape maps to its backslash).
     pub fn raw_offset(&self, at: usize) -> usize {

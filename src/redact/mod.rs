@@ -490,7 +490,10 @@ impl Redactor {
             }
             if s.escaped {
                 let decoded = jsonline::decode(t.raw(line, s), s.start);
-                for (a, b, rule) in self.text_spans(&decoded.text) {
+                // The line's hits, moved into the text, or (rarely) a scan of it.
+                let found = decoded.hits(hits, s.end, &self.triggers);
+                let found = found.unwrap_or_else(|| self.triggers.scan(decoded.text.as_bytes()));
+                for (a, b, rule) in spans_at_hits(&decoded.text, found.into_iter(), &self.custom) {
                     let start = decoded.raw_offset(a).min(s.end);
                     let end = decoded.raw_offset(b).min(s.end);
                     edits.push((start, end, MARKER, Some(rule)));
@@ -726,6 +729,9 @@ mod tests;
 
 #[cfg(test)]
 mod context_tests;
+
+#[cfg(test)]
+mod decoded_hits_tests;
 
 #[cfg(test)]
 mod language_tests;

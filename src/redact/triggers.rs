@@ -89,6 +89,10 @@ pub struct Triggers {
     /// (prefix, first literal, end): the literals of each prefix, for a
     /// binary search on the rare positions whose bit is set.
     buckets: Vec<(u32, usize, usize)>,
+    /// Per byte value, the length of the longest literal that holds it
+    /// (0: none does), in either case where the literal is blind to case:
+    /// how far around a decoded escape a hit could reach (`decoded_hits`).
+    longest_with: Box<[usize; 256]>,
 }
 
 const FIXED: &[(&str, Trigger)] = &[
@@ -251,7 +255,21 @@ impl Triggers {
                 _ => buckets.push((lit.prefix, i, i + 1)),
             }
         }
-        Triggers { pairs, bits, literals, buckets }
+        let mut longest_with = Box::new([0; 256]);
+        for lit in &literals {
+            for &b in lit.bytes.iter() {
+                let cases = if lit.exact { [b, b] } else { [b.to_ascii_lowercase(), b.to_ascii_uppercase()] };
+                for c in cases {
+                    longest_with[usize::from(c)] = longest_with[usize::from(c)].max(lit.bytes.len());
+                }
+            }
+        }
+        Triggers { pairs, bits, literals, buckets, longest_with }
+    }
+
+    /// The length of the longest literal that holds byte `c` (0: none).
+    pub fn longest_with(&self, c: u8) -> usize {
+        self.longest_with[usize::from(c)]
     }
 
     /// Every hit in `text`, in order of position.

@@ -4,8 +4,7 @@ use super::*;
 use crate::journal::Journal;
 use crate::redact::Redactor;
 
-#[path = "../../tests/support/shared.rs"]
-mod shared;
+use crate::test_shared as shared;
 
 fn transcript_of(text: &str) -> (SessionState, Transcript) {
     let mut j = Journal::new(Redactor::default()).with_history();
