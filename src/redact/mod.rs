@@ -329,21 +329,27 @@ impl Redactor {
     /// which parses every line anyway) checks it. Saves a parse per write.
     pub(crate) fn redact_line_lazily<'a>(&self, line: &'a str) -> Result<LineRedaction<'a>, RedactorError> {
         let unchanged = LineRedaction { line: Cow::Borrowed(line), changed: false, rules: Vec::new() };
-        let hits = self.triggers.scan(line.as_bytes());
+        let mut hits = self.triggers.scan(line.as_bytes());
+        let inert = |h: &triggers::Hit| match h.trigger {
+            Trigger::Name => assign::name_is_inert(line.as_bytes(), h.pos),
+            // `passed` is no `mot de passe`.
+            Trigger::Local(i) => local::name_at(line.as_bytes(), h.pos, usize::from(i)).is_none(),
+            _ => false,
+        };
         // `\u` escapes could spell a trigger the prefilter cannot see.
         if has_unicode_escape(line.as_bytes()) {
             // Decode and look at every string: the slow, rare path below.
-        } else if !self.search_all
-            && hits.iter().all(|h| match h.trigger {
-                Trigger::Name => assign::name_is_inert(line.as_bytes(), h.pos),
-                // `passed` is no `mot de passe`.
-                Trigger::Local(i) => local::name_at(line.as_bytes(), h.pos, usize::from(i)).is_none(),
-                _ => false,
-            })
-        {
+        } else if !self.search_all {
             // The common case: `inputTokens`, "the token budget": names that
             // are metadata or assign nothing. No need for the line's structure.
-            return Ok(unchanged);
+            if hits.iter().all(inert) {
+                return Ok(unchanged);
+            }
+            // A name that test finds inert assigns nothing in the line's
+            // structure either (the line would be kept whole were all its
+            // names so): only the others are looked at there, and a string
+            // whose hits are all inert is not decoded.
+            hits.retain(|h| !inert(h));
         }
         check_object(line)?;
         let t = jsonline::tokenize(line);
