@@ -49,6 +49,12 @@ pub mod usage_rows;
 #[path = "../tests/support/shared.rs"]
 mod test_shared;
 
+/// The integration tests' fixed-seed xorshift, for unit tests that make
+/// their inputs.
+#[cfg(test)]
+#[path = "../tests/support/rng.rs"]
+mod test_rng;
+
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

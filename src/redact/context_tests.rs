@@ -214,13 +214,7 @@ fn random_values_in_data_contexts_never_survive() {
         ("password={}", SYMBOLS),
     ];
     let r = Redactor::default();
-    let mut seed = 0x2222_5EED_u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = crate::test_rng::Rng(0x2222_5EED);
     let mut survived = Vec::new();
     let mut tried = 0;
     for (carrier, symbols) in contexts {
@@ -229,9 +223,9 @@ fn random_values_in_data_contexts_never_survive() {
                 // A value starts with a letter or digit (`-x` is the next
                 // flag, `/x` a path), then 15 of the alphabet.
                 let mut v = String::new();
-                v.push(char::from(ALNUM[(next() % ALNUM.len() as u64) as usize]));
+                v.push(char::from(ALNUM[rng.below(ALNUM.len())]));
                 for _ in 0..15 {
-                    v.push(char::from(alphabet[(next() % alphabet.len() as u64) as usize]));
+                    v.push(char::from(alphabet[rng.below(alphabet.len())]));
                 }
                 let text = carrier.replace("{}", &v);
                 tried += 1;

@@ -45,17 +45,11 @@ fn strings_made_of_literals_and_escapes() {
         "oken", "nwort", "earer", "qu0ted", "opt", "s3", r"\n", r"\t", r#"\""#, r"\\", r"\/", r"\r", r"\b",
         r"\f",
     ];
-    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
     let mut checked = 0;
     for _ in 0..20_000 {
-        let n = 1 + next() % 12;
-        let raw: String = (0..n).map(|_| pieces[(next() % pieces.len() as u64) as usize]).collect();
+        let n = 1 + rng.below(12);
+        let raw: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
         checked += check_line(&t, &format!(r#"{{"k":"{raw}","n":"{raw}x"}}"#));
     }
     assert!(checked > 10_000, "{checked}");

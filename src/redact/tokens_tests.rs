@@ -4,20 +4,7 @@
 
 use super::super::Redactor;
 use super::*;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick(&mut self, from: &[u8], n: usize) -> String {
-        (0..n).map(|_| char::from(from[(self.next() % from.len() as u64) as usize])).collect()
-    }
-}
+use crate::test_rng::Rng;
 
 /// A token of row `f` with `n` body characters (where the row has a run).
 fn make(f: &TokenFormat, rng: &mut Rng, n: usize) -> String {
