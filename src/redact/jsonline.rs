@@ -226,7 +226,8 @@ impl Decoded {
         if hits.len() > moved {
             // The scan's order: by position, then the longer literal first
             // (`Triggers::new` sorts a prefix's literals so). A moved hit and
-            // a found one never share both.
+            // a found one never have both the same position and length: the
+            // found one holds an escape's character, the moved one none.
             super::sort_small(&mut hits, |a, b| a.pos < b.pos || (a.pos == b.pos && a.len >= b.len));
         }
         Some(hits)

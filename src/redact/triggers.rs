@@ -91,7 +91,7 @@ pub struct Triggers {
     buckets: Vec<(u32, usize, usize)>,
     /// Per byte value, the length of the longest literal that holds it
     /// (0: none does), in either case where the literal is blind to case:
-    /// how far around a decoded escape a hit could reach (`decoded_hits`).
+    /// how far around a decoded escape a hit could reach (`Decoded::hits`).
     longest_with: Box<[usize; 256]>,
 }
 
