@@ -340,16 +340,16 @@ impl Redactor {
         if has_unicode_escape(line.as_bytes()) {
             // Decode and look at every string: the slow, rare path below.
         } else if !self.search_all {
-            // The common case: `inputTokens`, "the token budget": names that
-            // are metadata or assign nothing. No need for the line's structure.
-            if hits.iter().all(inert) {
-                return Ok(unchanged);
-            }
             // A name that test finds inert assigns nothing in the line's
             // structure either (the line would be kept whole were all its
             // names so): only the others are looked at there, and a string
-            // whose hits are all inert is not decoded.
+            // whose hits are all inert is not decoded. Each hit is judged once.
             hits.retain(|h| !inert(h));
+            // The common case: `inputTokens`, "the token budget": names that
+            // are metadata or assign nothing. No need for the line's structure.
+            if hits.is_empty() {
+                return Ok(unchanged);
+            }
         }
         check_object(line)?;
         let t = jsonline::tokenize(line);
