@@ -82,31 +82,50 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 /// not an object.
 pub fn members(text: &str) -> Option<Members<'_>> {
     let at = skip_ws(text.as_bytes(), 0);
-    (text.as_bytes().get(at) == Some(&b'{')).then_some(Members { text, at: at + 1 })
+    (text.as_bytes().get(at) == Some(&b'{')).then(|| members_at(text, at))
 }
 
 /// An array's elements, each value's whole text. None when the text is not an array.
 pub fn elements(text: &str) -> Option<Elements<'_>> {
     let at = skip_ws(text.as_bytes(), 0);
-    (text.as_bytes().get(at) == Some(&b'[')).then_some(Elements { text, at: at + 1 })
+    (text.as_bytes().get(at) == Some(&b'[')).then(|| elements_at(text, at))
 }
 
-/// See `members`.
+/// The members of the object whose `{` is at `open` in `text`: a value
+/// inside a larger text, walked in place (its values are slices of `text`).
+pub fn members_at(text: &str, open: usize) -> Members<'_> {
+    Members { text, at: open.saturating_add(1), end: text.len() }
+}
+
+/// The elements of the array whose `[` is at `open` in `text` (see `members_at`).
+pub fn elements_at(text: &str, open: usize) -> Elements<'_> {
+    Elements { text, at: open.saturating_add(1), end: text.len() }
+}
+
+/// See `members`. Besides iterating, a caller may cross a value itself:
+/// `next_key`, then `value` or its own walk and `resume` where it ended.
+/// That is how an array is read in the same pass that finds its end.
 pub struct Members<'a> {
     text: &'a str,
     at: usize,
+    /// Past the closing brace once the walk reached it (else the text's end).
+    end: usize,
 }
 
-impl<'a> Iterator for Members<'a> {
-    type Item = (&'a str, &'a str);
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl<'a> Members<'a> {
+    /// The next member's key (as written) and where its value starts, the
+    /// value not crossed yet: `value` crosses it, or the caller does and
+    /// calls `resume` (asked again without either, the same key comes back).
+    pub fn next_key(&mut self) -> Option<(&'a str, usize)> {
         let b = self.text.as_bytes();
         let mut at = skip_ws(b, self.at);
         if b.get(at) == Some(&b',') {
             at = skip_ws(b, at + 1);
         }
         if b.get(at) != Some(&b'"') {
+            if b.get(at) == Some(&b'}') {
+                self.end = at + 1;
+            }
             self.at = b.len();
             return None;
         }
@@ -117,33 +136,82 @@ impl<'a> Iterator for Members<'a> {
             self.at = b.len();
             return None;
         }
-        at = skip_ws(b, at + 1);
-        let end = value_end(b, at);
+        Some((key, skip_ws(b, at + 1)))
+    }
+
+    /// The value that starts at `at` (as `next_key` gave it), crossed.
+    pub fn value(&mut self, at: usize) -> Option<&'a str> {
+        let end = value_end(self.text.as_bytes(), at);
         self.at = end;
-        Some((key, self.text.get(at..end)?))
+        self.text.get(at..end)
+    }
+
+    /// Goes on past a value the caller crossed, which ended at `end`.
+    pub fn resume(&mut self, end: usize) {
+        self.at = end.max(self.at);
+    }
+
+    /// Past the object's closing brace, once the walk has ended there (the
+    /// text's end when it ended otherwise).
+    pub fn end(&self) -> usize {
+        self.end
     }
 }
 
-/// See `elements`.
+impl<'a> Iterator for Members<'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, at) = self.next_key()?;
+        Some((key, self.value(at)?))
+    }
+}
+
+/// See `elements`; `next_start` and `resume` as in `Members`.
 pub struct Elements<'a> {
     text: &'a str,
     at: usize,
+    /// Past the closing bracket once the walk reached it (else the text's end).
+    end: usize,
+}
+
+impl<'a> Elements<'a> {
+    /// Where the next element starts, not crossed yet (see `Members::next_key`).
+    pub fn next_start(&mut self) -> Option<usize> {
+        let b = self.text.as_bytes();
+        let mut at = skip_ws(b, self.at);
+        if b.get(at) == Some(&b',') {
+            at = skip_ws(b, at + 1);
+        }
+        match b.get(at) {
+            None | Some(b']') => {
+                if b.get(at).is_some() {
+                    self.end = at + 1;
+                }
+                self.at = b.len();
+                None
+            }
+            Some(_) => Some(at),
+        }
+    }
+
+    /// Goes on past an element the caller crossed, which ended at `end`.
+    pub fn resume(&mut self, end: usize) {
+        self.at = end.max(self.at);
+    }
+
+    /// Past the array's closing bracket (see `Members::end`).
+    pub fn end(&self) -> usize {
+        self.end
+    }
 }
 
 impl<'a> Iterator for Elements<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let b = self.text.as_bytes();
-        let mut at = skip_ws(b, self.at);
-        if b.get(at) == Some(&b',') {
-            at = skip_ws(b, at + 1);
-        }
-        if matches!(b.get(at), None | Some(b']')) {
-            self.at = b.len();
-            return None;
-        }
-        let end = value_end(b, at);
+        let at = self.next_start()?;
+        let end = value_end(self.text.as_bytes(), at);
         self.at = end;
         self.text.get(at..end)
     }
@@ -232,6 +300,35 @@ mod tests {
             assert_eq!(got, want.iter().map(|r| r.get()).collect::<Vec<_>>(), "{text}");
         }
         assert!(elements("{}").is_none() && members("[]").is_none() && members("").is_none());
+    }
+
+    /// A walk in place ends where `value_end` says the value does, inside
+    /// a larger text too, and an element crossed by the caller is skipped.
+    #[test]
+    fn walks_in_place_end_where_the_value_ends() {
+        let arrays = [r#"[]"#, r#"[ 1 ,"a\"]",{"b":[2]}, [3], null ]"#, r#"["\\",true,-0.5]"#];
+        for text in OBJECTS.iter().chain(&arrays) {
+            let inside = format!(r#"{{"x":{text} , "y":2}}"#);
+            let open = inside.find(':').unwrap() + 1;
+            let b = inside.as_bytes();
+            let end = if text.trim_start().starts_with('{') {
+                let mut m = members_at(&inside, skip_ws(b, open));
+                for _ in m.by_ref() {}
+                m.end()
+            } else {
+                let mut e = elements_at(&inside, skip_ws(b, open));
+                while let Some(at) = e.next_start() {
+                    e.resume(value_end(b, at));
+                }
+                e.end()
+            };
+            assert_eq!(end, value_end(b, skip_ws(b, open)), "{inside}");
+            let mut outer = members(&inside).unwrap();
+            let (key, at) = outer.next_key().unwrap();
+            assert_eq!((key, at), ("x", skip_ws(b, open)));
+            outer.resume(end);
+            assert_eq!(outer.collect::<Vec<_>>(), [("y", "2")], "{inside}");
+        }
     }
 
     /// Any bytes: no panic, and each walk ends (every step moves on).

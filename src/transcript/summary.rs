@@ -13,7 +13,7 @@
 #![forbid(unsafe_code)]
 
 use super::{detail, Entry, ToolRef, INTERRUPTED, PREVIEW};
-use crate::json_skim::{elements, members};
+use crate::json_skim::{elements_at, members, members_at, Members};
 use crate::record::RecordKind;
 use crate::resume::message::string_text;
 use std::borrow::Cow;
@@ -63,18 +63,34 @@ fn present(value: &str) -> Option<&str> {
 /// `content` (serde would refuse it).
 pub(crate) fn head_of(json: &str) -> Option<Head<'_>> {
     let (mut role, mut content, mut seen) = (None, None, (false, false));
-    for (key, value) in members(json)? {
+    let mut fields = members(json)?;
+    while let Some((key, at)) = fields.next_key() {
         match &*key_of(key) {
             "role" if seen.0 => return None,
-            "role" => (seen.0, role) = (true, present(value)),
             "content" if seen.1 => return None,
-            "content" => (seen.1, content) = (true, present(value)),
-            _ => {}
+            "content" if json.as_bytes().get(at) == Some(&b'[') => {
+                // The blocks are read on the way to the array's end: finding
+                // the end first, then each block's, then each field's,
+                // crossed a tool result's text three times.
+                seen.1 = true;
+                let (blocks, end) = blocks_at(json, at);
+                fields.resume(end);
+                content = Some(Seen::Blocks(blocks));
+            }
+            name => {
+                let Some(value) = fields.value(at) else { break };
+                match name {
+                    "role" => (seen.0, role) = (true, present(value)),
+                    "content" => (seen.1, content) = (true, present(value).map(Seen::Raw)),
+                    _ => {}
+                }
+            }
         }
     }
-    let content = match content.map(|c| (c, c.bytes().next())) {
+    let content = match content {
         None => None,
-        Some((c, Some(b'"'))) => {
+        Some(Seen::Blocks(blocks)) => Some(Content::Blocks(blocks)),
+        Some(Seen::Raw(c)) if c.starts_with('"') => {
             // serde's own reading of the string: one it refuses (a lone
             // surrogate escape) fails the message, as it did.
             let text = match crate::bytes::find_byte(c.as_bytes(), b'\\') {
@@ -87,18 +103,48 @@ pub(crate) fn head_of(json: &str) -> Option<Head<'_>> {
             };
             Some(Content::Text(text))
         }
-        Some((c, Some(b'['))) => Some(Content::Blocks(elements(c)?.filter_map(block_of).collect())),
-        Some(_) => Some(Content::Other),
+        Some(Seen::Raw(_)) => Some(Content::Other),
     };
     Some(Head { role, content })
+}
+
+/// A message's `content` as the walk met it.
+enum Seen<'a> {
+    Raw(&'a str),
+    Blocks(Vec<BlockSpans<'a>>),
+}
+
+/// The blocks of the array whose `[` is at `open` in `json` (its elements
+/// that are objects), and where the array ends: each crossed once.
+fn blocks_at(json: &str, open: usize) -> (Vec<BlockSpans<'_>>, usize) {
+    let mut items = elements_at(json, open);
+    let mut blocks = Vec::new();
+    while let Some(at) = items.next_start() {
+        if json.as_bytes().get(at) == Some(&b'{') {
+            let mut fields = members_at(json, at);
+            blocks.extend(block_fields(&mut fields));
+            // The rest of a block refused at a repeated field.
+            for _ in fields.by_ref() {}
+            items.resume(fields.end());
+        } else {
+            items.resume(crate::json_skim::value_end(json.as_bytes(), at));
+        }
+    }
+    (blocks, items.end())
 }
 
 /// A content block's fields; None when it is not an object or repeats a
 /// field the transcript or resume reads (serde would refuse the block).
 pub(crate) fn block_of(text: &str) -> Option<BlockSpans<'_>> {
+    block_fields(&mut members(text)?)
+}
+
+/// `block_of` on a walk of the block's members, which it leaves where it
+/// stopped: at the end, or just past a repeated field.
+fn block_fields<'a>(fields: &mut Members<'a>) -> Option<BlockSpans<'a>> {
     let mut b = BlockSpans::default();
     let mut seen = 0u16;
-    for (key, value) in members(text)? {
+    for (key, value) in fields {
         let (bit, slot) = match &*key_of(key) {
             "type" => (0, Some(&mut b.kind)),
             "id" => (1, Some(&mut b.id)),
