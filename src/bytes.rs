@@ -70,11 +70,24 @@ fn openings_in(block: &[u8]) -> usize {
 }
 
 /// How many `[` and `{` bytes `bytes` holds, exactly, counting no further
-/// than just past `stop` (a block of 255 bytes a step).
+/// than just past `stop` (4,080 bytes a step).
+///
+/// Sixteen u8 counters, one per byte of a 16-byte step, each bumped at most
+/// 255 times a block: one vector add per 16 bytes (simd128), with a scalar
+/// tail only at the end of the text. One u8 counter per 255-byte block ran
+/// as fast (100 MB replay, alternating) but was 367 gzipped bytes more.
 pub fn count_openings(bytes: &[u8], stop: usize) -> usize {
+    const STEP: usize = 16;
     let mut count = 0usize;
-    for block in bytes.chunks(255) {
-        count += openings_in(block);
+    for block in bytes.chunks(STEP * 255) {
+        let mut lanes = [0u8; STEP];
+        let mut steps = block.chunks_exact(STEP);
+        for step in &mut steps {
+            for (lane, &b) in lanes.iter_mut().zip(step) {
+                *lane += u8::from(b | 0x20 == b'{');
+            }
+        }
+        count += lanes.iter().map(|&n| usize::from(n)).sum::<usize>() + openings_in(steps.remainder());
         if count > stop {
             break;
         }
@@ -225,5 +238,20 @@ mod tests {
         }
         assert!(!nests_deeper_than(wide.as_bytes(), 3));
         assert!(nests_deeper_than(wide.as_bytes(), 2));
+    }
+
+    /// The count is exact across its 4,080-byte blocks and 16-byte steps,
+    /// with every lane at its most (255) when every byte is an opening.
+    #[test]
+    fn openings_are_counted_across_blocks() {
+        let mut rng = crate::test_rng::Rng(0x51_7cc1_b727_220a);
+        for len in [0, 1, 15, 16, 17, 255, 256, 4079, 4080, 4081, 8160, 8176, 10_000] {
+            let all = "{".repeat(len);
+            assert_eq!(count_openings(all.as_bytes(), usize::MAX), len);
+            let mixed = rng.pick(b"[{]}Z;\\ a", len);
+            let want = mixed.bytes().filter(|&b| b == b'[' || b == b'{').count();
+            assert_eq!(count_openings(mixed.as_bytes(), usize::MAX), want, "{len} bytes");
+            assert!(count_openings(mixed.as_bytes(), 100) > 100 || want <= 100);
+        }
     }
 }
