@@ -740,6 +740,9 @@ mod context_tests;
 mod decoded_hits_tests;
 
 #[cfg(test)]
+mod env_tests;
+
+#[cfg(test)]
 mod language_tests;
 #[cfg(test)]
 mod spelling_tests;
