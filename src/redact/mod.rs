@@ -535,7 +535,9 @@ impl Redactor {
     fn env_edits(&self, line: &str, s: &jsonline::Str, hits: &[triggers::Hit], edits: &mut Vec<Edit>) {
         if s.escaped {
             let decoded = jsonline::decode(line.get(s.start..s.end).unwrap_or(""), s.start);
-            for h in self.triggers.scan(decoded.text.as_bytes()) {
+            // The line's hits moved into the text, as for a hot string.
+            let found = decoded.hits(hits, s.end, &self.triggers);
+            for h in found.unwrap_or_else(|| self.triggers.scan(decoded.text.as_bytes())) {
                 if let Trigger::Env(_) = h.trigger {
                     let start = decoded.raw_offset(h.pos).min(s.end);
                     edits.push((
