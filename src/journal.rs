@@ -380,9 +380,9 @@ impl Journal {
             if let Some(kept) = &mut self.translated {
                 kept.push((number, record.clone()));
             }
-            let deep = crate::bytes::count_openings(record.as_bytes(), MAX_NESTING) > MAX_NESTING;
             let (state, view) = (&mut self.state, &mut self.view);
             let outcome = with_fields(&record, |kind, fields| {
+                let deep = may_nest_deep(&record, fields);
                 observed(state, view, kind, number, false, |s| {
                     s.apply_marked(kind, fields, number, false, deep)
                 })
@@ -467,10 +467,10 @@ impl Journal {
         // model saw, marked redacted when the disk's line differs.
         let (model_view, strict) = (self.model_view, self.strict);
         let source: &str = if model_view { &one_line } else { line };
-        let deep = crate::bytes::count_openings(source.as_bytes(), MAX_NESTING) > MAX_NESTING;
         let (state, view) = (&mut self.state, &mut self.view);
         let number = self.lines + 1;
         let outcome = with_fields(source, |kind, fields| {
+            let deep = may_nest_deep(source, fields);
             observed(state, view, kind, number, true, |s| {
                 s.apply_marked(kind, fields, number, model_view && changed, deep)
             })
@@ -545,12 +545,10 @@ impl Journal {
     /// A Garuda journal's line: parsed and applied as a record.
     #[inline(never)]
     fn apply_record_line(&mut self, line: &str, last: bool) {
-        // More opening brackets than `MAX_NESTING` is the only way a message
-        // in the line can nest too deep (a vectorised count, stopping there).
-        let deep = crate::bytes::count_openings(line.as_bytes(), MAX_NESTING) > MAX_NESTING;
         let (state, view) = (&mut self.state, &mut self.view);
         let number = self.lines;
         let outcome = with_fields(line, |kind, fields| {
+            let deep = may_nest_deep(line, fields);
             observed(state, view, kind, number, false, |s| s.apply_marked(kind, fields, number, false, deep))
         });
         if last && matches!(outcome, Err(LineError::BadJson(_))) {
@@ -559,6 +557,15 @@ impl Journal {
             self.state.warn(Warning { line: number, kind, message });
         }
     }
+}
+
+/// Whether a message in `line` may nest deeper than `MAX_NESTING`, so the
+/// state must look. Not when the walk read the line (it nests too little);
+/// else more opening brackets than that is the only way (a vectorised
+/// count, stopping there).
+fn may_nest_deep(line: &str, fields: &crate::record::Fields) -> bool {
+    const { assert!(crate::record::SHALLOW <= MAX_NESTING) };
+    !fields.shallow && crate::bytes::count_openings(line.as_bytes(), MAX_NESTING) > MAX_NESTING
 }
 
 /// Applies a record and lets the model view take note of it when it was

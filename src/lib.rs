@@ -35,6 +35,8 @@ pub mod listing;
 mod order;
 pub mod prices;
 pub mod record;
+#[doc(hidden)]
+pub mod record_walk;
 pub mod redact;
 pub mod resume;
 mod session_format;

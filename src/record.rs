@@ -87,7 +87,15 @@ pub struct Fields<'a> {
     pub steps: Option<u64>,
     /// A `tool_results` record that closeOpenToolCalls wrote.
     pub synthetic: Option<bool>,
+    /// Not a field: the line was read by record_walk.rs, which reads only
+    /// lines that nest at most `SHALLOW` deep, so no message in it can nest
+    /// too deep and the replay need not count the line's brackets.
+    #[serde(skip)]
+    pub shallow: bool,
 }
+
+/// How deep a line `Fields::shallow` marks may nest, at most.
+pub const SHALLOW: usize = 99;
 
 /// A model response: its content is kept as raw JSON text.
 #[derive(Debug, Deserialize)]
@@ -232,7 +240,13 @@ pub fn with_fields<R>(
     line: &str,
     f: impl FnOnce(RecordKind, &Fields) -> Result<R, String>,
 ) -> Result<R, LineError> {
-    match serde_json::from_str::<Fields>(line) {
+    // Most lines are read by one validating walk (record_walk.rs); serde_json
+    // reads the rest, and says what is wrong with a line that is wrong.
+    let parsed = match crate::record_walk::fields(line) {
+        Some(fields) => Ok(fields),
+        None => serde_json::from_str::<Fields>(line),
+    };
+    match parsed {
         Ok(fields) => match RecordKind::parse(&fields.kind) {
             Some(kind) => f(kind, &fields).map_err(LineError::BadField),
             None => Err(LineError::UnknownType(fields.kind.into_owned())),
@@ -372,6 +386,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for MessageParts<'a> {
 }
 
 impl<'a> MessageParts<'a> {
+    /// Members read elsewhere (record_walk.rs), in their order.
+    pub(crate) fn from_fields(fields: Vec<(Cow<'a, str>, &'a RawValue)>) -> MessageParts<'a> {
+        MessageParts { fields }
+    }
+
     pub(crate) fn fields(&self) -> &[(Cow<'a, str>, &'a RawValue)] {
         &self.fields
     }

@@ -69,6 +69,12 @@ pub fn replay(data: &[u8]) {
     }
     resumes_acceptably(whole.state(), "replay");
     transcript_reads_everything(data);
+    // Each line the walk reads (record_walk.rs), it reads as serde_json does.
+    for line in data.split(|&b| b == b'\n').filter_map(|l| std::str::from_utf8(l).ok()) {
+        if let Some(difference) = garuda_session::record_walk::differs_from_serde(line) {
+            panic!("{difference}: {line}");
+        }
+    }
 }
 
 /// The transcript of any bytes: built whole or while the bytes arrive in
