@@ -202,7 +202,8 @@ fn number_ends(b: &[u8], mut i: usize) -> Option<usize> {
 /// step's one mask: an escape that ends inside the step does not end it.
 /// A journal's text has a stop every 24 bytes or so (`\n`, `\"`), and
 /// going back to the scan after each one cost more than serde_json's
-/// 8-byte steps (replay of 100 MB: 48 ms in strings against its 41).
+/// 8-byte steps (a profile of replaying 100 MB: 48 ms in strings against
+/// its 41; 27 ms with the mask).
 pub(crate) fn string_ends(b: &[u8], mut i: usize) -> Option<usize> {
     while let Some(block) = b.get(i..i + 16).and_then(|s| <&[u8; 16]>::try_from(s).ok()) {
         let mut mask = stop_mask(block);

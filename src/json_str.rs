@@ -175,11 +175,7 @@ pub(crate) fn stop_mask(block: &[u8; 16]) -> u32 {
 mod simd {
     use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128, v128_load, v128_or};
 
-    /// Sixteen bytes a step: one load, three compares, two ORs and a
-    /// bitmask. Returns where the steps stop: at the stop byte, or before a
-    /// block of under 16 bytes. (Built with `u8x16(c[0], ..)` from the
-    /// block's bytes instead of a load, the compiler made sixteen lane loads.)
-    /// In ASCII mode the block's own high bits are stops too.
+    /// The stop bytes of one 16-byte block as a bitmask (`stop_mask`).
     pub fn stop_mask(c: &[u8; 16]) -> u32 {
         // SAFETY: as in `run_end`: 16 readable bytes, an unaligned load.
         let v = unsafe { v128_load(c.as_ptr().cast::<v128>()) };
@@ -190,6 +186,11 @@ mod simd {
         u32::from(u8x16_bitmask(stops))
     }
 
+    /// Sixteen bytes a step: one load, three compares, two ORs and a
+    /// bitmask. Returns where the steps stop: at the stop byte, or before a
+    /// block of under 16 bytes. (Built with `u8x16(c[0], ..)` from the
+    /// block's bytes instead of a load, the compiler made sixteen lane loads.)
+    /// In ASCII mode the block's own high bits are stops too.
     pub fn run_end(b: &[u8], mut i: usize, ascii: bool) -> usize {
         while let Some(c) = b.get(i..i + 16).and_then(|s| <&[u8; 16]>::try_from(s).ok()) {
             // SAFETY: `c` is 16 readable bytes, and `v128_load` has no

@@ -71,6 +71,12 @@ pub fn differs_from_serde(line: &str) -> Option<String> {
     }
 }
 
+/// Whether the walk reads `line` (rather than leave it to serde_json).
+#[doc(hidden)]
+pub fn walks(line: &str) -> bool {
+    fields(line).is_some()
+}
+
 /// How deep a value the walk takes may nest. The walk's own levels (the
 /// line, a message or a response or the calls, a call) are three more, so
 /// a line it reads nests at most `record::SHALLOW` deep and the replay need
@@ -213,6 +219,29 @@ fn members<'a>(
     }
 }
 
+/// Walks the array at `i` and hands where each element starts to `each`,
+/// which validates it and says where it ends. Returns where the array ends.
+/// (`members`' twin: one walk for both, with the brackets as arguments and
+/// the key read in a closure, was 2.5 ms slower on replaying 100 MB.)
+fn elements(line: &str, i: usize, mut each: impl FnMut(usize) -> Option<usize>) -> Option<usize> {
+    let b = line.as_bytes();
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    let mut i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b']') {
+        return Some(i + 1);
+    }
+    loop {
+        i = skip_ws(b, each(i)?);
+        match b.get(i)? {
+            b',' => i = skip_ws(b, i + 1),
+            b']' => return Some(i + 1),
+            _ => return None,
+        }
+    }
+}
+
 /// A key's name when its literal has no escape.
 fn plain(literal: &str) -> Option<&str> {
     let inner = literal.strip_prefix('"')?.strip_suffix('"')?;
@@ -283,10 +312,7 @@ fn calls(line: &str, at: usize) -> Option<(Vec<Call>, usize)> {
                 "childSessionId" => &mut child_session_id,
                 _ => return Some(end),
             };
-            if slot.replace(v).is_some() {
-                return None; // a duplicate field
-            }
-            Some(end)
+            slot.replace(v).is_none().then_some(end) // else a duplicate field
         })?;
         let id = |v: Option<&str>| v.map_or(Some(None), |v| opt(v, |v| cow(v).map(Cow::into_owned)));
         out.push(Call {
@@ -297,27 +323,6 @@ fn calls(line: &str, at: usize) -> Option<(Vec<Call>, usize)> {
         Some(end)
     })?;
     Some((out, end))
-}
-
-/// Walks the array at `i` and hands where each element starts to `each`,
-/// which validates it and says where it ends. Returns where the array ends.
-fn elements(line: &str, i: usize, mut each: impl FnMut(usize) -> Option<usize>) -> Option<usize> {
-    let b = line.as_bytes();
-    if b.get(i) != Some(&b'[') {
-        return None;
-    }
-    let mut i = skip_ws(b, i + 1);
-    if b.get(i) == Some(&b']') {
-        return Some(i + 1);
-    }
-    loop {
-        i = skip_ws(b, each(i)?);
-        match b.get(i)? {
-            b',' => i = skip_ws(b, i + 1),
-            b']' => return Some(i + 1),
-            _ => return None,
-        }
-    }
 }
 
 /// `null` as None, anything else read by `read` (None when it cannot be).
@@ -406,10 +411,7 @@ fn response(line: &str, at: usize) -> Option<(Response<'_>, usize)> {
             "usageReported" => &mut usage_reported,
             _ => return Some(end),
         };
-        if slot.replace(value).is_some() {
-            return None; // a duplicate field
-        }
-        Some(end)
+        slot.replace(value).is_none().then_some(end) // else a duplicate field
     })?;
     let response = Response {
         content: raw(content?)?,

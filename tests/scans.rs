@@ -258,6 +258,33 @@ fn json_check_agrees_with_serde_json_at_every_alignment() {
     }
 }
 
+/// The record walk (record_walk.rs, on json_check's scan) reads a line as
+/// serde_json reads it, with message text whose stop bytes sit at every
+/// place of a 16-byte vector, whole and cut at every byte.
+#[test]
+fn the_record_walk_agrees_with_serde_json_at_every_alignment() {
+    let mut rng = Rng(0x9E6C_63D0_676A_9A99);
+    let stops = ["\\\"", "\\\\", "\\n", "\\u00e9", "\\u12", "\u{1}", "\"", "é", "😀", " "];
+    let mut read = 0;
+    for len in [0, 1, 15, 16, 17, 31, 32, 33, 64, 100] {
+        for _ in 0..4 {
+            let text = sprinkled(&mut rng, len, &stops, 6);
+            let line = format!(
+                "{{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":\"{text}\"}}]}},\"t\":\"{text}\"}}"
+            );
+            for cut in (0..=line.len()).filter(|&c| line.is_char_boundary(c)) {
+                let t = &line[..cut];
+                assert_eq!(garuda_session::record_walk::differs_from_serde(t), None, "{t:?}");
+            }
+            // A whole line that is JSON is the walk's to read.
+            let json = serde_json::from_str::<serde::de::IgnoredAny>(&line).is_ok();
+            assert_eq!(garuda_session::record_walk::walks(&line), json, "{line:?}");
+            read += usize::from(json);
+        }
+    }
+    assert!(read > 5, "{read} whole lines were JSON");
+}
+
 /// The JSON string writers (simd128 in wasm, a u64 step natively): with
 /// the stop bytes and non-ASCII characters at every place of a 16-byte
 /// vector, `str_literal` is what serde_json writes, the ASCII literal is
