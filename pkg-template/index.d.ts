@@ -935,6 +935,17 @@ export type CostFigures = Pick<SessionState, "costUsd"> & Partial<Pick<SessionSt
 export function formatCost(state: CostFigures): string;
 /** Null when the budget equals reported usage; else one line naming reported, unreported and pending tokens. */
 export function budgetNote(state: CostFigures): string | null;
+/** `addCosts`' answer: the known costs added; a lower bound (`costIncomplete`) when a part's cost is unknown or incomplete; `costUsd` null only when no part's is known. */
+export interface CostSum {
+  costUsd: number | null;
+  costIncomplete: boolean;
+}
+/**
+ * A session's cost with its subagents' runs, each read from its own file (a
+ * Claude Code subagent writes its own): `[session.figures(), ...runs]`, a
+ * null for a run that could not be read. Pass the answer to `formatCost`.
+ */
+export function addCosts(parts: ReadonlyArray<CostFigures | null>): CostSum;
 export function summariseSession(id: string, updated: string | Date, journal: JournalInput): SessionRow;
 /** Letters, digits, "-" and "_" only, and not empty. */
 export function validateSessionId(id: string): boolean;

@@ -172,6 +172,40 @@ pub fn format_cost_parts(cost_usd: Option<f64>, incomplete: bool) -> String {
     }
 }
 
+/// `addCosts`: the cost of a session together with its subagents' runs,
+/// each read from its own file as `(cost, incomplete)`. The known costs are
+/// added; a part whose cost is unknown (or that could not be read: pass
+/// `None`) makes the sum a lower bound, as an incomplete part does, and the
+/// sum is unknown only when no part's cost is known. Unlike one journal's
+/// accounts, where a request without a price makes the cost unknown, across
+/// files a known part is still worth showing: `usage --by session` sums them
+/// the same way. One rule here, so the CLI's `list` and the viewer cannot
+/// each keep their own.
+pub fn add_costs(parts: impl IntoIterator<Item = (Option<f64>, bool)>) -> (Option<f64>, bool) {
+    let mut sum = CostSum::default();
+    for (cost, incomplete) in parts {
+        sum.add(cost, incomplete);
+    }
+    (sum.cost_usd, sum.incomplete)
+}
+
+/// `add_costs` a part at a time.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CostSum {
+    pub cost_usd: Option<f64>,
+    pub incomplete: bool,
+}
+
+impl CostSum {
+    pub fn add(&mut self, cost: Option<f64>, incomplete: bool) {
+        match cost {
+            Some(c) => self.cost_usd = Some(self.cost_usd.unwrap_or(0.0) + c),
+            None => self.incomplete = true,
+        }
+        self.incomplete |= incomplete;
+    }
+}
+
 /// `budgetNote`: null when the budget equals the reported usage, else one line
 /// naming the three parts.
 pub fn budget_note(accounts: &Accounts) -> Option<String> {
@@ -239,6 +273,27 @@ mod tests {
         // A negative figure (only a recorded one can be) signs the amount.
         assert_eq!(format_cost_parts(Some(-1.0), false), "-$1.00");
         assert_eq!(format_cost_parts(Some(-0.5), false), "-$0.5000");
+    }
+
+    #[test]
+    fn costs_across_files_add_known_parts_and_mark_the_rest() {
+        // (parts, sum, incomplete): an unknown part is a lower bound, never $0.
+        type Part = (Option<f64>, bool);
+        let cases: [(&[Part], Option<f64>, bool); 6] = [
+            (&[], None, false),
+            (&[(Some(1.0), false), (Some(0.25), false)], Some(1.25), false),
+            (&[(Some(1.0), false), (None, false)], Some(1.0), true),
+            (&[(None, false), (Some(0.5), false)], Some(0.5), true),
+            (&[(None, false), (None, true)], None, true),
+            (&[(Some(1.0), false), (Some(2.0), true)], Some(3.0), true),
+        ];
+        for (parts, sum, incomplete) in cases {
+            assert_eq!(add_costs(parts.iter().copied()), (sum, incomplete), "{parts:?}");
+        }
+        assert_eq!(
+            format_cost_parts(add_costs([(Some(1.0), false), (None, false)]).0, true),
+            "≥ $1.00 (incomplete)"
+        );
     }
 
     #[test]

@@ -7,8 +7,8 @@
 // feed what was read.
 import { Sender } from "./worker-send.js";
 
-let Journal, Redactor, formatCost, budgetNote;
-const ready = import("../web/index.js").then((m) => ({ Journal, Redactor, formatCost, budgetNote } = m));
+let Journal, Redactor, formatCost, budgetNote, addCosts;
+const ready = import("../web/index.js").then((m) => ({ Journal, Redactor, formatCost, budgetNote, addCosts } = m));
 // The renderer (markdown-it, highlight.js) loads when the first entry is
 // drawn, not before the journal starts to be read.
 let renderer = null;
@@ -473,25 +473,23 @@ async function summary(source, runs = []) {
   try {
     const f = await figures(source);
     let tokens = tokensOf(f.usage);
-    let known = f.costUsd !== null;
-    let sum = f.costUsd ?? 0;
-    let incomplete = f.costIncomplete || !known;
+    const parts = [f];
     const usageByDay = [...f.usageByDay];
     // A Claude Code session's subagents write their own files, which its
     // file leaves out: counted in it, as `list` and `usage --by session`
     // count them (a Garuda journal already counts each child's report).
+    // The core adds the costs (an unknown or unread run: a lower bound).
     if (f.format === "claude-code") {
       for (const run of runs) {
         const k = await figures(run).catch(() => null);
+        if (k === null) parts.push(null);
         if (!k?.format) continue;
         tokens += tokensOf(k.usage);
-        if (k.costUsd === null) incomplete = true;
-        else (sum += k.costUsd), (known = true);
-        incomplete ||= k.costIncomplete;
+        parts.push(k);
         usageByDay.push(...k.usageByDay);
       }
     }
-    const costUsd = known ? sum : null;
+    const cost = addCosts(parts);
     return {
       title: f.title ?? null,
       prompt: f.firstPrompt ?? null,
@@ -500,8 +498,8 @@ async function summary(source, runs = []) {
       prompts: f.prompts,
       steps: f.steps,
       tokens,
-      costUsd,
-      cost: formatCost({ costUsd, costIncomplete: incomplete }),
+      costUsd: cost.costUsd,
+      cost: formatCost(cost),
       usageByDay,
       date: usageByDay.map((d) => d.day).filter(Boolean).sort().at(-1) ?? null,
     };

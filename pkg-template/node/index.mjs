@@ -9,6 +9,7 @@ export const {
   importSession,
   formatCost,
   budgetNote,
+  addCosts,
   summariseSession,
   validateSessionId,
   newSessionId,

@@ -16,6 +16,7 @@ export {
   importSession,
   formatCost,
   budgetNote,
+  addCosts,
   summariseSession,
   validateSessionId,
   newSessionId,

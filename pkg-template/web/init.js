@@ -24,6 +24,7 @@ export {
   importSession,
   formatCost,
   budgetNote,
+  addCosts,
   summariseSession,
   validateSessionId,
   newSessionId,

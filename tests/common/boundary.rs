@@ -158,6 +158,31 @@ fn journal_feed_takes_chunks_of_text_or_bytes() {
 }
 
 #[wasm_bindgen_test]
+fn add_costs_adds_known_parts_and_marks_unknown_ones() {
+    let figures = |text: &str| JSON::parse(text).expect("json");
+    let parts = Array::of3(
+        &figures(r#"{"costUsd":1.5,"costIncomplete":false,"usage":{}}"#),
+        &figures(r#"{"costUsd":0.25}"#),
+        &figures(r#"{"costUsd":null,"costIncomplete":false}"#),
+    );
+    let sum = wasm::add_costs(parts.clone().into()).expect("sum");
+    assert_eq!(json(&sum), r#"{"costUsd":1.75,"costIncomplete":true}"#, "an unknown run: a lower bound");
+    assert_eq!(wasm::format_cost(sum).expect("cost"), "≥ $1.75 (incomplete)");
+    parts.set(2, JsValue::NULL);
+    let sum = wasm::add_costs(parts.clone().into()).expect("sum");
+    assert_eq!(json(&sum), r#"{"costUsd":1.75,"costIncomplete":true}"#, "an unread run (null) too");
+    parts.pop();
+    assert_eq!(
+        json(&wasm::add_costs(parts.into()).expect("sum")),
+        r#"{"costUsd":1.75,"costIncomplete":false}"#
+    );
+    let unknown = wasm::add_costs(Array::of1(&JsValue::NULL).into()).expect("sum");
+    assert_eq!(wasm::format_cost(unknown).expect("cost"), "unknown", "never $0");
+    assert_error(wasm::add_costs("x".into()), "parts must be an array");
+    assert_error(wasm::add_costs(Array::of1(&JsValue::from(3)).into()), "each part must be a state object");
+}
+
+#[wasm_bindgen_test]
 fn accounting_and_listing() {
     let state = rebuild(JOURNAL.into()).expect("state");
     assert_eq!(wasm::format_cost(state.clone()).expect("cost"), "≥ $0.2500 (incomplete)");

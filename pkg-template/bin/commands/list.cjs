@@ -67,31 +67,27 @@ function folderRows(dir) {
  * session` counts it: a subagent writes its own file, and the session's
  * file holds none of its requests (a Garuda journal counts each child's
  * report in the parent, so its children are not added again). A run whose
- * cost is unknown makes the sum a lower bound. `ownCostUsd`: the file's own.
+ * cost is unknown, or that cannot be read, makes the sum a lower bound (the
+ * core's `addCosts` keeps the rule). `ownCostUsd`: the file's own;
+ * `runsCounted`: the runs whose figures were added.
  */
 function withRunsCost(row, children) {
   if (row.format !== "claude-code" || children.length === 0) return;
-  let known = row.costUsd !== null;
-  let sum = row.costUsd ?? 0;
-  let incomplete = row.costIncomplete || !known;
-  let runs = 0;
+  const parts = [];
   for (const c of children) {
     let k;
     try {
       k = session.summariseSession(c.id, new Date(0), fs.readFileSync(c.file));
     } catch {
-      incomplete = true;
+      parts.push(null); // unread: its cost is unknown
       continue;
     }
-    if (k.format === null) continue;
-    runs++;
-    if (k.costUsd === null) incomplete = true;
-    else (sum += k.costUsd), (known = true);
-    incomplete ||= k.costIncomplete;
+    if (k.format !== null) parts.push(k);
   }
-  if (runs === 0) return;
-  const figures = { costUsd: known ? sum : null, costIncomplete: incomplete };
-  Object.assign(row, { ownCostUsd: row.costUsd, costUsd: figures.costUsd, costIncomplete: incomplete, cost: session.formatCost(figures), runsCounted: runs });
+  if (parts.length === 0) return;
+  const figures = session.addCosts([row, ...parts]);
+  const runsCounted = parts.filter((k) => k !== null).length;
+  Object.assign(row, { ownCostUsd: row.costUsd, ...figures, cost: session.formatCost(figures), runsCounted });
 }
 
 /**
