@@ -207,8 +207,9 @@ fn real_lines_are_read_as_serde_reads_them() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = crate::test_shared::session_files(&root.join("web-demo/samples"));
     files.extend(crate::test_shared::session_files(&root.join("tests/golden")));
-    if let Some(peers) = crate::test_shared::shared_file("the record walk's test of real lines", "peers") {
-        files.extend(crate::test_shared::session_files(&peers));
+    let peers = crate::test_shared::shared_file("the record walk's test of real lines", "peers");
+    if let Some(peers) = &peers {
+        files.extend(crate::test_shared::session_files(peers));
     }
     let (mut lines, mut walked, mut left) = (0, 0, Vec::new());
     for path in &files {
@@ -230,7 +231,10 @@ fn real_lines_are_read_as_serde_reads_them() {
     // Every line serde_json reads, the walk reads too.
     assert!(left.is_empty(), "{} lines left to serde_json: {:#?}", left.len(), left);
     // 10,413 of 13,685 with the peers; the rest serde_json refuses too.
-    assert!(walked > 100 && walked * 2 > lines, "{walked} of {lines} lines in {} files", files.len());
+    // (Without them, 292 of 2,313: the samples are mostly other agents'
+    // raw lines, which are no journal records.)
+    let most = peers.is_none() || walked * 2 > lines;
+    assert!(walked > 100 && most, "{walked} of {lines} lines in {} files", files.len());
 }
 
 /// Every cut of some lines, and every one-byte change of them to a byte
