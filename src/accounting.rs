@@ -173,23 +173,14 @@ pub fn format_cost_parts(cost_usd: Option<f64>, incomplete: bool) -> String {
 }
 
 /// `addCosts`: the cost of a session together with its subagents' runs,
-/// each read from its own file as `(cost, incomplete)`. The known costs are
-/// added; a part whose cost is unknown (or that could not be read: pass
+/// each read from its own file, added a part at a time. The known costs are
+/// added; a part whose cost is unknown (or that could not be read: add
 /// `None`) makes the sum a lower bound, as an incomplete part does, and the
 /// sum is unknown only when no part's cost is known. Unlike one journal's
 /// accounts, where a request without a price makes the cost unknown, across
 /// files a known part is still worth showing: `usage --by session` sums them
 /// the same way. One rule here, so the CLI's `list` and the viewer cannot
 /// each keep their own.
-pub fn add_costs(parts: impl IntoIterator<Item = (Option<f64>, bool)>) -> (Option<f64>, bool) {
-    let mut sum = CostSum::default();
-    for (cost, incomplete) in parts {
-        sum.add(cost, incomplete);
-    }
-    (sum.cost_usd, sum.incomplete)
-}
-
-/// `add_costs` a part at a time.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CostSum {
     pub cost_usd: Option<f64>,
@@ -287,11 +278,18 @@ mod tests {
             (&[(None, false), (None, true)], None, true),
             (&[(Some(1.0), false), (Some(2.0), true)], Some(3.0), true),
         ];
+        let add_costs = |parts: &[Part]| {
+            let mut sum = CostSum::default();
+            for &(cost, incomplete) in parts {
+                sum.add(cost, incomplete);
+            }
+            (sum.cost_usd, sum.incomplete)
+        };
         for (parts, sum, incomplete) in cases {
-            assert_eq!(add_costs(parts.iter().copied()), (sum, incomplete), "{parts:?}");
+            assert_eq!(add_costs(parts), (sum, incomplete), "{parts:?}");
         }
         assert_eq!(
-            format_cost_parts(add_costs([(Some(1.0), false), (None, false)]).0, true),
+            format_cost_parts(add_costs(&[(Some(1.0), false), (None, false)]).0, true),
             "≥ $1.00 (incomplete)"
         );
     }
