@@ -87,6 +87,25 @@ fn a_big_string_is_fed_in_chunks_without_splitting_characters() {
 }
 
 #[wasm_bindgen_test]
+fn a_big_string_argument_crosses_whole_in_chunks() {
+    // A text argument (here `redact`'s and `redactJournal`'s) over the
+    // 1 Mi-unit chunk size, surrogate pairs at every offset of it, a lone
+    // surrogate (U+FFFD, as TextEncoder defines) and a secret at the end.
+    let r = redactor_with_env("SERVICE_TOKEN", "tok-1234567890abcdef");
+    let filler = "é😀".repeat(400_000);
+    let text = js_sys::JsString::from(format!("{filler} a").as_str())
+        .concat(&js_sys::JsString::from_char_code1(0xD800))
+        .concat(&js_sys::JsString::from(" tok-1234567890abcdef"));
+    let out = r.redact(text.into()).expect("big text");
+    assert_eq!(out.as_string(), Some(format!("{filler} a\u{FFFD} [REDACTED]")));
+    let line = format!(r#"{{"type":"title","title":"{filler}"}}"#);
+    let journal = format!("{line}\n{line} tok-1234567890abcdef\n");
+    let out = r.redact_journal(journal.as_str().into()).expect("big journal");
+    assert_eq!(get(&out, "lines").as_f64(), Some(2.0));
+    assert_eq!(get(&out, "text").as_string(), Some(format!("{line}\n{line} [REDACTED]\n")));
+}
+
+#[wasm_bindgen_test]
 fn a_lone_surrogate_in_a_string_replays_as_the_replacement_character() {
     // JS strings may hold what UTF-8 cannot; the text crosses as U+FFFD,
     // as TextEncoder defines, and the record is not lost.
