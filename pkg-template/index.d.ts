@@ -946,7 +946,12 @@ export interface CostSum {
  * null for a run that could not be read. Pass the answer to `formatCost`.
  */
 export function addCosts(parts: ReadonlyArray<CostFigures | null>): CostSum;
-export function summariseSession(id: string, updated: string | Date, journal: JournalInput): SessionRow;
+/**
+ * One `/sessions` row. With `options.redactor`, the row's prompt and title
+ * pass through it (the prompt whole, before it is cut to its first line):
+ * another agent's session was never redacted, and an index shows its row.
+ */
+export function summariseSession(id: string, updated: string | Date, journal: JournalInput, options?: { redactor?: Redactor }): SessionRow;
 /** Letters, digits, "-" and "_" only, and not empty. */
 export function validateSessionId(id: string): boolean;
 /** `YYYYMMDD-HHMMSS-xxxx` in UTC. */

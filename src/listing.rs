@@ -2,6 +2,7 @@
 
 use crate::accounting::format_cost;
 use crate::journal::rebuild_state;
+use crate::redact::Redactor;
 use crate::state::SessionState;
 
 /// One `/sessions` row.
@@ -57,20 +58,31 @@ const PROMPT_CHARS: usize = 60;
 /// `summariseSession(id, updated, journal)`.
 pub fn summarise_session(id: &str, updated: &str, journal: &str) -> SessionRow {
     let state = rebuild_state(journal);
-    summarise_state(id, updated, &state)
+    summarise_state(id, updated, &state, None)
 }
 
-pub fn summarise_state(id: &str, updated: &str, state: &SessionState) -> SessionRow {
+/// The row of a replayed session. With a Redactor, the prompt and the
+/// title pass through it: another agent's session was never redacted, and
+/// its row is what a sessions index (`serve`, `list`) shows. The prompt is
+/// redacted whole, before it is cut to its first line: a key cut short by
+/// the cut no longer looks like one, and its first half would stay.
+pub fn summarise_state(
+    id: &str,
+    updated: &str,
+    state: &SessionState,
+    redactor: Option<&Redactor>,
+) -> SessionRow {
+    let redacted = |text: &str| redactor.map_or_else(|| text.to_owned(), |r| r.redact(text).into_owned());
     SessionRow {
         id: id.to_owned(),
         updated: updated.to_owned(),
         // Not a slash command's caveat or a reminder (the transcript's boilerplate rules).
         prompt: crate::transcript::index_prompt(state)
-            .map(|p| first_line(&p, PROMPT_CHARS))
+            .map(|p| first_line(&redacted(&p), PROMPT_CHARS))
             .unwrap_or_default(),
         prompts: state.prompts,
         model: state.model.clone(),
-        title: state.title.clone(),
+        title: state.title.as_deref().map(redacted),
         cost: format_cost(&state.accounts),
         cost_usd: state.accounts.cost_usd,
         cost_incomplete: state.cost_incomplete(),
@@ -140,6 +152,31 @@ mod tests {
         assert!(!summarise_session("s", "", journal.lines().take(2).collect::<Vec<_>>().join("\n").as_str())
             .to_json()
             .contains("runs"));
+    }
+
+    #[test]
+    fn a_row_given_a_redactor_shows_no_secret_of_its_prompt_or_title() {
+        // Another agent's session (Claude Code's lines): never redacted on
+        // disk. The cut at 60 characters falls inside the token, so the
+        // prompt must be redacted before it is cut.
+        let token = "ghp_k9Xm2k9Xm2k9Xm2k9Xm2k9Xm2k9Xm2k9Xm2a";
+        let journal = [
+            format!(r#"{{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s","version":"2.0.76","type":"user","message":{{"role":"user","content":"please use the deploy key {token} now"}},"uuid":"u1","timestamp":"2026-01-01T00:00:00Z"}}"#),
+            format!(r#"{{"type":"custom-title","customTitle":"deploy with {token}","sessionId":"s"}}"#),
+        ]
+        .join("\n");
+        let state = rebuild_state(&journal);
+        let plain = summarise_state("s", "", &state, None);
+        assert!(
+            plain.prompt.contains("ghp_k9Xm2"),
+            "without a Redactor the row is as read: {}",
+            plain.prompt
+        );
+        let row = summarise_state("s", "", &state, Some(&Redactor::default()));
+        assert_eq!(row.prompt, "please use the deploy key [REDACTED] now");
+        assert_eq!(row.title.as_deref(), Some("deploy with [REDACTED]"));
+        assert!(!row.to_json().contains("k9Xm2"), "{}", row.to_json());
+        assert_eq!((row.format, plain.format), (Some("claude-code"), Some("claude-code")));
     }
 
     #[test]

@@ -79,8 +79,14 @@ pub fn add_costs(parts: JsValue) -> Result<JsValue, JsValue> {
 // ---- Listing and ids -----------------------------------------------------
 
 #[wasm_bindgen(js_name = summariseSession, unchecked_return_type = "SessionRow")]
-pub fn summarise_session(id: JsValue, updated: JsValue, journal: JsValue) -> Result<JsValue, JsValue> {
+pub fn summarise_session(
+    id: JsValue,
+    updated: JsValue,
+    journal: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{ redactor?: Redactor } | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
     let id = text_arg(&id, "summariseSession(id, updated, journal): id")?;
+    let redactor = super::redactor::redactor_of(&options, "summariseSession(id, updated, journal, options)")?;
     let updated = if let Some(s) = updated.as_string() {
         s
     } else if updated.is_instance_of::<js_sys::Date>() {
@@ -92,7 +98,7 @@ pub fn summarise_session(id: JsValue, updated: JsValue, journal: JsValue) -> Res
         )));
     };
     let state = replay_arg(&journal, "summariseSession(id, updated, journal): journal")?;
-    let row = listing::summarise_state(&id, &updated, &state);
+    let row = listing::summarise_state(&id, &updated, &state, redactor.as_deref());
     parse_json(&row.to_json())
 }
 

@@ -63,7 +63,7 @@ impl Journal {
     pub fn new(options: JsValue) -> Result<Journal, JsValue> {
         let mut lean = false;
         let mut strict_load = false;
-        let mut inner = match redactor_of(&options)? {
+        let mut inner = match redactor_of(&options, "new Journal(options)")? {
             Some(redactor) => CoreJournal::shared(redactor),
             None => CoreJournal::default(),
         };

@@ -145,17 +145,15 @@ impl Drop for Redactor {
     }
 }
 
-/// The Redactor a Journal's options name, or None for the default one
-/// (which the Journal builds at its first write, if it ever writes).
-pub(super) fn redactor_of(options: &JsValue) -> Result<Option<Rc<CoreRedactor>>, JsValue> {
+/// The Redactor a call's options name (`{ redactor }`), or None (a
+/// Journal then builds the default one at its first write, if it ever
+/// writes). `what` names the call in errors.
+pub(super) fn redactor_of(options: &JsValue, what: &str) -> Result<Option<Rc<CoreRedactor>>, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(None);
     }
     if !options.is_object() {
-        return Err(error(format!(
-            "new Journal(options): options must be an object, got {}",
-            type_name(options)
-        )));
+        return Err(error(format!("{what}: options must be an object, got {}", type_name(options))));
     }
     let redactor = js_sys::Reflect::get(options, &"redactor".into()).unwrap_or(JsValue::UNDEFINED);
     if redactor.is_undefined() || redactor.is_null() {
@@ -164,9 +162,9 @@ pub(super) fn redactor_of(options: &JsValue) -> Result<Option<Rc<CoreRedactor>>,
     let id = js_sys::Reflect::get(&redactor, &"__redactorId".into())
         .ok()
         .and_then(|v| v.as_f64())
-        .ok_or_else(|| error("new Journal(options): options.redactor must be a Redactor"))?;
+        .ok_or_else(|| error(format!("{what}: options.redactor must be a Redactor")))?;
     REDACTORS
         .with(|r| r.borrow().iter().find(|(k, _)| f64::from(*k) == id).map(|(_, v)| v.clone()))
         .map(Some)
-        .ok_or_else(|| error("new Journal(options): options.redactor was freed"))
+        .ok_or_else(|| error(format!("{what}: options.redactor was freed")))
 }

@@ -210,7 +210,7 @@ pub fn import_session(
 ) -> Result<String, JsValue> {
     let what = "importSession(journal, options)";
     let read = ReadOptions::from_js(&options, &format!("{what}: options"))?;
-    let redactor = match redactor_of(&options)? {
+    let redactor = match redactor_of(&options, what)? {
         Some(r) => r,
         None => std::rc::Rc::new(CoreRedactor::default()),
     };

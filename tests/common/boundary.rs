@@ -158,7 +158,14 @@ fn bad_arguments_throw_errors_that_say_what_was_wrong() {
     assert_error(wasm::format_cost("x".into()), "state must be a state object");
     assert_error(wasm::validate_session_id(JsValue::UNDEFINED), "id must be a string");
     assert_error(wasm::new_session_id("today".into()), "now must be a Date");
-    assert_error(wasm::summarise_session("a".into(), 5.into(), "".into()), "updated must be");
+    assert_error(
+        wasm::summarise_session("a".into(), 5.into(), "".into(), JsValue::UNDEFINED),
+        "updated must be",
+    );
+    assert_error(
+        wasm::summarise_session("a".into(), "2026-11-29T10:00:05.000Z".into(), "".into(), 5.into()),
+        "options must be an object",
+    );
 }
 
 #[wasm_bindgen_test]
@@ -212,8 +219,13 @@ fn accounting_and_listing() {
     );
     let empty = rebuild("".into()).expect("empty");
     assert!(wasm::budget_note(empty).expect("note").is_null());
-    let row =
-        wasm::summarise_session("s1".into(), "2026-11-29T10:00:05.000Z".into(), JOURNAL.into()).expect("row");
+    let row = wasm::summarise_session(
+        "s1".into(),
+        "2026-11-29T10:00:05.000Z".into(),
+        JOURNAL.into(),
+        JsValue::UNDEFINED,
+    )
+    .expect("row");
     assert_eq!(get(&row, "prompt").as_string().as_deref(), Some("héllo 😀 wörld"));
     assert_eq!(get(&row, "model").as_string().as_deref(), Some("m1"));
     assert_eq!(get(&row, "cost").as_string().as_deref(), Some("≥ $0.2500 (incomplete)"));

@@ -68,3 +68,37 @@ test("serve redacts every file that is not a Garuda journal, whatever its first 
   assert.equal(await get("garuda.jsonl"), fs.readFileSync(sample, "utf8"), "a Garuda journal is sent as written");
   console.log(`serve redacts: ${served.length} files of other agents (${served.filter((s) => s.type === "user").length} starting with a user line)`);
 });
+
+// The index the viewer opens (`/files/index.json`, and `list`) shows each
+// session's first prompt and title: another agent's, read from a file that
+// was never redacted, showed a key there (cut at 60 characters, so its
+// first 50 or so) while the file itself was served redacted.
+test("serve's index and list show another agent's prompt and title redacted (as read with --no-redact)", async () => {
+  const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-serve-index-"));
+  const line = (o) => JSON.stringify({ parentUuid: null, isSidechain: false, userType: "external", cwd: "/w", sessionId: "cc-s", version: "2.0.76", uuid: "u1", timestamp: "2026-01-05T10:00:00.000Z", ...o });
+  fs.writeFileSync(
+    path.join(dir, "cc-s.jsonl"),
+    [line({ type: "user", message: { role: "user", content: `please deploy with ${SECRET} today` } }), JSON.stringify({ type: "custom-title", customTitle: `key ${SECRET}`, sessionId: "cc-s" })].join("\n") + "\n",
+  );
+  const head = SECRET.slice(0, 24);
+  const index = async (...flags) => {
+    const child = spawn(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "serve", dir, ...flags], { stdio: ["ignore", "pipe", "inherit"] });
+    servers.push(child);
+    const printed = new URL(/http:\/\/127\.0\.0\.1:\d+\/\S*#token=[\w-]+/.exec(await new Promise((r) => child.stdout.once("data", (d) => r(String(d)))))[0]);
+    const token = new URLSearchParams(printed.hash.slice(1)).get("token");
+    const res = await fetch(`${printed.origin}/files/index.json`, { headers: { "x-garuda-token": token } });
+    child.kill();
+    return (await res.json()).sessions;
+  };
+  const [raw] = await index("--no-redact");
+  assert.equal(raw.format, "claude-code");
+  assert.ok(raw.prompt.includes(head) && raw.title.includes(SECRET), "with --no-redact the row is as the file says");
+  const [row] = await index();
+  assert.equal(row.prompt, "please deploy with [REDACTED] today");
+  assert.equal(row.title, "key [REDACTED]");
+  const { execFileSync } = await import("node:child_process");
+  const listed = execFileSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "list", dir, "--json"], { encoding: "utf8" });
+  assert.ok(!listed.includes(head), `list --json shows no part of the key: ${listed}`);
+  const table = execFileSync(process.execPath, [path.join(root, "pkg/bin/garuda-session.cjs"), "list", dir], { encoding: "utf8" });
+  assert.ok(!table.includes(head) && table.includes("[REDACTED]"), table);
+});

@@ -18,7 +18,14 @@ async function list(args) {
   } else {
     if (dir === undefined) throw new UsageError("give a sessions folder");
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
-    rows = folderRows(dir).map(({ file, children, ...row }) => row);
+    // Other agents' sessions were never redacted: the table (and --json,
+    // which may go to a file) shows their prompts and titles redacted.
+    const redactor = new session.Redactor({ env: process.env });
+    try {
+      rows = folderRows(dir, redactor).map(({ file, children, ...row }) => row);
+    } finally {
+      redactor.free();
+    }
   }
   if (o.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + "\n");
@@ -40,9 +47,10 @@ async function list(args) {
  * The sessions of a folder in any agent's layout (folders.cjs), newest
  * first, each summarised by the core (which detects its format); files in
  * no known format are left out. `file` and children's `file` are relative
- * paths under the folder.
+ * paths under the folder. With a Redactor, each row's prompt and title
+ * pass through it (summariseSession's `redactor`).
  */
-function folderRows(dir) {
+function folderRows(dir, redactor = null) {
   const enc = (rel) => rel.split("/").map(encodeURIComponent).join("/");
   const rows = [];
   for (const s of walkSessions(dir)) {
@@ -51,7 +59,7 @@ function folderRows(dir) {
     // file's mtime (a copy, a backup restored, a sync tool touches that);
     // the mtime only for a session whose records carry no time.
     const last = lastActivity(bytes, s.file);
-    const row = session.summariseSession(s.id, last ?? fs.statSync(s.file).mtime, bytes);
+    const row = session.summariseSession(s.id, last ?? fs.statSync(s.file).mtime, bytes, redactor ? { redactor } : undefined);
     if (row.format === null) continue;
     withRunsCost(row, s.children);
     // Runs inside the file (Claude Code sidechains) are child runs too, read from the same file (`run`: the Task call's id).

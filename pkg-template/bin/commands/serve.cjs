@@ -18,8 +18,19 @@ const HELP = `usage: garuda-session serve <dir> [--port n] [--no-redact] [--redi
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".jsonl": "text/plain; charset=utf-8" };
 
 /** The sessions of a folder as the viewer's index: ids, files, children. */
-function sessionIndex(dir) {
-  return { sessions: folderRows(dir) };
+/**
+ * The folder's sessions as the viewer's index. Unless --no-redact, each
+ * row's prompt and title pass through the Redactor (in the core, before the
+ * prompt is cut): another agent's files are served redacted, and so is
+ * what the index shows of them.
+ */
+function sessionIndex(dir, noRedact) {
+  const redactor = noRedact ? null : new session.Redactor({ env: process.env });
+  try {
+    return { sessions: folderRows(dir, redactor) };
+  } finally {
+    redactor?.free();
+  }
 }
 
 /** A path under the served folder from URL segments, or null: names only (no "." or "..", no separators). */
@@ -239,7 +250,7 @@ function serve(args) {
         const p = path.join(pkg, asset[1], asset[2] || "index.html");
         return fs.existsSync(p) ? file(p) : send(404, "text/plain", "not found");
       }
-      if (url.pathname === "/files/index.json") return send(200, TYPES[".json"], JSON.stringify(redis ? await redisIndex(redis) : sessionIndex(dir)));
+      if (url.pathname === "/files/index.json") return send(200, TYPES[".json"], JSON.stringify(redis ? await redisIndex(redis) : sessionIndex(dir, o.noRedact)));
       const journal = /^\/files\/(.+\.jsonl?)$/.exec(url.pathname);
       if (journal) {
         if (redis) {
