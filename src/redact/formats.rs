@@ -260,7 +260,10 @@ fn wrapped_run_end(text: &[u8], start: usize, wrap_below: usize) -> Option<usize
 }
 
 /// `-----BEGIN … PRIVATE KEY-----` to its END line, the whole block; with no
-/// END line (truncated output), to the end of the text. An END line with no
+/// END line (truncated output), the marker and the base64 lines after it
+/// (`key_body`), or the text to its end when what follows is not base64
+/// (whatever the body is, it is the key's), but nothing when the marker is
+/// a string in code (`starts_key_line`). An END line with no
 /// BEGIN before it (a paginated Read, a key split across two outputs): the
 /// body lines before it (`key_tail`). The trigger is four dashes and the
 /// word, so `pos` may be one or two dashes into the marker.
@@ -276,7 +279,9 @@ fn private_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     }
     let body_start = dashes_end(text, header_start + header_len)?;
     let Some(end_at) = find(&text[body_start..], b"----END").map(|i| body_start + i) else {
-        return Some((start, text.len()));
+        // No END line: output cut short, or the marker in code.
+        return starts_key_line(text, body_start)
+            .then(|| (start, key_body(text, body_start).unwrap_or(text.len())));
     };
     // An END marker: the block ends after its closing dashes.
     let marker_end = key_end_marker(text, end_at).unwrap_or(end_at + 7);
@@ -284,6 +289,91 @@ fn private_key(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     // stays: at least 16 letters and digits.
     let body = text[body_start..end_at].iter().filter(|b| b.is_ascii_alphanumeric()).count();
     (body >= 16).then_some((start, marker_end))
+}
+
+/// Whether a BEGIN marker with no END line after it starts a key: what
+/// follows it on its line is nothing (the line ends, or the text: output
+/// cut short) or base64 (a key on one line). A quote or code after it is
+/// a string in code (`line.startsWith('-----BEGIN PRIVATE KEY-----')) {`),
+/// and redacting from it to the text's end, as this did, took all the
+/// code after it.
+fn starts_key_line(text: &[u8], body_start: usize) -> bool {
+    let at = blanks(text, body_start);
+    at == text.len()
+        || line_ends(text, at).is_some()
+        || text[at..].iter().take(16).filter(|&&b| is_b64(b)).count() == 16
+}
+
+fn is_b64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
+}
+
+fn blanks(text: &[u8], mut at: usize) -> usize {
+    while let Some(b' ' | b'\t') = text.get(at) {
+        at += 1;
+    }
+    at
+}
+
+/// Past the line ends at `at` (None: there is none): newlines or, in a
+/// journal line's JSON text, `\n` (`\\n` for a `\n` written in a shell
+/// string).
+fn line_ends(text: &[u8], mut at: usize) -> Option<usize> {
+    let from = at;
+    while let Some(&b) = text.get(at) {
+        let slashes = text[at..].iter().take(8).take_while(|&&c| c == b'\\').count();
+        if matches!(b, b'\n' | b'\r') {
+            at += 1;
+        } else if slashes > 0 && matches!(text.get(at + slashes), Some(b'n' | b'r')) {
+            at += slashes + 1;
+        } else {
+            break;
+        }
+    }
+    (at > from).then_some(at)
+}
+
+/// Where a key's body ends when its BEGIN marker has no END line after it
+/// and its line ends there: whole lines of base64 (a line's leading spaces
+/// and a Read's `   12→` number kept; an encrypted key's `Proc-Type:` and
+/// `DEK-Info:` lines are part of it), up to the first line that is not
+/// one, whose base64 start goes too when it is long enough to be a cut key
+/// line. None when there are fewer than 16 such characters (a body that is
+/// not base64: the caller then takes the text to its end).
+fn key_body(text: &[u8], body_start: usize) -> Option<usize> {
+    let mut end = body_start;
+    let mut body = 0;
+    let mut at = body_start;
+    while body <= 16384 {
+        let Some(line) = line_ends(text, blanks(text, at)) else { break };
+        // A line's lead: spaces, a Read's `   12→`.
+        let mut lead = blanks(text, line);
+        let digits = text[lead..].iter().take(12).take_while(|b| b.is_ascii_digit()).count();
+        if text[lead + digits..].starts_with("→".as_bytes()) {
+            lead = blanks(text, lead + digits + "→".len());
+        }
+        if text[lead..].starts_with(b"Proc-Type:") || text[lead..].starts_with(b"DEK-Info:") {
+            at = lead
+                + text[lead..].iter().take(200).take_while(|&&b| !matches!(b, b'\n' | b'\r' | b'\\')).count();
+            end = at;
+            continue;
+        }
+        let run = text[lead..].iter().take(1024).take_while(|&&b| is_b64(b)).count();
+        // A line that is not base64 to its end: its base64 start goes when
+        // the cut may have fallen inside it (16 characters or more; `Done.`
+        // after a key stays).
+        let whole = lead + run == text.len() || line_ends(text, blanks(text, lead + run)).is_some();
+        if run == 0 || (!whole && run < 16) {
+            break;
+        }
+        body += run;
+        at = lead + run;
+        end = at;
+        if !whole {
+            break;
+        }
+    }
+    (body >= 16).then_some(end)
 }
 
 fn is_private_key_label(label: &[u8]) -> bool {
@@ -318,7 +408,6 @@ fn key_end_marker(text: &[u8], pos: usize) -> Option<usize> {
 /// line starts at `pos`; its last four dashes before `END` are at `marker`.
 fn key_tail(text: &[u8], pos: usize, marker: usize) -> Option<(usize, usize)> {
     let end = key_end_marker(text, marker)?;
-    let is_b64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
     // The separator before `at`: its start, or None.
     let separator = |at: usize| -> Option<usize> {
         let mut at = at;

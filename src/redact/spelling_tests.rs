@@ -188,3 +188,44 @@ fn a_passphrase_of_words_goes_whole() {
         assert_eq!(r.redact(text), text);
     }
 }
+
+/// A BEGIN marker with no END line: the base64 lines after it go (output
+/// cut short), and what follows them stays; a body that is not base64 goes
+/// to the text's end (the corpus's `yabba dabba doo`); a marker in a string
+/// of code stays with the code after it, all of which went before
+/// (`line.startsWith('-----BEGIN PRIVATE KEY-----')`).
+#[test]
+fn a_begin_marker_with_no_end_takes_its_base64_lines_and_no_more() {
+    let r = redactor();
+    let line = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj";
+    // Code that names the marker keeps every byte.
+    for code in [
+        "if (line.startsWith('-----BEGIN PRIVATE KEY-----')) {\n  inKey = true;\n}\nfunction foo() { return 42; }",
+        "const BEGIN = \"-----BEGIN RSA PRIVATE KEY-----\";\nconst body = lines.slice(1, -1).join(\"\");",
+        "lines.push(\"-----BEGIN PRIVATE KEY-----\");",
+    ] {
+        assert_eq!(r.redact(code), code);
+        let json = format!(r#"{{"type":"user","message":{{"role":"user","content":{}}}}}"#, json_str(code));
+        assert!(!r.redact_line(&json).expect("object").changed, "{json}");
+    }
+    // A key cut short: its lines go, what follows stays.
+    for (text, kept) in [
+        (format!("-----BEGIN PRIVATE KEY-----\n{line}\n{line}\nMIIEvQIBADAN"), ""),
+        (format!("$ head -c 200 key.pem\n-----BEGIN PRIVATE KEY-----\n{line}\n{}\n[output truncated]\nnext step", &line[..40]), "[output truncated]\nnext step"),
+        (format!("     1→-----BEGIN PRIVATE KEY-----\n     2→{line}\n     3→{line}\n"), ""),
+        (format!("-----BEGIN RSA PRIVATE KEY-----\r\nProc-Type: 4,ENCRYPTED\r\nDEK-Info: AES-128-CBC,3F1A\r\n\r\n{line}\r\nDone."), "Done."),
+        (format!("PRIVATE_KEY=\"-----BEGIN PRIVATE KEY-----\\n{line}\\n{line}"), ""),
+        (format!("-----BEGIN PRIVATE KEY----- {line}"), ""),
+        ("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADAN is junk, not base64".to_owned(), ""),
+    ] {
+        let out = r.redact(&text);
+        gone(&out, "MIIEvQIBADAN");
+        assert!(out.ends_with(kept), "{out}");
+        assert!(!out.contains("Proc-Type"), "{out}");
+        let json = format!(r#"{{"type":"user","message":{{"role":"user","content":{}}}}}"#, json_str(&text));
+        let out = r.redact_line(&json).expect("object").line;
+        gone(&out, "MIIEvQIBADAN");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        assert!(v["message"]["content"].as_str().is_some_and(|c| c.ends_with(kept)), "{out}");
+    }
+}
