@@ -403,6 +403,11 @@ impl Journal {
                     self.state.accounts.cost_usd = None;
                     (line, WarningKind::UsageUnknown, m)
                 }
+                Notice::NotThisFormat(line, m) => {
+                    self.state.format = None;
+                    self.state.accounts.cost_usd = None;
+                    (line, WarningKind::BadRecord, m)
+                }
                 Notice::Joined(line, n) => (
                     line,
                     WarningKind::BadJson,

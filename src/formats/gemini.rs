@@ -57,9 +57,10 @@ impl Reader {
                 }
                 Ok(doc) if !matches!(doc.get("messages"), Some(Value::Array(_))) => {
                     // Any JSON object opens like a Gemini CLI document (a
-                    // settings file, a manifest): said, not read as an
-                    // empty session.
-                    notices.push(Notice::BadRecord(
+                    // settings file, a manifest): said, and the file's
+                    // format is unknown (it was a Gemini session that cost
+                    // $0, and the CLI read it so).
+                    notices.push(Notice::NotThisFormat(
                         *first_line,
                         "not a Gemini CLI session document: it has no `messages` array".into(),
                     ));

@@ -142,6 +142,11 @@ pub enum Notice {
     /// A line holding this many JSON objects (a write that lost its
     /// newline): each was read.
     Joined(u64, usize),
+    /// The file is not in this reader's format after all, though its first
+    /// line looked so (any pretty-printed JSON opens like a Gemini CLI
+    /// document): the session's format becomes unknown, not a session of
+    /// that format that cost nothing.
+    NotThisFormat(u64, String),
 }
 
 impl Notice {

@@ -146,12 +146,15 @@ fn gemini_reads_the_document_and_the_jsonl_with_patches() {
 }
 
 /// A JSON file that is not a session (a settings file, a manifest) opens
-/// like a Gemini CLI document: it says so, where it read as an empty session.
+/// like a Gemini CLI document: it says so, where it read as an empty
+/// session, and its format is unknown (it was a Gemini session that cost
+/// $0, and `replay` printed it so).
 #[test]
 fn a_json_document_without_messages_is_not_a_gemini_session() {
     for text in ["{\n  \"manifest_version\": 1,\n  \"files\": []\n}\n", "{\n\"messages\": 3\n}\n"] {
         let s = read(text);
-        assert_eq!(s.format, Some(Format::Gemini));
+        assert_eq!(s.format, None);
+        assert_eq!(s.accounts.cost_usd, None);
         assert!(s.messages.is_empty());
         let w: Vec<_> = s.warnings.iter().map(|w| (w.line, w.kind)).collect();
         assert_eq!(w, vec![(1, WarningKind::BadRecord)], "{text}");
@@ -159,6 +162,7 @@ fn a_json_document_without_messages_is_not_a_gemini_session() {
     // An empty session is still one.
     let s = read("{\n\"sessionId\": \"s\",\n\"messages\": []\n}\n");
     assert_eq!(s.warnings, vec![]);
+    assert_eq!(s.format, Some(Format::Gemini));
 }
 
 #[test]

@@ -323,6 +323,13 @@ test("every command reads other agents' sessions; a file in no known format is e
   const bad = cli("replay", path.join(dir, "x.jsonl"));
   assert.equal(bad.code, 2);
   assert.match(bad.err, /no known session format \(tried garuda, claude-code, codex, pi, gemini\)/);
+  // A pretty-printed JSON file that is no session opens like a Gemini CLI
+  // document: it was read as a Gemini session that cost $0.0000.
+  writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ manifest_version: 1, files: [] }, null, 2) + "\n");
+  const manifest = cli("replay", path.join(dir, "manifest.json"));
+  assert.equal(manifest.code, 2, manifest.out + manifest.err);
+  assert.match(manifest.err, /no known session format/);
+  assert.doesNotMatch(manifest.out, /\$0/);
   assert.equal(cli("replay", formats("codex.jsonl"), "--format", "klingon").code, 2);
   const forced = JSON.parse(cli("replay", formats("codex.jsonl"), "--format", "pi", "--json").out);
   assert.equal(forced.format, "pi", "--format forces the reader");
