@@ -180,8 +180,8 @@ function addAcc(into, a) {
 const round = (c) => Math.round(c * 1e6) / 1e6;
 const tokensOf = (a) => a.input + a.output + a.cacheRead + a.cacheWrite;
 
-/** A cost: the sum of the known parts, null when no part is known (tokens without a price are unknown, never $0). */
-const costOf = (a) => (!a.known && (a.unknown || tokensOf(a) > 0) ? null : round(a.cost));
+/** A cost: the sum of the known parts, null when no part is known (tokens without a price, or a file whose usage was not all read, are unknown, never $0). */
+const costOf = (a) => (!a.known && (a.unknown || a.incomplete || tokensOf(a) > 0) ? null : round(a.cost));
 
 /**
  * The figures of an accumulator, under ccusage's names (inputTokens,
@@ -208,7 +208,7 @@ function figures(a) {
     modelsUsed: models,
     modelBreakdowns: models.map((name) => {
       const m = a.models.get(name);
-      return { modelName: name, inputTokens: m.input, outputTokens: m.output, cacheCreationTokens: m.cacheWrite, cacheReadTokens: m.cacheRead, cost: costOf(m), costIncomplete: m.unknown };
+      return { modelName: name, inputTokens: m.input, outputTokens: m.output, cacheCreationTokens: m.cacheWrite, cacheReadTokens: m.cacheRead, cost: costOf(m), costIncomplete: m.unknown || m.incomplete };
     }),
   };
 }
@@ -274,7 +274,9 @@ function report(items, o) {
           map.set(key, (g = { acc: newAcc(), owner, subagents: new Map(), sort: key }));
         }
         addRow(g.acc, r, k, model);
-        if (incomplete) g.acc.incomplete = true;
+        // The file's usage is not all known: its model's breakdown row is
+        // as unsure as the group (it showed $0.00 under a day marked so).
+        if (incomplete) g.acc.incomplete = g.acc.models.get(model).incomplete = true;
         if (by === "session" && it !== owner) {
           let s = g.subagents.get(it.file);
           if (!s) g.subagents.set(it.file, (s = { id: it.id, file: it.file, acc: newAcc() }));

@@ -185,3 +185,25 @@ test("the table: zero-token rows hidden, --order, --last, --breakdown, --project
   assert.doesNotMatch(compact, /cache/);
   assert.match(run(["usage", dir]).out.split("\n")[0], /cache create/);
 });
+
+// A Codex rollout without token counts: its usage is unknown. Its session
+// was marked incomplete, but --breakdown's row for its model said $0.00
+// (and --json's modelBreakdowns cost 0, costIncomplete false), found by a
+// new user's review on the peers' Codex files.
+test("--breakdown: a model whose file's usage is unknown shows an unknown cost, never $0.00", () => {
+  const dir = fs.mkdtempSync(path.join(tmpdir(), "garuda-usage-unknown-"));
+  const rollout = fs.readFileSync(path.join(root, "tests/formats/codex.jsonl"), "utf8").split("\n").filter((l) => l && !l.includes("token_count"));
+  fs.writeFileSync(path.join(dir, "rollout-2026-01-05T10-00-00-nocounts.jsonl"), rollout.join("\n") + "\n");
+  const r = run(["usage", dir, "--by", "session", "--breakdown", "--json"]);
+  const rows = JSON.parse(r.out).sessions;
+  assert.equal(rows.length, 1, r.out);
+  assert.equal(rows[0].totalCost, null, "the session's cost is unknown");
+  assert.ok(rows[0].modelBreakdowns.length > 0, r.out);
+  for (const m of rows[0].modelBreakdowns) {
+    assert.equal(m.cost, null, `${m.modelName}: unknown, not 0`);
+    assert.equal(m.costIncomplete, true);
+  }
+  const table = run(["usage", dir, "--by", "session", "--breakdown"]).out;
+  assert.doesNotMatch(table, /\$0\.00/, table);
+  assert.match(table, /└ .*unknown\s*$/m, table);
+});
