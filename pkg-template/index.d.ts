@@ -606,7 +606,11 @@ export class Redactor {
   redactLine(line: string): { line: string; changed: boolean };
   /** Redacts free text. */
   redact(text: string): string;
-  /** Redacts a whole journal (its text or the file's bytes): records as redactLine does, other lines as free text. */
+  /**
+   * Redacts a whole journal (its text or the file's bytes): records as redactLine does, other lines as free text.
+   * Bytes that are not UTF-8 become U+FFFD in the text (a string cannot hold them; `notUtf8` counts the lines
+   * that held some): to keep them as they are, use the CLI's `redact`, which writes bytes.
+   */
   redactJournal(journal: string | Uint8Array): {
     text: string;
     lines: number;
@@ -616,6 +620,8 @@ export class Redactor {
     notRecords: number;
     /** Secrets removed, by rule: env-value, assignment, record-field, jwt, private-key, github-token, ... */
     rules: Record<string, number>;
+    /** Lines of the bytes given that were not UTF-8 (0 for a string). */
+    notUtf8: number;
   };
   /** Frees the wasm memory now rather than at garbage collection. */
   free(): void;

@@ -100,7 +100,7 @@ impl Redactor {
     /// `redactLine` does, other lines as free text.
     #[wasm_bindgen(
         js_name = redactJournal,
-        unchecked_return_type = "{ text: string; lines: number; changed: number; notRecords: number; rules: Record<string, number> }"
+        unchecked_return_type = "{ text: string; lines: number; changed: number; notRecords: number; rules: Record<string, number>; notUtf8: number }"
     )]
     pub fn redact_journal(&self, journal: JsValue) -> Result<JsValue, JsValue> {
         let what = "redactJournal(journal)";
@@ -108,9 +108,23 @@ impl Redactor {
         if journal.dyn_ref::<js_sys::Uint8Array>().is_some_and(|b| b.length() as usize > MAX_JS_STRING) {
             return Err(too_large(what, "redact it a line at a time with redactLine"));
         }
+        // Bytes that are not UTF-8 (a torn write, another tool's file) are
+        // data, not a wrong argument: the text comes back as a string, which
+        // cannot hold them, so each invalid sequence becomes U+FFFD and the
+        // lines that held one are counted (`notUtf8`). This threw
+        // ERR_INVALID_ARG and redacted nothing. (The CLI's `redact` keeps
+        // such bytes as they are: it writes bytes, not a string.)
+        let mut not_utf8 = 0;
         let text = if journal.is_instance_of::<js_sys::Uint8Array>() {
-            String::from_utf8(js_sys::Uint8Array::from(journal).to_vec())
-                .map_err(|_| error("redactJournal(journal): the bytes are not UTF-8"))?
+            match String::from_utf8(js_sys::Uint8Array::from(journal).to_vec()) {
+                Ok(text) => text,
+                Err(e) => {
+                    let bytes = e.into_bytes();
+                    not_utf8 =
+                        bytes.split(|&b| b == b'\n').filter(|l| std::str::from_utf8(l).is_err()).count();
+                    String::from_utf8_lossy(&bytes).into_owned()
+                }
+            }
         } else {
             text_arg(&journal, "redactJournal(journal): journal (a string or a Uint8Array)")?
         };
@@ -127,6 +141,7 @@ impl Redactor {
             let _ = js_sys::Reflect::set(&rules, &JsValue::from_str(rule), &JsValue::from_f64(*count as f64));
         }
         let _ = js_sys::Reflect::set(&result, &"rules".into(), &rules);
+        let _ = js_sys::Reflect::set(&result, &"notUtf8".into(), &JsValue::from_f64(not_utf8 as f64));
         Ok(result.into())
     }
 }

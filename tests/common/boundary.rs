@@ -270,6 +270,16 @@ fn redactor_redacts_lines_text_and_journals() {
     assert_eq!(get(&out, "changed").as_f64(), Some(2.0));
     assert_eq!(get(&out, "notRecords").as_f64(), Some(1.0));
     assert!(!get(&out, "text").as_string().unwrap_or_default().contains("tok-1234567890abcdef"));
+    assert_eq!(get(&out, "notUtf8").as_f64(), Some(0.0));
+    // Bytes that are not UTF-8 are data: redacted, the bad byte as U+FFFD
+    // and its line counted (this threw ERR_INVALID_ARG).
+    let mut bytes = format!("{dirty}\n").into_bytes();
+    bytes.extend_from_slice(b"tok-1234567890abcdef \xff end\n{\"type\":\"title\",\"title\":\"ok\"}\n");
+    let out = r.redact_journal(Uint8Array::from(bytes.as_slice()).into()).expect("bytes not UTF-8");
+    assert_eq!(get(&out, "lines").as_f64(), Some(3.0));
+    assert_eq!(get(&out, "notUtf8").as_f64(), Some(1.0));
+    let text = get(&out, "text").as_string().unwrap_or_default();
+    assert!(text.contains("[REDACTED] \u{FFFD} end\n") && !text.contains("tok-1234567890abcdef"), "{text}");
     assert_error(r.redact_line(5.into()), "line must be a string");
     assert_error(r.redact_line("[1]".into()), "JSON object");
     assert_error(r.redact(JsValue::NULL), "text must be a string");
