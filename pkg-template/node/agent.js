@@ -291,6 +291,7 @@ function startSession(store, options = {}) {
  */
 function startChildSession(parent, childId, options = {}) {
   sessionArg(parent, "startChildSession(parent, childId, options)");
+  options = optionsArg(options, "startChildSession(parent, childId, options): options");
   usable(parent);
   if (typeof childId !== "string" || childId === "") throw fail("ERR_INVALID_ARG_TYPE", "startChildSession: childId must be a non-empty string");
   const store = storeOf.get(parent);
@@ -349,10 +350,26 @@ async function resumeSession(store, id, options = {}) {
   }
 }
 
+/** An optional list of strings: null or undefined is none (a string alone threw `notes.map is not a function`). */
+function stringsArg(list, what) {
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) throw fail("ERR_INVALID_ARG_TYPE", `${what} must be an array of strings`);
+  return list;
+}
+
+/** An optional options object: null or undefined is none (null threw reading its fields). */
+function optionsArg(options, what) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object") throw fail("ERR_INVALID_ARG_TYPE", `${what} must be an object`);
+  return options;
+}
+
 /** The user message: the prompt, one <garuda_note> text block per note, one plain text block per attachment. */
 function addUserMessage(s, text, notes = [], attachments = []) {
   sessionArg(s, "addUserMessage(session, text, notes, attachments)");
   if (typeof text !== "string") throw fail("ERR_INVALID_ARG_TYPE", "addUserMessage: text must be a string");
+  notes = stringsArg(notes, "addUserMessage(session, text, notes, attachments): notes");
+  attachments = stringsArg(attachments, "addUserMessage(session, text, notes, attachments): attachments");
   const content =
     notes.length === 0 && attachments.length === 0
       ? text
@@ -376,6 +393,8 @@ function addAssistantResponse(s, response, step, cost) {
 /** One user message with the tool results; `meta.calls` per call (toolUseId, name, durationMs, report...). */
 function addToolResults(s, results, meta = {}) {
   sessionArg(s, "addToolResults(session, results, meta)");
+  if (!Array.isArray(results)) throw fail("ERR_INVALID_ARG_TYPE", "addToolResults(session, results, meta): results must be an array of tool_result blocks");
+  meta = optionsArg(meta, "addToolResults(session, results, meta): meta");
   const message = { role: "user", content: results };
   return s.write({ type: "tool_results", message, calls: meta.calls ?? [] }, message);
 }
@@ -453,7 +472,8 @@ const one = (type, build) => (s, ...args) => {
 /** /models: the model switched; resume and replay treat it as a model switch (thinking before it is dropped). */
 const switchModel = one("model", (model, options = {}) => {
   // An empty name switches to no model: every later cost would be unknown.
-  if (typeof model !== "string" || model.trim() === "") throw fail("ERR_INVALID_ARG", `switchModel(session, model): model must be a model's name, got ${JSON.stringify(model)}`);
+  // (typeof, not JSON.stringify, for what it got: a BigInt made the message itself throw.)
+  if (typeof model !== "string" || model.trim() === "") throw fail("ERR_INVALID_ARG", `switchModel(session, model): model must be a model's name, got ${typeof model === "string" ? JSON.stringify(model) : typeof model}`);
   return { ...options, model };
 });
 const setTitle = one("title", (title) => ({ title }));

@@ -5,10 +5,11 @@
 //! the wasm at once, and no line's text is kept (`doctor::Streaming`).
 
 use super::doctor::format_option;
-use super::parse_json;
+use super::{error, parse_json, type_name};
 use crate::doctor;
 use crate::formats::Format;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 pub struct Diagnoser {
@@ -25,9 +26,21 @@ impl Diagnoser {
     }
 
     /// The next bytes of the file (a chunk may end anywhere, even inside a
-    /// UTF-8 character).
-    pub fn feed(&mut self, chunk: &[u8]) {
-        self.stream.feed(chunk);
+    /// UTF-8 character). A JsValue, not a `&[u8]`: the glue read
+    /// `undefined.length` (a TypeError without a code) and took a number
+    /// as no bytes.
+    pub fn feed(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] chunk: JsValue,
+    ) -> Result<(), JsValue> {
+        let Some(bytes) = chunk.dyn_ref::<js_sys::Uint8Array>() else {
+            return Err(error(format!(
+                "Diagnoser.feed(chunk): chunk must be a Uint8Array, got {}",
+                type_name(&chunk)
+            )));
+        };
+        self.stream.feed(&bytes.to_vec());
+        Ok(())
     }
 
     /// The diagnosis of all that was fed; the diagnoser is then ready for

@@ -323,7 +323,13 @@ impl Journal {
     /// The messages from index `from` on, with their origins: a host that
     /// keeps its own copy asks only for what is new.
     #[wasm_bindgen(js_name = messagesFrom, unchecked_return_type = "{ messages: Message[]; messageOrigins: MessageOrigin[] }")]
-    pub fn messages_from(&self, from: f64) -> Result<JsValue, JsValue> {
+    pub fn messages_from(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] from: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        // A JsValue, not an f64: the glue's number conversion threw a
+        // TypeError without a code for a BigInt or a Symbol.
+        let from = from.as_f64().unwrap_or(f64::NAN);
         if !(from >= 0.0 && from.fract() == 0.0) {
             return Err(error("messagesFrom(from): from must be a whole number of messages, 0 or more"));
         }
@@ -356,7 +362,11 @@ impl Journal {
     /// The messages the model gets, from index `from` on: what the API
     /// accepts after a resume or a model switch (spec §6), owned by the core.
     #[wasm_bindgen(js_name = viewFrom, unchecked_return_type = "Message[]")]
-    pub fn view_from(&mut self, from: f64) -> Result<JsValue, JsValue> {
+    pub fn view_from(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] from: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let from = from.as_f64().unwrap_or(f64::NAN);
         if !(from >= 0.0 && from.fract() == 0.0) {
             return Err(coded(
                 "ERR_INVALID_ARG",

@@ -40,7 +40,7 @@ fn answer(step: u32, call: &str) -> String {
 
 /// Indices of the view's messages that hold thinking.
 fn thinking_at(j: &mut wasm::Journal) -> Vec<u32> {
-    let view: Array = j.view_from(0.0).expect("view").into();
+    let view: Array = j.view_from(0.0.into()).expect("view").into();
     (0..view.length())
         .filter(|&i| {
             let content = get(&view.get(i), "content");
@@ -112,7 +112,7 @@ fn snapshot_top_and_a_lone_surrogate_from_js() {
     let _ = Reflect::set(&record, &"message".into(), &message);
     j.write(record.into()).expect("written");
     write(&mut j, r#"{"type":"resume","model":"m1"}"#);
-    let view: Array = j.view_from(0.0).expect("view").into();
+    let view: Array = j.view_from(0.0.into()).expect("view").into();
     assert_eq!(view.length(), 1);
     let content: js_sys::JsString = get(&view.get(0), "content").into();
     assert_eq!(content.char_code_at(0), f64::from(0xD83Du16));

@@ -100,3 +100,35 @@ test("a strict resume of a file with a torn last line refuses it as a torn tail,
   assert.deepEqual(state.warnings.map((w) => [w.line, w.kind]), [[3, "bad-json"]]);
   assert.equal(state.prompts, 2);
 });
+
+// Found by a new user's review (stop 61): these threw TypeErrors with no
+// code (`notes.map is not a function`, reading a field of null, the
+// glue's `undefined.length`, JSON.stringify of a BigInt inside the error
+// message itself), and Diagnoser.feed(123) was taken as no bytes.
+test("odd arguments are an Error with a code, and null stands for an optional argument left out", () => {
+  const core = require(path.join(root, "pkg/node/garuda_session.js"));
+  const store = new agent.MemorySessionStore();
+  const s = agent.startSession(store, { model: "claude-sonnet-4-5" });
+  const coded = (fn, what) => assert.throws(fn, (e) => e instanceof Error && typeof e.code === "string" && e.code.startsWith("ERR_"), what);
+  coded(() => agent.addUserMessage(s, "hi", "a note"), "notes as a string");
+  coded(() => agent.addUserMessage(s, "hi", [], [1]), "an attachment that is no string");
+  coded(() => agent.addToolResults(s, "results"), "results that are no array");
+  coded(() => agent.switchModel(s, 10n), "a BigInt model");
+  coded(() => agent.startChildSession(s, "c1", 5), "options that are no object");
+  const before = s.messages.length;
+  agent.addUserMessage(s, "hi", null, null);
+  agent.addUserMessage(s, "again", undefined, ["file"]);
+  assert.equal(s.messages.length, before + 2, "null notes and attachments are none");
+  const child = agent.startChildSession(s, "explore-c1", null);
+  assert.equal(child.id, "explore-c1");
+  const d = new core.Diagnoser();
+  for (const bad of [undefined, null, 123, "text"]) coded(() => d.feed(bad), `Diagnoser.feed(${String(bad)})`);
+  d.feed(new Uint8Array(Buffer.from('{"type":"user"}\n')));
+  assert.equal(typeof d.finish(), "object");
+  const j = new core.Journal();
+  j.feed('{"type":"user","message":{"role":"user","content":"x"},"t":"2026-01-01T00:00:00Z"}\n');
+  coded(() => j.viewFrom(10n), "viewFrom(BigInt)");
+  coded(() => j.messagesFrom(Symbol("x")), "messagesFrom(Symbol)");
+  assert.equal(j.messagesFrom(0).messages.length, 1);
+  assert.equal(j.viewFrom(0).length, 1);
+});
