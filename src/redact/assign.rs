@@ -678,7 +678,31 @@ pub fn url_credentials(text: &[u8], pos: usize) -> Option<(usize, usize)> {
             b':' if colon.is_none() => colon = Some(i),
             b'@' => {
                 let c = colon?;
-                let span = (c + 1, i);
+                // A raw `@` in the password (`u:p@ss@host`: RFC 3986 asks
+                // for %40, people paste it as it is): the userinfo ends at
+                // the authority's last `@`. (Cut at the first, `p` was too
+                // short to be a password and the whole of it stayed.)
+                let last = (i..limit)
+                    .take_while(|&k| {
+                        !matches!(
+                            text[k],
+                            b'/' | b'?'
+                                | b'#'
+                                | b' '
+                                | b'\n'
+                                | b'\r'
+                                | b'\t'
+                                | b'"'
+                                | b'\''
+                                | b'<'
+                                | b'>'
+                                | b'\\'
+                        )
+                    })
+                    .filter(|&k| text[k] == b'@')
+                    .last()
+                    .unwrap_or(i);
+                let span = (c + 1, last);
                 // Userinfo is data: its password is a literal, whatever
                 // it looks like (`https://user:hunter@host`).
                 let human = NameClass { secret: true, human: true, ..NameClass::default() };

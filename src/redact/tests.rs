@@ -106,6 +106,12 @@ fn assignments_lose_their_values_and_keep_their_names() {
         ("curl --password Sup3rS3cret https://x", "curl --password [REDACTED] https://x"),
         ("Authorization: Bearer abcDEF1234xyz987", "Authorization: Bearer [REDACTED]"),
         ("postgres://app:pa55word@db:5432/app", "postgres://app:[REDACTED]@db:5432/app"),
+        // A raw `@` in the password: the userinfo ends at the last `@`.
+        ("postgres://u:p@ss@host/db", "postgres://u:[REDACTED]@host/db"),
+        (
+            "mongodb://admin:Zq8@v!x@db1:27017,db2 and mail bob@example.com",
+            "mongodb://admin:[REDACTED]@db1:27017,db2 and mail bob@example.com",
+        ),
         ("pin: 4921", "pin: [REDACTED]"),
         ("PuttyPassword=0", "PuttyPassword=0"),
         ("tokenBudget: 20000000", "tokenBudget: 20000000"),
