@@ -672,48 +672,28 @@ pub fn url_credentials(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     }
     let user_start = pos + 3;
     let limit = text.len().min(user_start + 512);
-    let mut colon = None;
-    for i in user_start..limit {
-        match text[i] {
-            b':' if colon.is_none() => colon = Some(i),
-            b'@' => {
-                let c = colon?;
-                // A raw `@` in the password (`u:p@ss@host`: RFC 3986 asks
-                // for %40, people paste it as it is): the userinfo ends at
-                // the authority's last `@`. (Cut at the first, `p` was too
-                // short to be a password and the whole of it stayed.)
-                let last = (i..limit)
-                    .take_while(|&k| {
-                        !matches!(
-                            text[k],
-                            b'/' | b'?'
-                                | b'#'
-                                | b' '
-                                | b'\n'
-                                | b'\r'
-                                | b'\t'
-                                | b'"'
-                                | b'\''
-                                | b'<'
-                                | b'>'
-                                | b'\\'
-                        )
-                    })
-                    .filter(|&k| text[k] == b'@')
-                    .last()
-                    .unwrap_or(i);
-                let span = (c + 1, last);
-                // Userinfo is data: its password is a literal, whatever
-                // it looks like (`https://user:hunter@host`).
-                let human = NameClass { secret: true, human: true, ..NameClass::default() };
-                let ok = span.1 > span.0 && !keeps_literal(&text[span.0..span.1], human);
-                return ok.then_some(span);
-            }
-            b'/' | b'?' | b'#' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'\'' | b'<' | b'>' => return None,
+    // The first `:` before any `@`, and the authority's last `@`: a raw
+    // `@` in the password (`u:p@ss@host`: RFC 3986 asks for %40, people
+    // paste it as it is). Cut at the first `@`, `p` was too short to be a
+    // password and the whole of it stayed.
+    let (mut colon, mut at) = (None, None);
+    for (i, &b) in text.iter().enumerate().take(limit).skip(user_start) {
+        match b {
+            b':' if colon.is_none() && at.is_none() => colon = Some(i),
+            b'@' => at = Some(i),
+            b'/' | b'?' | b'#' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'\'' | b'<' | b'>' => break,
+            // Past an `@`, a backslash ends the authority too (a `\n` in a
+            // journal line's JSON text).
+            b'\\' if at.is_some() => break,
             _ => {}
         }
     }
-    None
+    let span = (colon? + 1, at?);
+    // Userinfo is data: its password is a literal, whatever it looks like
+    // (`https://user:hunter@host`).
+    let human = NameClass { secret: true, human: true, ..NameClass::default() };
+    let ok = span.1 > span.0 && !keeps_literal(&text[span.0..span.1], human);
+    ok.then_some(span)
 }
 
 /// `Bearer v`, `Basic v` where no name precedes (a curl -v line, a log).

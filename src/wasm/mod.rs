@@ -126,20 +126,23 @@ fn encode_into(text: &js_sys::JsString, buf: &mut [u8]) -> usize {
 /// small enough that no second copy of a big journal exists at once.
 const CHUNK_UNITS: u32 = 1 << 20;
 
-/// Feeds a JS string to a journal in chunks, without ever holding all of it
-/// in wasm memory. A chunk never ends between the halves of a surrogate pair.
-fn feed_js_string(
-    journal: &mut CoreJournal,
+/// Calls `each` with a JS string's text a chunk at a time (`CHUNK_UNITS`),
+/// encoded into one reused buffer: the whole string is never in wasm
+/// memory twice. A chunk never ends between the halves of a surrogate
+/// pair. Stops at the first error `each` returns.
+fn js_chunks(
     text: &js_sys::JsString,
-    mut starts: Option<&mut crate::lines::LineStarts>,
-    what: &str,
+    mut each: impl FnMut(&str) -> Result<(), JsValue>,
 ) -> Result<(), JsValue> {
     let len = text.length();
     // A UTF-16 unit becomes at most 3 UTF-8 bytes.
     let mut buf = vec![0u8; 3 * CHUNK_UNITS.min(len) as usize];
     let mut start = 0;
     while start < len {
-        let end = chunk_end(text, start, len);
+        let mut end = start.saturating_add(CHUNK_UNITS).min(len);
+        if end < len && (0xD800..0xDC00).contains(&(text.char_code_at(end - 1) as u32)) {
+            end -= 1;
+        }
         let written = encode_into(&text.slice(start, end), &mut buf);
         let Some(bytes) = buf.get(..written) else { break };
         // SAFETY: `encodeInto` writes UTF-8 and nothing else: the Encoding
@@ -147,14 +150,27 @@ fn feed_js_string(
         // surrogate becomes U+FFFD) and writes only whole sequences, and the
         // chunk never splits a surrogate pair. Checking again cost 7% of a
         // 100 MB replay (110 against 118 ms), which is what it saves.
-        if let Some(starts) = starts.as_deref_mut() {
-            starts.add(bytes);
-        }
-        journal.feed(unsafe { std::str::from_utf8_unchecked(bytes) });
-        room(what)?;
+        each(unsafe { std::str::from_utf8_unchecked(bytes) })?;
         start = end;
     }
     Ok(())
+}
+
+/// Feeds a JS string to a journal in chunks, without ever holding all of it
+/// in wasm memory.
+fn feed_js_string(
+    journal: &mut CoreJournal,
+    text: &js_sys::JsString,
+    mut starts: Option<&mut crate::lines::LineStarts>,
+    what: &str,
+) -> Result<(), JsValue> {
+    js_chunks(text, |chunk| {
+        if let Some(starts) = starts.as_deref_mut() {
+            starts.add(chunk.as_bytes());
+        }
+        journal.feed(chunk);
+        room(what)
+    })
 }
 
 /// Bytes per chunk when a Uint8Array is fed: the input is never copied into
@@ -203,7 +219,7 @@ fn too_large(what: &str, instead: &str) -> JsValue {
 }
 
 /// A JS string as Rust text. Long strings go through `encodeInto` (a
-/// native copy), a chunk at a time as `feed_js_string` does; short ones
+/// native copy), a chunk at a time (`js_chunks`); short ones
 /// through the glue (less per-call set-up).
 ///
 /// Why chunks: encoded whole, the string needed a zeroed buffer of three
@@ -222,30 +238,12 @@ fn js_text(value: &JsValue) -> Option<String> {
     }
     // A unit is at least one byte: exact for ASCII, which journals mostly are.
     let mut out = String::with_capacity(len as usize);
-    let mut buf = vec![0u8; 3 * CHUNK_UNITS.min(len) as usize];
-    let mut start = 0;
-    while start < len {
-        let end = chunk_end(text, start, len);
-        let written = encode_into(&text.slice(start, end), &mut buf);
-        let bytes = buf.get(..written)?;
-        // SAFETY: as in `feed_js_string`: `encodeInto` writes only whole
-        // UTF-8 sequences of scalar values, and no chunk splits a
-        // surrogate pair.
-        out.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
-        start = end;
-    }
+    js_chunks(text, |chunk| {
+        out.push_str(chunk);
+        Ok(())
+    })
+    .ok()?;
     Some(out)
-}
-
-/// Where the chunk of `text` that starts at `start` ends: `CHUNK_UNITS`
-/// later, or one unit sooner so as not to split a surrogate pair, or at `len`.
-fn chunk_end(text: &js_sys::JsString, start: u32, len: u32) -> u32 {
-    let end = start.saturating_add(CHUNK_UNITS).min(len);
-    if end < len && (0xD800..0xDC00).contains(&(text.char_code_at(end - 1) as u32)) {
-        end - 1
-    } else {
-        end
-    }
 }
 
 thread_local! {

@@ -20,12 +20,7 @@ async function list(args) {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
     // Other agents' sessions were never redacted: the table (and --json,
     // which may go to a file) shows their prompts and titles redacted.
-    const redactor = new session.Redactor({ env: process.env });
-    try {
-      rows = folderRows(dir, redactor).map(({ file, children, ...row }) => row);
-    } finally {
-      redactor.free();
-    }
+    rows = folderRows(dir).map(({ file, children, ...row }) => row);
   }
   if (o.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + "\n");
@@ -47,10 +42,21 @@ async function list(args) {
  * The sessions of a folder in any agent's layout (folders.cjs), newest
  * first, each summarised by the core (which detects its format); files in
  * no known format are left out. `file` and children's `file` are relative
- * paths under the folder. With a Redactor, each row's prompt and title
- * pass through it (summariseSession's `redactor`).
+ * paths under the folder. Unless `redact` is false (serve --no-redact),
+ * each row's prompt and title pass through a Redactor over this process's
+ * environment (summariseSession's `redactor`): other agents' sessions were
+ * never redacted, and an index shows their rows.
  */
-function folderRows(dir, redactor = null) {
+function folderRows(dir, { redact = true } = {}) {
+  const redactor = redact ? new session.Redactor({ env: process.env }) : null;
+  try {
+    return rowsOf(dir, redactor);
+  } finally {
+    redactor?.free();
+  }
+}
+
+function rowsOf(dir, redactor) {
   const enc = (rel) => rel.split("/").map(encodeURIComponent).join("/");
   const rows = [];
   for (const s of walkSessions(dir)) {

@@ -17,20 +17,14 @@ const HELP = `usage: garuda-session serve <dir> [--port n] [--no-redact] [--redi
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".jsonl": "text/plain; charset=utf-8" };
 
-/** The sessions of a folder as the viewer's index: ids, files, children. */
 /**
- * The folder's sessions as the viewer's index. Unless --no-redact, each
- * row's prompt and title pass through the Redactor (in the core, before the
- * prompt is cut): another agent's files are served redacted, and so is
- * what the index shows of them.
+ * The folder's sessions as the viewer's index: ids, files, children.
+ * Unless --no-redact, each row's prompt and title are redacted (in the
+ * core, before the prompt is cut): another agent's files are served
+ * redacted, and so is what the index shows of them.
  */
 function sessionIndex(dir, noRedact) {
-  const redactor = noRedact ? null : new session.Redactor({ env: process.env });
-  try {
-    return { sessions: folderRows(dir, redactor) };
-  } finally {
-    redactor?.free();
-  }
+  return { sessions: folderRows(dir, { redact: !noRedact }) };
 }
 
 /** A path under the served folder from URL segments, or null: names only (no "." or "..", no separators). */
