@@ -966,7 +966,7 @@ export function newSessionId(now?: Date): string;
 export interface ResumeOptions {
   /** The model the session resumes with (default: the session's last model). A different model drops all thinking. */
   model?: string;
-  /** Whether the next request enables thinking. `false` drops all thinking; `true` also repairs an unfinished tool loop that lacks thinking. */
+  /** Whether the next request enables thinking (default: the session's own `thinking` record, when it has one). `false` drops all thinking; `true` also repairs an unfinished tool loop that lacks thinking. */
   thinking?: boolean;
 }
 
@@ -1006,6 +1006,8 @@ export interface RepairReport {
   remaining: MessageProblem[];
   /** Messages left out whole, being no message the API takes (an unknown role, no content): index in state.messages, journal line, why. Counted in messagesRemoved too. */
   notMessages: { message: number; line: number; problem: string }[];
+  /** Whether the repair took the next request to enable thinking: options.thinking, else the session's own `thinking` record (null: neither says). */
+  thinking: boolean | null;
 }
 
 export type MessageProblemKind =

@@ -154,6 +154,9 @@ pub struct RepairReport {
     /// (an unknown role, no content): (index in the state, journal line,
     /// why). Also counted in `messages_removed`.
     pub not_messages: Vec<(usize, u64, &'static str)>,
+    /// Whether the repair took the next request to enable thinking (the
+    /// options', else the session's own choice; None: unknown).
+    pub thinking: Option<bool>,
 }
 
 impl RepairReport {
@@ -196,7 +199,7 @@ impl RepairReport {
             })
             .collect();
         format!(
-            r#"{{"thinkingDropped":{{{}}},"dropped":[{}],"toolCallsAnswered":[{}],"messagesRemoved":{},"messagesMerged":{},"orphanResultsToText":{},"resultsMovedFirst":{},"blankTextRemoved":{},"toolUseIdsRenamed":{},"leadingNoteAdded":{},"toolLoopToText":{},"blocksDropped":{},"blocksMended":{},"badBlocks":[{}],"messagesDroppedAtReplay":{},"remaining":[{}],"notMessages":[{}]}}"#,
+            r#"{{"thinkingDropped":{{{}}},"dropped":[{}],"toolCallsAnswered":[{}],"messagesRemoved":{},"messagesMerged":{},"orphanResultsToText":{},"resultsMovedFirst":{},"blankTextRemoved":{},"toolUseIdsRenamed":{},"leadingNoteAdded":{},"toolLoopToText":{},"blocksDropped":{},"blocksMended":{},"badBlocks":[{}],"messagesDroppedAtReplay":{},"remaining":[{}],"notMessages":[{}],"thinking":{}}}"#,
             counts.join(","),
             dropped.join(","),
             answered.join(","),
@@ -213,7 +216,8 @@ impl RepairReport {
             bad.join(","),
             self.messages_dropped_at_replay,
             remaining.join(","),
-            not_messages.join(",")
+            not_messages.join(","),
+            self.thinking.map_or("null", |t| if t { "true" } else { "false" })
         )
     }
 }
@@ -247,7 +251,20 @@ pub fn resume_messages(
     epoch: u32,
     options: &ResumeOptions,
 ) -> Resumed {
-    let mut report = RepairReport::default();
+    let (mut msgs, mut report) = repair(messages, model, epoch, options);
+    finish(&mut msgs, &mut report, options.thinking == Some(true));
+    Resumed { messages: msgs, report }
+}
+
+/// Every repair but the last step (`finish`): the live view takes out the
+/// answers it leaves to the journal between the two.
+fn repair(
+    messages: &[Message],
+    model: Option<&str>,
+    epoch: u32,
+    options: &ResumeOptions,
+) -> (Vec<Msg>, RepairReport) {
+    let mut report = RepairReport { thinking: options.thinking, ..RepairReport::default() };
     let mut msgs: Vec<Msg> = Vec::with_capacity(messages.len() + 1);
     for (i, m) in messages.iter().enumerate() {
         if m.origin.dropped {
@@ -280,14 +297,19 @@ pub fn resume_messages(
         }
         shape(&mut msgs, &mut report);
     }
-    if options.thinking == Some(true) {
-        tool_loop_to_text(&mut msgs, &mut report);
+    (msgs, report)
+}
+
+/// The repair's last step, with thinking on: a tool loop whose thinking is
+/// gone is written out as text; then what the API would still refuse.
+fn finish(msgs: &mut [Msg], report: &mut RepairReport, thinking: bool) {
+    if thinking {
+        tool_loop_to_text(msgs, report);
     }
     // An empty history stays empty: the agent's next prompt starts it.
     if !msgs.is_empty() {
-        report.remaining = check::check(&msgs, options.thinking == Some(true));
+        report.remaining = check::check(msgs, thinking);
     }
-    Resumed { messages: msgs, report }
 }
 
 /// Blocks of a shape the API refuses are mended into text when they said

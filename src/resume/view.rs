@@ -18,7 +18,7 @@
 //! open tool calls, so `closeOpenToolCalls` is O(1) when nothing is open.
 
 use super::message::{Kind, Msg, Role};
-use super::{resume_messages, RepairReport, ResumeOptions, INTERRUPTED};
+use super::{ProblemKind, RepairReport, ResumeOptions, INTERRUPTED};
 use crate::record::RecordKind;
 use crate::state::SessionState;
 
@@ -44,6 +44,9 @@ pub struct ModelView {
     /// The tool calls (id, name) of the view's last assistant message that
     /// no later message answers.
     open: Vec<(String, String)>,
+    /// The open calls are the repaired part's: the message that answers
+    /// them goes into that part (`refresh`).
+    open_before_live: bool,
 }
 
 impl ModelView {
@@ -119,8 +122,17 @@ impl ModelView {
         }
         let Some(m) = Msg::parse(json, Default::default(), None) else { return };
         match m.role {
-            Role::Assistant => self.open = calls_of(&m),
+            Role::Assistant => {
+                self.open = calls_of(&m);
+                self.open_before_live = false;
+            }
             Role::User => {
+                if self.open_before_live
+                    && m.tool_result_ids().any(|id| self.open.iter().any(|(o, _)| o == id))
+                {
+                    self.stale = true;
+                    return;
+                }
                 if !self.open.is_empty() {
                     let answered: Vec<&str> = m.tool_result_ids().collect();
                     self.open.retain(|(id, _)| !answered.contains(&id.as_str()));
@@ -142,48 +154,51 @@ impl ModelView {
         // messages the compaction carried over keep their older lines, and
         // splitting the conversation at them repaired half a tool loop (an
         // answered call "interrupted" live, unlike after the next resume).
-        self.covered = if self.compacted > barrier {
+        let base = if self.compacted > barrier {
             0
         } else {
             state.messages.iter().rposition(|m| m.origin.line < barrier).map_or(0, |i| i + 1)
         };
+        // Calls of the last response before the barrier that the journal
+        // leaves unanswered there.
+        let unanswered: Vec<String> = open_calls(state.messages[..base].iter().map(|m| m.json.as_str()))
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        // The journal's answer to them, written after the barrier (the
+        // host's results, or closeOpenToolCalls' record), belongs to the
+        // repaired loop: a loop the repair writes out as text (thinking on,
+        // its thinking gone with a model switch) has its results written
+        // out too. Left live, tool_result blocks would answer a call that
+        // is now text, which the API refuses; a resume of the journal
+        // writes both out.
+        self.covered = base + answering_run(&state.messages[base..], &unanswered);
+        let thinking = thinking_on(state.thinking.as_deref()) == Some(true);
         let options = ResumeOptions { model: None, thinking: thinking_on(state.thinking.as_deref()) };
-        let resumed =
-            resume_messages(&state.messages[..self.covered], state.model.as_deref(), state.epoch, &options);
-        let mut report = resumed.report;
-        let mut prefix = resumed.messages;
-        // Calls of the last response that the journal leaves unanswered
-        // stay open here: the host's closeOpenToolCalls answers them with
-        // a record, so the journal holds the answer too (answered here as
-        // well, they would be answered twice).
-        let unanswered: Vec<String> =
-            open_calls(state.messages[..self.covered].iter().map(|m| m.json.as_str()))
-                .into_iter()
-                .map(|(id, _)| id)
-                .collect();
-        // Which of them the repair must leave to the journal: all of them
-        // when nothing live follows yet (the record will come), and those
-        // the live part's first results answer when it does (the record
-        // came: the view is being made again after it, by an undo, a redo
-        // or a late first read, and answered here too they would be
-        // answered twice, which the API refuses).
-        let live = &state.messages[self.covered..];
-        let left_to_journal: Vec<String> = if live.is_empty() {
-            unanswered
+        let (mut prefix, mut report) =
+            super::repair(&state.messages[..self.covered], state.model.as_deref(), state.epoch, &options);
+        // Calls still unanswered stay open when nothing live follows: the
+        // host's closeOpenToolCalls answers them with a record, so the
+        // journal holds the answer too (answered here as well, they would
+        // be answered twice, which the API refuses). When something live
+        // follows (a prompt written with no answer first), the repair's
+        // answers before it stay.
+        let left_to_journal: Vec<String> = if self.covered < state.messages.len() {
+            Vec::new()
         } else {
-            let answered = answered_first(live.iter().map(|m| m.json.as_str()));
-            unanswered.into_iter().filter(|id| answered.contains(id)).collect()
+            let answered: Vec<String> =
+                answered_first(state.messages[base..self.covered].iter().map(|m| m.json.as_str()));
+            unanswered.into_iter().filter(|id| !answered.contains(id)).collect()
         };
-        // Only when nothing but results follows the response: a record
-        // appended after a prompt would put its results after other content
-        // of the turn, which the API refuses (the repair's answers, before
-        // the prompt, stay then).
+        // Only when nothing but results follows the response: results
+        // appended after a prompt would come after other content of the
+        // turn, which the API refuses.
         let last = prefix.iter().rposition(|m| m.role == Role::Assistant).filter(|&a| {
             !left_to_journal.is_empty()
                 && prefix[a + 1..].iter().all(|m| m.blocks.iter().all(|b| b.kind == Kind::ToolResult))
         });
+        let mut reopened: Vec<String> = Vec::new();
         if let Some(a) = last {
-            let mut reopened: Vec<String> = Vec::new();
             for m in &mut prefix[a + 1..] {
                 let before = m.blocks.len();
                 m.blocks.retain(|b| {
@@ -208,9 +223,23 @@ impl ModelView {
             }
             report.tool_calls_answered.retain(|id| !reopened.contains(id));
         }
+        // A loop with calls still open is not written out as text yet: the
+        // calls would be text while the journal answers them. The answer's
+        // record makes the view again (note_appended), with it in the loop.
+        super::finish(&mut prefix, &mut report, thinking && reopened.is_empty());
+        if let Some(a) = last.filter(|_| !reopened.is_empty()) {
+            // What the journal's answer settles is not a problem left.
+            report.remaining.retain(|p| {
+                !(p.index == a
+                    && matches!(p.kind, ProblemKind::ToolUseUnanswered | ProblemKind::ThinkingMissing))
+            });
+        }
         self.prefix = prefix.iter().map(Msg::to_json).collect();
         self.report = report;
         let open = open_calls(self.iter(state));
+        // Open calls of the repaired part's response: their answer, when it
+        // comes, makes the view again.
+        self.open_before_live = !open.is_empty() && self.covered == state.messages.len();
         self.open = open;
     }
 
@@ -269,7 +298,7 @@ fn next_generation() -> u64 {
 /// What a `thinking` record's choice says of the next request: on, off, or
 /// unknown (the SDK's `{type: "enabled" | "adaptive" | "disabled"}`, or a
 /// boolean).
-fn thinking_on(choice: Option<&str>) -> Option<bool> {
+pub(crate) fn thinking_on(choice: Option<&str>) -> Option<bool> {
     let choice = choice?;
     match choice {
         "true" => return Some(true),
@@ -294,6 +323,26 @@ fn calls_of(m: &Msg) -> Vec<(String, String)> {
         .filter(|b| b.kind == Kind::ToolUse)
         .filter_map(|b| Some((b.id.clone()?, b.name.clone().unwrap_or_default())))
         .collect()
+}
+
+/// How many of the first messages of `live` the answer to `unanswered`
+/// spans: its leading user messages (one turn to the API) up to the last
+/// that answers one of them (0: none does).
+fn answering_run(live: &[crate::state::Message], unanswered: &[String]) -> usize {
+    if unanswered.is_empty() {
+        return 0;
+    }
+    let mut end = 0;
+    for (k, m) in live.iter().enumerate() {
+        let Some(msg) = Msg::parse(&m.json, Default::default(), None) else { break };
+        if msg.role == Role::Assistant {
+            break;
+        }
+        if msg.tool_result_ids().any(|id| unanswered.iter().any(|u| u == id)) {
+            end = k + 1;
+        }
+    }
+    end
 }
 
 /// The ids the first user messages of a list answer, up to its first

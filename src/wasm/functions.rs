@@ -208,6 +208,15 @@ fn resumed(state: JsValue, options: JsValue, name: &str) -> Result<resume::Resum
     if options.model.is_none() {
         options.model = model.clone();
     }
+    // Unsaid, thinking is what the session's own `thinking` record chose
+    // (spec §2: "a resume brings it back"), as resumeSession's view reads it.
+    if options.thinking.is_none() {
+        let choice = js_sys::Reflect::get(&state, &"thinking".into()).unwrap_or(JsValue::UNDEFINED);
+        if !choice.is_undefined() && !choice.is_null() {
+            let json = js_json(&choice, &format!("{name}(state, options): state.thinking"))?;
+            options.thinking = resume::view::thinking_on(Some(&json));
+        }
+    }
     Ok(resume::resume_messages(&messages, model.as_deref(), epoch, &options))
 }
 

@@ -111,6 +111,36 @@ test("resume prints messages and the report; check exits 1 only when the API wou
   assert.match(c.out, /is accepted/);
 });
 
+// The journal's own thinking record decides, as resumeSession's view reads
+// it (JOURNAL.md §2: "a resume brings it back"): resume and check once went
+// by thinking off unless --thinking said on, and passed a history whose
+// unfinished tool loop lacks the thinking the API then asks for.
+test("resume and check go by the journal's thinking record unless --thinking says otherwise", () => {
+  const dir = tmp();
+  const file = path.join(dir, "loop.jsonl");
+  const records = [
+    { type: "start", sessionId: "s", model: "claude-sonnet-4-5" },
+    { type: "thinking", choice: { type: "enabled", budget_tokens: 2048 } },
+    { type: "user", message: { role: "user", content: "go" } },
+    { type: "assistant", step: 1, response: { content: [{ type: "thinking", thinking: "plan", signature: "sig" }, { type: "tool_use", id: "t1", name: "bash", input: {} }], usage: {} } },
+    { type: "model", model: "claude-opus-4-5" },
+    { type: "tool_results", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] }, calls: [] },
+  ];
+  writeFileSync(file, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const r = cli("resume", file);
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.err);
+  assert.equal(report.thinking, true);
+  assert.equal(report.toolLoopToText, true);
+  assert.match(JSON.parse(r.out)[1].content[0].text, /^\[Called tool bash \(t1\)/);
+  const off = cli("resume", file, "--thinking", "off");
+  assert.equal(JSON.parse(off.err).thinking, false);
+  assert.equal(JSON.parse(off.out)[1].content[0].type, "tool_use");
+  const c = cli("check", file);
+  assert.equal(c.code, 0, c.out);
+  assert.match(c.out, /resume drops thinking blocks: model-switch 1\n.* is accepted/);
+});
+
 test("list shows the /sessions table newest first; export writes md and self-contained html", () => {
   const dir = tmp();
   copyFileSync(golden("every-record-type.jsonl"), path.join(dir, "20261129-100000-ab12.jsonl"));

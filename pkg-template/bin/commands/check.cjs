@@ -23,9 +23,10 @@ function check(args) {
     return 1;
   }
   const options = resumeOptions(o, state);
-  const thinking = options.thinking === true;
-  const raw = session.checkMessages(state.messages, { thinking });
   const { messages, report } = session.repairForResume(state, options);
+  // The thinking the repair went by: the flag's, else the session's own.
+  const thinking = report.thinking === true;
+  const raw = session.checkMessages(state.messages, { thinking });
   const resumed = session.checkMessages(messages, { thinking });
   const lines = [];
   if (raw.length) {

@@ -11,11 +11,10 @@ format; --format garuda|claude-code|codex|pi|gemini forces it.
 
 function resumeOptions(o, state) {
   const options = { model: o.model ?? state.model };
+  // Without the flag, the core reads the session's own thinking record.
   if (o.thinking !== undefined) {
     if (o.thinking !== "on" && o.thinking !== "off") throw new UsageError("--thinking takes on or off");
     options.thinking = o.thinking === "on";
-  } else if (state.thinking === "off") {
-    options.thinking = false;
   }
   return options;
 }
