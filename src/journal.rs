@@ -57,6 +57,9 @@ pub struct Journal {
     /// A line was offered to detection: a lone `{` after it opens no Gemini
     /// CLI document (one is its file's first line).
     detect_tried: bool,
+    /// The line of a lone `{` that opened the file, taken for a Gemini CLI
+    /// document until the next line says (0: none).
+    lone_brace: u64,
     /// A child run inside the file to read alone (`with_run`).
     run: Option<String>,
     /// Keep the file's inline runs to read each alone (`keeping_runs`).
@@ -85,6 +88,7 @@ impl Default for Journal {
             translated: None,
             usage_only: false,
             detect_tried: false,
+            lone_brace: 0,
             prices: Prices::built_in(),
             view: Default::default(),
             run: None,
@@ -359,7 +363,21 @@ impl Journal {
         // A JSON array of log entries (Gemini CLI's logs.json) opens with `[`
         // and holds `{` on its next line: that is no session document.
         let opener = std::mem::replace(&mut self.detect_tried, true) && line.trim() == "{";
-        let format = self.forced.or_else(|| if opener { None } else { Format::detect(line) });
+        let detected = if opener { None } else { Format::detect(line) };
+        if let (Some(forced), Some(seen)) = (self.forced, detected.filter(|d| Some(*d) != self.forced)) {
+            // A forced reader skips what it does not know, so a file of
+            // another agent read as it would count nothing, silently.
+            self.state.warn(Warning {
+                line: self.lines,
+                kind: WarningKind::BadRecord,
+                message: format!(
+                    "the format {} was asked for, but this line is a {} session's: what is read may be wrong",
+                    forced.as_str(),
+                    seen.as_str()
+                ),
+            });
+        }
+        let format = self.forced.or(detected);
         if let Some(format) = format {
             self.state.format = Some(format);
             self.reader = match &self.run {
@@ -521,13 +539,35 @@ impl Journal {
         if line.trim().is_empty() {
             return;
         }
+        let brace = std::mem::take(&mut self.lone_brace);
+        if brace > 0 && line.trim() != "{" && Format::detect(line).is_some() {
+            self.torn_first_brace(brace);
+        }
         if self.state.format.is_none() {
             self.detect(line);
+            if self.state.format == Some(Format::Gemini) && self.forced.is_none() && line.trim() == "{" {
+                self.lone_brace = self.lines;
+            }
         }
         if self.reader.is_some() {
             return self.read_foreign_line(line, last);
         }
         self.apply_record_line(line, last);
+    }
+
+    /// A lone `{` opened the file and a whole record of some format follows:
+    /// the `{` is what a crash left of a first record (a store writes on
+    /// after a torn line), not a Gemini CLI document's first line. Read as
+    /// one, the whole journal was lost to a document that does not parse.
+    #[cold]
+    fn torn_first_brace(&mut self, line: u64) {
+        self.reader = None;
+        self.state.format = None;
+        self.state.warn(Warning {
+            line,
+            kind: WarningKind::BadJson,
+            message: "a line cut short (a lone `{`), where a record was being written".into(),
+        });
     }
 
     /// Another agent's line, through its reader. Out of line, like

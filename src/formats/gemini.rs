@@ -78,6 +78,15 @@ impl Reader {
                     }
                     header = doc;
                 }
+                Err(_) if lines.len() == 1 => {
+                    // A lone `{` is the first byte of any JSON line: what a
+                    // crash leaves of a journal's first record. No format.
+                    notices.push(Notice::NotThisFormat(
+                        *first_line,
+                        "a lone `{`: a line cut short, of no known session format".into(),
+                    ));
+                    return;
+                }
                 Err(e) => {
                     notices.push(Notice::BadLine(
                         e.line() as u64 + first_line - 1,

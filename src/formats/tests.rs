@@ -515,3 +515,46 @@ fn a_line_that_is_json_but_no_object_is_a_bad_record() {
     let w: Vec<_> = s.warnings.iter().map(|w| (w.line, w.kind)).collect();
     assert_eq!(w, vec![(2, WarningKind::BadRecord), (3, WarningKind::BadRecord)]);
 }
+
+/// A crash that left one byte of a journal's first record: a lone `{` is no
+/// Gemini CLI document. Alone it is of no format (and costs nothing
+/// known); with records after it (a store writes on after a torn line) the
+/// journal is read, the `{` a torn line.
+#[test]
+fn a_lone_brace_is_a_torn_line_not_a_gemini_document() {
+    let alone = read("{");
+    assert_eq!(alone.format, None);
+    assert_eq!(alone.accounts.cost_usd, None);
+    let journal = "{\n{\"type\":\"resume\",\"model\":\"m\",\"sessionId\":\"s\"}\n{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n";
+    let s = read(journal);
+    assert_eq!(s.format, Some(Format::Garuda));
+    assert_eq!(s.messages.len(), 1);
+    assert_eq!(
+        s.warnings.iter().map(|w| (w.line, w.kind)).collect::<Vec<_>>(),
+        vec![(1, WarningKind::BadJson)]
+    );
+    // A Gemini CLI document still opens with a lone `{`.
+    let doc = read(&fixture("gemini.json"));
+    assert_eq!(doc.format, Some(Format::Gemini));
+    assert!(!doc.messages.is_empty());
+}
+
+/// A format asked for that the file is not in reads what it can, and says
+/// so: a Garuda journal read as Codex counted nothing, silently ($0, exit 0).
+#[test]
+fn a_forced_format_the_file_is_not_in_is_a_warning() {
+    let journal = fixture("codex.jsonl");
+    let mut j = Journal::default().with_format(Format::Pi);
+    j.feed(&journal);
+    j.finish();
+    let s = j.into_state();
+    assert!(
+        s.warnings.iter().any(|w| w.line == 1 && w.message.contains("is a codex session's")),
+        "{:?}",
+        s.warnings
+    );
+    let mut j = Journal::default().with_format(Format::Codex);
+    j.feed(&journal);
+    j.finish();
+    assert!(j.into_state().warnings.iter().all(|w| !w.message.contains("was asked for")));
+}
