@@ -18,7 +18,14 @@ fn is_token(b: u8) -> bool {
 /// The text before `pos` does not continue a token of `class` (a letter
 /// that ends an escape or a colour code does not: `tokens::after_escape`).
 fn starts_token(text: &[u8], pos: usize, class: fn(u8) -> bool) -> bool {
-    pos == 0 || !class(text[pos - 1]) || super::tokens::after_escape(text, pos)
+    pos == 0 || !class(text[pos - 1]) || glued(text, pos) || super::tokens::after_escape(text, pos)
+}
+
+/// A `-` or `_` before `pos` joins a name to a key, as file names do
+/// (`creds-AIza….json`, `backup_sk-ant-….txt`): the key's own prefix starts
+/// there. A letter or digit before it would be inside a longer string.
+pub(super) fn glued(text: &[u8], pos: usize) -> bool {
+    pos > 0 && matches!(text[pos - 1], b'-' | b'_')
 }
 
 /// The end of the run of `class` bytes from `start`, or None when it is

@@ -184,7 +184,10 @@ pub fn detect(text: &[u8], pos: usize, i: usize) -> Option<(usize, usize)> {
             let inside = f.triggers.iter().find(|t| text[pos..].starts_with(t.as_bytes()));
             let pos = pos.checked_sub(inside.and_then(|t| f.prefix.find(*t)).unwrap_or(0))?;
             if !text[pos..].starts_with(f.prefix.as_bytes())
-                || (pos > 0 && is_word(text[pos - 1]) && !after_escape(text, pos))
+                || (pos > 0
+                    && is_word(text[pos - 1])
+                    && !after_escape(text, pos)
+                    && !super::formats::glued(text, pos))
             {
                 return None;
             }
@@ -237,7 +240,7 @@ pub fn detect(text: &[u8], pos: usize, i: usize) -> Option<(usize, usize)> {
             ok.then_some((start, end))
         }
         Shape::Discord => {
-            if pos > 0 && Chars::Base64Url.has(text[pos - 1]) {
+            if pos > 0 && Chars::Base64Url.has(text[pos - 1]) && !super::formats::glued(text, pos) {
                 return None;
             }
             let a_end = run_end(text, pos, 27, |b| b.is_ascii_alphanumeric());

@@ -75,6 +75,9 @@ fn every_row_finds_fresh_tokens_in_every_setting() {
                 format!("key = \"{lead}{token}\""),
                 format!("{lead}{token}"),
                 format!("VENDOR_VALUE={lead}{token}\n"),
+                // Glued to a file name by `-` or `_` (a new user's review).
+                format!("cat creds_{lead}{token} now"),
+                format!("cp backup-{lead}{token} /tmp"),
             ];
             for text in settings {
                 let out = r.redact(&text);
