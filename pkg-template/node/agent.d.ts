@@ -116,9 +116,10 @@ export interface Compaction {
 
 /** Errors carry a stable code. */
 export interface SessionError extends Error {
-  code: StoreErrorCode | "ERR_NO_SESSION" | "ERR_NOTHING_TO_UNDO" | "ERR_NOTHING_TO_REDO" | "ERR_INVALID_ARG" | "ERR_INVALID_ARG_TYPE";
+  code: StoreErrorCode | "ERR_NO_SESSION" | "ERR_SESSION_EXISTS" | "ERR_NOTHING_TO_UNDO" | "ERR_NOTHING_TO_REDO" | "ERR_INVALID_ARG" | "ERR_INVALID_ARG_TYPE";
 }
 
+/** Starts a new session (writes `start`). An `id` whose journal exists already is refused (ERR_SESSION_EXISTS): resumeSession continues it. */
 export function startSession(store: SessionStore, options?: SessionOptions): Session;
 export interface ResumeSessionOptions extends SessionOptions {
   /** Fail closed (ERR_JOURNAL_CORRUPT, with `line` and `kind`) when a line of the journal does not parse or is unknown, before anything is written. */

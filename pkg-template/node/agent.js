@@ -272,6 +272,13 @@ function startSession(store, options = {}) {
   checkFirst(record);
   const journal = store.open(id, LIVE);
   try {
+    // A journal already there is a session to resume, not to start again:
+    // started over, its conversation went to the model as this one's (an
+    // agent that reuses an id, say a CI job's, would send a stale history).
+    const there = journal.figures();
+    if (there.sessionId != null || there.messageCount > 0 || journal.warningCount > 0) {
+      throw fail("ERR_SESSION_EXISTS", `startSession: the session ${JSON.stringify(id)} has a journal already; resumeSession(store, id) continues it`);
+    }
     const s = new Session(id, options.root, journal);
     storeOf.set(s, store);
     s.write(record);

@@ -132,3 +132,20 @@ test("odd arguments are an Error with a code, and null stands for an optional ar
   assert.equal(j.messagesFrom(0).messages.length, 1);
   assert.equal(j.viewFrom(0).length, 1);
 });
+
+// A new-user review (stop 62): startSession with the id of a session that
+// has a journal appended a second `start` and handed the model the old
+// conversation as the new session's.
+test("starting an id that has a journal is ERR_SESSION_EXISTS, and writes nothing", async () => {
+  for (const [name, store, dir] of stores()) {
+    const s = agent.startSession(store, { id: "job-42", model: "claude-sonnet-4-5" });
+    agent.addUserMessage(s, "the first run's prompt");
+    s.journal.close();
+    const before = dir && snapshot(dir);
+    assert.throws(() => agent.startSession(store, { id: "job-42", model: "claude-opus-4-5" }), { code: "ERR_SESSION_EXISTS" }, name);
+    if (dir) assert.deepEqual(snapshot(dir), before, `${name}: the store is as it was`);
+    const again = await agent.resumeSession(store, "job-42");
+    assert.equal(again.messages.length, 1, `${name}: the session resumes, and was not locked by the refusal`);
+    again.journal.close();
+  }
+});
