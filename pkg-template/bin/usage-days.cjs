@@ -56,7 +56,7 @@ function dayReport(groups, items, order) {
   for (const [key, g] of met) {
     if (tokensOf(g.acc) === 0 && !g.acc.unknown) continue;
     addAcc(totals, g.acc);
-    rows.push({ date: key, ...figures(g.acc), _sort: key });
+    rows.push({ date: key, period: key, ...figures(g.acc), _sort: key });
   }
   if (items.some((it) => it.rows && it.costUsd === null)) totals.unknown = true;
   const dir = order === "desc" ? -1 : 1;

@@ -319,7 +319,8 @@ function report(items, o) {
           _sort: g.acc.last,
         });
       } else {
-        rows.push({ [KEY_NAME[by]]: key, ...figures(g.acc), _sort: key });
+        // `period`: ccusage 20's name for the row's key; `date`, `week`, `month`: its earlier ones.
+        rows.push({ [KEY_NAME[by]]: key, period: key, ...figures(g.acc), _sort: key });
       }
     }
     if (unknownFiles) totals.unknown = true;

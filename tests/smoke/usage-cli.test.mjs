@@ -169,7 +169,10 @@ test("the table: zero-token rows hidden, --order, --last, --breakdown, --project
   assert.deepEqual(desc, [...days].reverse());
   const last = JSON.parse(run(["usage", dir, "--by", "day", "--last", "1", "--timezone", "UTC", "--json"]).out);
   assert.deepEqual(last.daily.map((d) => d.date), [today]);
+  // ccusage's all-agent report names each row's key `period` (its `claude <view>` reports, date/week/month): both are there.
+  assert.deepEqual(last.daily.map((d) => d.period), [today]);
   const breakdown = JSON.parse(run(["usage", dir, "--by", "month", "--timezone", "UTC", "--json"]).out).monthly.find((m) => m.month === "2026-01");
+  assert.equal(breakdown.period, "2026-01");
   assert.deepEqual(breakdown.modelBreakdowns.map((m) => [m.modelName, m.inputTokens]), [["claude-haiku-4-5-20251001", 6], ["claude-sonnet-4-5-20250929", 5]]);
   const table = run(["usage", dir, "--by", "month", "--breakdown", "--timezone", "UTC"]).out;
   assert.match(table, /└ claude-haiku-4-5-20251001/);
