@@ -179,3 +179,19 @@ test("runJournal gives each inline run as a read of the whole file with `run` gi
   assert.ok(runs >= 1, `${runs} runs`);
   console.log(`runJournal: ${runs} inline runs over ${files.length} files, each as \`run\` reads it`);
 });
+
+// A new user's review (stop 62): the header said the session file's own
+// cost while the page draws its subagents' runs, whose requests are in
+// their own files: $0.8125 where list and usage --by session say $1.32.
+test("an export's header cost counts the subagents' files, as list does", { skip: fs.existsSync(peers) ? false : `needs ${peers}` }, () => {
+  const dir = path.join(peers, "claude-code/codemie-code/incremental-subagents");
+  const file = path.join(dir, "turn-2.jsonl");
+  const listed = cli("list", dir, "--json");
+  assert.equal(listed.status, 0, listed.stderr);
+  const row = JSON.parse(listed.stdout).find((r) => r.id === "turn-2");
+  assert.ok(row.runsCounted > 0, "the session has a subagent file");
+  const md = cli("export", file, "--format", "md");
+  assert.equal(md.status, 0, md.stderr);
+  const header = md.stdout.split("\n").find((l) => l.startsWith("- cost: "));
+  assert.equal(header, `- cost: ${row.cost} with ${row.runsCounted} subagent run${row.runsCounted === 1 ? "" : "s"} (${"$" + row.ownCostUsd.toFixed(4)} its own)`);
+});

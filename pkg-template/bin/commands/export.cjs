@@ -10,6 +10,7 @@ const { imageWriter } = require("../export-files.cjs");
 const { UsageError, parseArgs, REDIS, withRedis, journalOf, readOptions, known, redactorFor, session, FORMATS } = require("../cli.cjs");
 const { walkSessions } = require("../folders.cjs");
 const { runOpener, childFilesOf } = require("../export-runs.cjs");
+const { withRunsCost } = require("./list.cjs");
 
 const HELP = `usage: garuda-session export <file> --format md|html [-o out] [--rules rules.json] [--live] [--no-redact] [--from f] [--prices p.json]
        garuda-session export <folder> --format md|html -o <out folder>
@@ -30,7 +31,7 @@ function transcriptOf(journal, format, o = {}) {
   const redactor = o.noRedact ? null : redactorFor(o);
   const redact = redactor ? (text) => redactor.redact(text) : (text) => text;
   const f = journal.figures();
-  const info = { title: f.title ?? f.firstPrompt, sessionId: f.sessionId, model: f.model, cost: session.formatCost(f), budgetNote: session.budgetNote(f) };
+  const info = { title: f.title ?? f.firstPrompt, sessionId: f.sessionId, model: f.model, cost: o.cost ?? session.formatCost(f), budgetNote: session.budgetNote(f) };
   return (format === "md" ? transcriptMarkdown : transcriptHtml)(journal, info, redact, { live: o.live === true, childHref: o.childHref, image: o.image, runOf: o.runOf });
 }
 
@@ -89,7 +90,14 @@ async function exportCommand(args) {
       journal.free();
       throw new UsageError(`${o._[0]}: no session in it reads as ${format}${o.from ? "" : ` (give --from to read it as another format: ${FORMATS.join(", ")})`}`);
     }
-    runOf = runOpener({ open: (run) => journal.runJournal(run), openFile, kids: childFilesOf(o._[0]) });
+    const kids = childFilesOf(o._[0]);
+    runOf = runOpener({ open: (run) => journal.runJournal(run), openFile, kids });
+    // The header's cost with the subagents' files, as list and usage --by
+    // session count it (their requests are in their own files, drawn here
+    // under their calls): the file's own cost alone under-stated it.
+    const row = { ...journal.figures(), format: journal.format };
+    withRunsCost(row, kids);
+    if (row.runsCounted > 0) o.cost = `${row.cost} with ${row.runsCounted} subagent run${row.runsCounted === 1 ? "" : "s"} (${session.formatCost({ ...row, costUsd: row.ownCostUsd })} its own)`;
   }
   // Markdown written to a file keeps its images as files beside it.
   const text = exportTranscript(journal, o.format, { ...o, runOf, ...(o.out && o.format === "md" ? { image: imageWriter(o.out) } : {}) });

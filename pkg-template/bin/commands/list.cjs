@@ -149,4 +149,4 @@ function lastActivity(bytes, file = "") {
   return null;
 }
 
-module.exports = { help: HELP, run: list, folderRows, lastActivity };
+module.exports = { help: HELP, run: list, folderRows, lastActivity, withRunsCost };
