@@ -540,7 +540,8 @@ export interface StartRecord extends RecordBase, SessionMetadata { type: "start"
 export interface ResumeRecord extends RecordBase, SessionMetadata { type: "resume" }
 export interface ModelRecord extends RecordBase, SessionMetadata { type: "model"; model: string }
 export interface UserRecord extends RecordBase { type: "user"; message: Message }
-export interface AssistantRecord extends RecordBase { type: "assistant"; step: number; response: ResponseRecord; costUsd?: number; usageReported?: boolean }
+/** `costUsd`: absent when the price is unknown (the cost is unknown when the response has usage); `null` when the response's usage itself is unknown (an import of a session its agent wrote no token counts for): the session's cost is then unknown. */
+export interface AssistantRecord extends RecordBase { type: "assistant"; step: number; response: ResponseRecord; costUsd?: number | null; usageReported?: boolean }
 export interface ToolResultsRecord extends RecordBase { type: "tool_results"; message: Message; calls: ToolCallRecord[]; synthetic?: boolean }
 export interface CompactionRecord extends RecordBase { type: "compaction"; stage: 1 | 2; beforeTokens: number; afterTokens: number; messages: Message[]; summary?: ResponseRecord; costUsd?: number; usageReported?: boolean }
 export interface SnapshotRecord extends RecordBase { type: "snapshot"; tree: Json; messages: number; prompt: string; durationMs: number }
@@ -551,7 +552,7 @@ export interface ThinkingRecord extends RecordBase { type: "thinking"; choice: J
 export interface ContinueRecord extends RecordBase { type: "continue"; message: Message; maxTokens: number }
 export interface UnreportedRecord extends RecordBase { type: "unreported"; tokens: number }
 export interface ChildDebitRecord extends RecordBase { type: "child_debit"; childSessionId: string; tokens: number }
-export interface SideUsageRecord extends RecordBase { type: "side_usage"; purpose: string; usage: Partial<Usage>; costUsd?: number; usageReported?: boolean }
+export interface SideUsageRecord extends RecordBase { type: "side_usage"; purpose: string; usage: Partial<Usage>; costUsd?: number | null; usageReported?: boolean }
 export interface EndRecord extends RecordBase { type: "end"; stopReason: Json; steps: number }
 
 /**

@@ -92,10 +92,15 @@ impl Accounts {
     /// A model response (assistant, compaction summary, side usage).
     /// `reported: false` responses count for context size only: their whole
     /// reservation is already in an `unreported` record.
-    pub fn add_response(&mut self, usage: &Usage, reported: bool, cost_usd: Option<f64>) {
+    /// A response's (or a summary's, a side request's) usage and cost; a
+    /// `costUsd: null` makes the session's cost unknown whatever its usage.
+    pub fn add_response(&mut self, usage: &Usage, reported: bool, cost: crate::record::Cost) {
         if reported {
             self.usage.add(usage);
-            self.add_cost(usage, cost_usd);
+            self.add_cost(usage, cost.known());
+            if cost.is_unknown() {
+                self.cost_usd = None;
+            }
         }
     }
 
@@ -234,6 +239,7 @@ pub fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::Cost;
 
     fn usage(n: u64) -> Usage {
         Usage { input_tokens: n, ..Usage::default() }
@@ -251,15 +257,15 @@ mod tests {
     fn format_cost_decimals_and_flags() {
         let mut a = Accounts::default();
         assert_eq!(format_cost(&a), "$0.0000");
-        a.add_response(&usage(10), true, Some(0.01234));
+        a.add_response(&usage(10), true, Cost::Known(0.01234));
         assert_eq!(format_cost(&a), "$0.0123");
-        a.add_response(&usage(10), true, Some(1.5));
+        a.add_response(&usage(10), true, Cost::Known(1.5));
         assert_eq!(format_cost(&a), "$1.51");
         a.reserve(5);
         assert_eq!(format_cost(&a), "≥ $1.51 (incomplete)");
-        a.add_response(&usage(10), true, None);
+        a.add_response(&usage(10), true, Cost::Absent);
         assert_eq!(format_cost(&a), "unknown");
-        a.add_response(&usage(10), true, Some(1.0));
+        a.add_response(&usage(10), true, Cost::Known(1.0));
         assert_eq!(a.cost_usd, None, "a missing price sticks");
         // A negative figure (only a recorded one can be) signs the amount.
         assert_eq!(format_cost_parts(Some(-1.0), false), "-$1.00");
@@ -316,7 +322,7 @@ mod tests {
     fn budget_note_names_three_parts() {
         let mut a = Accounts::default();
         assert_eq!(budget_note(&a), None);
-        a.add_response(&usage(10_000), true, Some(0.0));
+        a.add_response(&usage(10_000), true, Cost::Known(0.0));
         a.reserve(2_000);
         a.debit("c", 345);
         assert_eq!(

@@ -419,6 +419,11 @@ impl Journal {
                 }
                 Notice::UsageUnknown(line, m) => {
                     self.state.accounts.cost_usd = None;
+                    if let Some(kept) = &mut self.translated {
+                        for (_, record) in kept.iter_mut() {
+                            cost_unknown(record);
+                        }
+                    }
                     (line, WarningKind::UsageUnknown, m)
                 }
                 Notice::NotThisFormat(line, m) => {
@@ -652,3 +657,27 @@ pub(crate) fn find_newline(bytes: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests;
+
+/// Marks a translated response's cost unknown (`costUsd: null`): its reader
+/// found, at the end, that the session's usage was never written, so the
+/// zeros standing for it in an import would replay as $0. The readers write
+/// `costUsd` after the content and usage (`formats::records`), so its last
+/// occurrence is the record's own.
+fn cost_unknown(record: &mut String) {
+    if !(record.starts_with(r#"{"type":"assistant""#) || record.starts_with(r#"{"type":"side_usage""#)) {
+        return;
+    }
+    const KEY: &str = r#","costUsd":"#;
+    match record.rfind(KEY) {
+        Some(at) => {
+            let value = at + KEY.len();
+            let end = record[value..].find([',', '}']).map_or(record.len(), |i| value + i);
+            record.replace_range(value..end, "null");
+        }
+        None => {
+            if record.ends_with('}') {
+                record.insert_str(record.len() - 1, r#","costUsd":null"#);
+            }
+        }
+    }
+}

@@ -55,7 +55,8 @@ pub struct Fields<'a> {
     pub response: Option<Response<'a>>,
     #[serde(borrow)]
     pub summary: Option<Response<'a>>,
-    pub cost_usd: Option<f64>,
+    #[serde(default)]
+    pub cost_usd: Cost,
     pub usage_reported: Option<bool>,
     pub usage: Option<Usage>,
     // tool_results
@@ -533,5 +534,38 @@ mod tests {
         // `tokens` belongs to `unreported`; on a `user` record it is just unknown.
         let line = r#"{"type":"user","tokens":"many","message":{"role":"user","content":"hi"}}"#;
         assert_eq!(kind_of(line), Ok("user".into()));
+    }
+}
+
+/// A record's `costUsd`: a number, absent, or `null`. Null says the cost is
+/// unknown: an import of a session whose usage its agent never wrote (a
+/// Codex rollout without token counts) writes it so, and replay then gives
+/// an unknown cost, where the zeros standing for its usage would say $0.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub enum Cost {
+    #[default]
+    Absent,
+    Unknown,
+    Known(f64),
+}
+
+impl Cost {
+    /// The cost when the record gives one.
+    pub fn known(self) -> Option<f64> {
+        match self {
+            Cost::Known(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// `costUsd: null`.
+    pub fn is_unknown(self) -> bool {
+        self == Cost::Unknown
+    }
+}
+
+impl<'de> Deserialize<'de> for Cost {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Cost, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.map_or(Cost::Unknown, Cost::Known))
     }
 }

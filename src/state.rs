@@ -246,6 +246,7 @@ impl SessionState {
         usage: &crate::accounting::Usage,
         cost: Option<f64>,
     ) {
+        let cost = cost.map_or(crate::record::Cost::Absent, crate::record::Cost::Known);
         self.accounts.add_response(usage, true, cost);
         self.book(t, model, usage, cost);
     }
@@ -256,7 +257,7 @@ impl SessionState {
         t: Option<&str>,
         model: Option<&str>,
         usage: &crate::accounting::Usage,
-        cost: Option<f64>,
+        cost: crate::record::Cost,
     ) {
         // YYYY-MM-DD at the start of an ISO time; anything else has no day
         // (checked byte by byte: a slice at 10 could cut a character).
@@ -286,6 +287,7 @@ impl SessionState {
                 i
             }
         };
+        let (unknown, cost) = (cost.is_unknown(), cost.known());
         if let Some(rows) = &mut self.request_rows {
             rows.push(t, model, usage, cost);
         }
@@ -294,7 +296,7 @@ impl SessionState {
         e.requests += 1;
         e.cost_usd = match (e.cost_usd, cost) {
             (Some(a), Some(c)) if c.is_finite() => Some(a + c),
-            (Some(a), _) if usage.tokens() == 0 => Some(a),
+            (Some(a), _) if usage.tokens() == 0 && !unknown => Some(a),
             _ => None,
         };
     }
@@ -412,7 +414,7 @@ impl SessionState {
             Box::new(Turn {
                 t: r.t.as_deref().map(Box::from),
                 usage: response.map(|x| x.usage),
-                cost_usd: r.cost_usd,
+                cost_usd: r.cost_usd.known(),
                 context_tokens,
                 context_window,
                 children: calls

@@ -558,3 +558,35 @@ fn a_forced_format_the_file_is_not_in_is_a_warning() {
     j.finish();
     assert!(j.into_state().warnings.iter().all(|w| !w.message.contains("was asked for")));
 }
+
+/// An import of a session whose usage its agent never wrote (a Codex
+/// rollout without token_count) replays to an unknown cost, as the rollout
+/// does: its responses say `costUsd: null` (a new user's review: the import
+/// said $0, and so did every replay and usage of it after).
+#[test]
+fn an_import_keeps_an_unknown_cost_unknown() {
+    let rollout = fixture("codex.jsonl")
+        .lines()
+        .filter(|l| !l.contains(r#""token_count""#))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let original = read(&rollout);
+    assert_eq!(original.format, Some(Format::Codex));
+    assert_eq!(original.accounts.cost_usd, None);
+    let mut j = Journal::default().keeping_translation();
+    j.feed(&rollout);
+    j.finish();
+    let imported: String = j.take_translated().into_iter().map(|(_, r)| r + "\n").collect();
+    assert!(imported.contains(r#""costUsd":null"#), "{imported}");
+    let replayed = read(&imported);
+    assert_eq!(replayed.format, Some(Format::Garuda));
+    assert_eq!(replayed.accounts.cost_usd, None, "{imported}");
+    assert_eq!(replayed.messages.len(), original.messages.len());
+    // With its token counts, the same rollout imports at its known cost.
+    let mut j = Journal::default().keeping_translation();
+    j.feed(&fixture("codex.jsonl"));
+    j.finish();
+    let imported: String = j.take_translated().into_iter().map(|(_, r)| r + "\n").collect();
+    assert!(!imported.contains(r#""costUsd":null"#));
+    assert!(read(&imported).accounts.cost_usd.is_some());
+}
