@@ -69,6 +69,12 @@ impl ModelView {
                     return;
                 }
                 match state.messages.get(before..) {
+                    // The view's first message must be a prompt: a response
+                    // first (or after a prompt the repair left out) gets the
+                    // repair's leading note.
+                    Some([m]) if self.len(state) == 1 && role_of(&m.json) != Some(Role::User) => {
+                        self.stale = true
+                    }
                     Some([m]) => self.note_appended(&m.json),
                     _ => self.stale = true,
                 }
@@ -100,10 +106,27 @@ impl ModelView {
     /// A message appended at the end: its tool calls open, or its results
     /// answer open ones.
     fn note_appended(&mut self, json: &str) {
+        // A message the API refuses as written (an empty response followed
+        // by more, a blank text block: both come from the API itself) goes
+        // into the repaired part, as a resume would repair it: sent as it
+        // came, it failed every request after it. Found without a parse
+        // for most messages (a live write would pay for one per record).
+        if may_be_refused(json) && Msg::parse(json, Default::default(), None).is_none_or(|m| refused(&m)) {
+            self.stale = true;
+            return;
+        }
         // Most messages call nothing, or answer nothing open: no parse for
         // them (a live write would pay for one per record).
         let calls = json.contains(r#""tool_use""#);
         if !calls && self.open.is_empty() {
+            // Results when nothing is open answer no call (the API refuses
+            // them): the repair writes them out as text.
+            if json.contains(r#""tool_result""#)
+                && Msg::parse(json, Default::default(), None)
+                    .is_some_and(|m| m.tool_result_ids().next().is_some())
+            {
+                self.stale = true;
+            }
             return;
         }
         if !calls && !json.contains(r#""tool_result""#) {
@@ -114,14 +137,18 @@ impl ModelView {
                 #[serde(borrow)]
                 role: Option<&'a serde_json::value::RawValue>,
             }
+            // A response, or a prompt (a continue note after a response
+            // cut off in its calls), while calls are open: the API refuses
+            // the unanswered calls; the repair answers them.
             let role = serde_json::from_str::<RoleOnly>(json).ok().and_then(|r| r.role);
-            if role.is_some_and(|r| r.get() == r#""assistant""#) {
-                self.open.clear();
+            if role.is_some() {
+                self.stale = true;
             }
             return;
         }
         let Some(m) = Msg::parse(json, Default::default(), None) else { return };
         match m.role {
+            Role::Assistant if !self.open.is_empty() => self.stale = true,
             Role::Assistant => {
                 self.open = calls_of(&m);
                 self.open_before_live = false;
@@ -133,9 +160,16 @@ impl ModelView {
                     self.stale = true;
                     return;
                 }
+                let answered: Vec<&str> = m.tool_result_ids().collect();
+                if refused(&m) || answered.iter().any(|id| !self.open.iter().any(|(o, _)| o == id)) {
+                    self.stale = true;
+                    return;
+                }
                 if !self.open.is_empty() {
-                    let answered: Vec<&str> = m.tool_result_ids().collect();
                     self.open.retain(|(id, _)| !answered.contains(&id.as_str()));
+                    if !self.open.is_empty() && m.blocks.iter().any(|b| b.kind != Kind::ToolResult) {
+                        self.stale = true;
+                    }
                 }
             }
         }
@@ -172,7 +206,9 @@ impl ModelView {
         // out too. Left live, tool_result blocks would answer a call that
         // is now text, which the API refuses; a resume of the journal
         // writes both out.
-        self.covered = base + answering_run(&state.messages[base..], &unanswered);
+        self.covered = base
+            + answering_run(&state.messages[base..], &unanswered)
+                .max(refused_run(&state.messages[base..], base == 0));
         let thinking = thinking_on(state.thinking.as_deref()) == Some(true);
         let options = ResumeOptions { model: None, thinking: thinking_on(state.thinking.as_deref()) };
         let (mut prefix, mut report) =
@@ -343,6 +379,121 @@ fn answering_run(live: &[crate::state::Message], unanswered: &[String]) -> usize
         }
     }
     end
+}
+
+/// Whether a message's text may hold what `refused` looks for: an empty
+/// content array or a text that is empty or white space (a scan for the
+/// keys, no parse).
+fn may_be_refused(json: &str) -> bool {
+    let b = json.as_bytes();
+    let after_key = |key: &[u8], value: &dyn Fn(&[u8]) -> bool| {
+        let mut at = 0;
+        while let Some(i) = b.get(at..).and_then(|h| crate::bytes::find_bytes(h, key)) {
+            let mut k = at + i + key.len();
+            while b.get(k).is_some_and(|c| c.is_ascii_whitespace()) {
+                k += 1;
+            }
+            if b.get(k) == Some(&b':') {
+                k += 1;
+                while b.get(k).is_some_and(|c| c.is_ascii_whitespace()) {
+                    k += 1;
+                }
+                if value(&b[k..]) {
+                    return true;
+                }
+            }
+            at = k.max(at + i + 1);
+        }
+        false
+    };
+    let empty_array = |v: &[u8]| {
+        v.first() == Some(&b'[') && v[1..].iter().find(|c| !c.is_ascii_whitespace()) == Some(&b']')
+    };
+    let blank_string = |v: &[u8]| {
+        if v.first() != Some(&b'"') {
+            return false;
+        }
+        let mut k = 1;
+        loop {
+            match v.get(k) {
+                Some(b'"') => return true,
+                Some(b' ' | b'\t') => k += 1,
+                Some(b'\\') if matches!(v.get(k + 1), Some(b'n' | b't' | b'r')) => k += 2,
+                _ => return false,
+            }
+        }
+    };
+    after_key(br#""content""#, &|v| empty_array(v) || blank_string(v))
+        || after_key(br#""text""#, &blank_string)
+}
+
+/// What the API refuses in a message as written: no content (a response
+/// with nothing in it is refused unless it is the last message; it is left
+/// out then too, as a resume does), a text block that is empty or white
+/// space, or tool results after other content.
+fn refused(m: &Msg) -> bool {
+    let results_after_other = m.role == Role::User
+        && m.blocks.iter().skip_while(|b| b.kind == Kind::ToolResult).any(|b| b.kind == Kind::ToolResult);
+    m.blocks.is_empty() || m.blocks.iter().any(|b| b.kind == Kind::Text && b.blank) || results_after_other
+}
+
+/// How many of the first messages of `live` the repair must take: up to
+/// the last that the API refuses as written (`refused`, a message that is
+/// none, or calls left unanswered by the next response or a prompt; 0:
+/// none is).
+fn refused_run(live: &[crate::state::Message], at_start: bool) -> usize {
+    let mut end = 0;
+    // The conversation's first messages, up to its first prompt the API
+    // takes: a response before it gets the repair's leading note.
+    if at_start {
+        let prompt = live.iter().position(|m| {
+            Msg::parse(&m.json, Default::default(), None)
+                .is_some_and(|m| m.role == Role::User && !refused(&m))
+        });
+        end = prompt.unwrap_or(live.len());
+    }
+    let mut open: Vec<String> = Vec::new();
+    for (k, m) in live.iter().enumerate() {
+        let Some(msg) = Msg::parse(&m.json, Default::default(), None) else {
+            end = end.max(k + 1);
+            continue;
+        };
+        if refused(&msg) {
+            end = end.max(k + 1);
+        }
+        match msg.role {
+            Role::Assistant => {
+                if !open.is_empty() {
+                    end = end.max(k + 1);
+                }
+                open = msg.tool_use_ids().map(str::to_owned).collect();
+            }
+            Role::User => {
+                if msg.tool_result_ids().any(|r| !open.iter().any(|id| id == r)) {
+                    end = end.max(k + 1);
+                }
+                open.retain(|id| !msg.tool_result_ids().any(|r| r == id));
+                if !open.is_empty() && msg.blocks.iter().any(|b| b.kind != Kind::ToolResult) {
+                    end = end.max(k + 1);
+                }
+            }
+        }
+    }
+    end
+}
+
+/// A message's role, read alone.
+fn role_of(json: &str) -> Option<Role> {
+    #[derive(serde::Deserialize)]
+    struct RoleOnly<'a> {
+        #[serde(borrow)]
+        role: Option<&'a serde_json::value::RawValue>,
+    }
+    match serde_json::from_str::<RoleOnly>(json).ok()?.role?.get() {
+        r#""user""# => Some(Role::User),
+        r#""assistant""# => Some(Role::Assistant),
+        _ => None,
+    }
 }
 
 /// The ids the first user messages of a list answer, up to its first

@@ -249,14 +249,22 @@ fn a_replayed_journal_gives_the_view_a_live_one_has() {
 fn open_calls_tracked_cheaply_agree_with_a_walk() {
     let mut j = opened("");
     write_all(&mut j, &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), answer(1, Some("t1"))]);
+    assert_eq!(j.model_view().0.open_calls().len(), 1);
     write_all(&mut j, &[user(r#"I wrote "tool_result" and "tool_use" in text"#)]);
-    assert_eq!(j.model_view().0.open_calls().len(), 1, "text answers nothing");
-    let record = close_open_tool_calls(j.state(), "now");
-    assert!(record.is_some(), "the walk agrees: t1 is open");
+    // A prompt while t1 is open is refused by the API as written: the view
+    // repairs it as a resume would, answering t1 before the prompt's text
+    // (which answered nothing: the walk of the state agrees).
+    let texts: Vec<String> = view(&mut j).iter().map(Value::to_string).collect();
+    assert!(texts[2].contains(INTERRUPTED) && texts[2].contains("I wrote"), "{texts:?}");
+    assert!(super::super::check_messages(&texts, false).is_empty(), "{texts:?}");
+    assert!(close_open_tool_calls(j.state(), "now").is_some(), "the walk agrees: t1 was open");
     write_all(&mut j, &[answer(2, None)]);
     assert!(j.model_view().0.open_calls().is_empty(), "the last response has no calls");
     assert_eq!(close_open_tool_calls(j.state(), "now"), None, "the walk agrees");
 }
+
+/// A response with thinking and two calls, t1 (`a`) and t2 (`b`).
+const TWO_CALLS: &str = r#"{"type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"p","signature":"s"},{"type":"tool_use","id":"t1","name":"a","input":{}},{"type":"tool_use","id":"t2","name":"b","input":{}}],"usage":{}}}"#;
 
 /// A crash after some of the results: the view leaves the rest open (the
 /// repair would have answered them inside the partial message), and the
@@ -264,7 +272,7 @@ fn open_calls_tracked_cheaply_agree_with_a_walk() {
 #[test]
 fn after_partial_results_the_rest_stay_open_for_the_record() {
     let mut j = opened("");
-    let two = r#"{"type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"p","signature":"s"},{"type":"tool_use","id":"t1","name":"a","input":{}},{"type":"tool_use","id":"t2","name":"b","input":{}}],"usage":{}}}"#;
+    let two = TWO_CALLS;
     let disk = write_all(
         &mut j,
         &[r#"{"type":"start","model":"m1"}"#.into(), user("go"), two.into(), results("t1", "done")],
@@ -450,7 +458,7 @@ fn after_a_resume_with_another_model_the_open_call_is_answered_in_the_journal() 
 #[test]
 fn after_partial_results_and_another_model_the_rest_stay_open_then_go_out_as_text() {
     let mut j = opened("");
-    let two = r#"{"type":"assistant","step":1,"response":{"content":[{"type":"thinking","thinking":"p","signature":"s"},{"type":"tool_use","id":"t1","name":"a","input":{}},{"type":"tool_use","id":"t2","name":"b","input":{}}],"usage":{}}}"#;
+    let two = TWO_CALLS;
     let disk = write_all(
         &mut j,
         &[
@@ -474,4 +482,58 @@ fn after_partial_results_and_another_model_the_rest_stay_open_then_go_out_as_tex
         "{texts:?}"
     );
     assert!(super::super::check_messages(&state_messages(&j), false).is_empty(), "the journal is true");
+}
+
+fn response(content: &str) -> String {
+    format!(r#"{{"type":"assistant","step":1,"response":{{"content":{content},"usage":{{}}}}}}"#)
+}
+
+/// What the API itself may send (an empty response, a blank text block),
+/// and what a host may write (an empty prompt, a response first, results
+/// after text, results answering nothing, a continue note after a response
+/// cut off in its calls): the API refuses each as written, so the live view
+/// repairs it as a resume does (it went as it came, and every request after
+/// it failed), and a replay of the journal gives the same view. A new
+/// user's review (stop 62).
+#[test]
+fn what_the_api_refuses_is_repaired_live_as_a_resume_repairs_it() {
+    let tool = |id: &str| format!(r#"{{"type":"tool_use","id":"{id}","name":"x","input":{{}}}}"#);
+    let cases: Vec<(&str, Vec<String>)> = vec![
+        ("an empty response mid-history", vec![user("hi"), response("[]"), user("again")]),
+        ("a blank text block", vec![user("hi"), response(r#"[{"type":"text","text":" \n"}]"#), user("again")]),
+        ("an empty prompt", vec![user(""), response(r#"[{"type":"text","text":"ok"}]"#)]),
+        ("a response first", vec![response(r#"[{"type":"text","text":"hello"}]"#), user("hi")]),
+        ("results answering nothing", vec![user("hi"), response(r#"[{"type":"text","text":"ok"}]"#), results("nope", "x")]),
+        (
+            "results after text",
+            vec![
+                user("hi"),
+                response(&format!("[{}]", tool("a"))),
+                r#"{"type":"tool_results","message":{"role":"user","content":[{"type":"text","text":"note"},{"type":"tool_result","tool_use_id":"a","content":"x"}]},"calls":[]}"#.into(),
+            ],
+        ),
+        (
+            "a continue note after a response cut off in its calls",
+            vec![
+                user("hi"),
+                response(&format!(r#"[{{"type":"text","text":"partial"}},{}]"#, tool("a"))),
+                r#"{"type":"continue","message":{"role":"user","content":"continue"},"maxTokens":8192}"#.into(),
+            ],
+        ),
+    ];
+    for (name, records) in cases {
+        let mut j = opened("");
+        let mut all = vec![r#"{"type":"start","model":"m1"}"#.to_owned()];
+        all.extend(records);
+        let mut disk = String::new();
+        for r in &all {
+            disk += &write_all(&mut j, std::slice::from_ref(r));
+            // Read after every record, as a host that sends each turn does.
+            view(&mut j);
+        }
+        let live = view(&mut j);
+        let texts: Vec<String> = live.iter().map(Value::to_string).collect();
+        assert!(super::super::check_messages(&texts, false).is_empty(), "{name}: {texts:?}");
+        assert_eq!(view(&mut opened(&disk)), live, "{name}: live equals replay");
+    }
 }
