@@ -364,7 +364,10 @@ impl Journal {
         // and holds `{` on its next line: that is no session document.
         let opener = std::mem::replace(&mut self.detect_tried, true) && line.trim() == "{";
         let detected = if opener { None } else { Format::detect(line) };
-        if let (Some(forced), Some(seen)) = (self.forced, detected.filter(|d| Some(*d) != self.forced)) {
+        // Not for Garuda: what `write` wrote is a Garuda journal whatever its
+        // first record looks like (an unknown type is skipped, live too).
+        let forced = self.forced.filter(|f| *f != Format::Garuda);
+        if let (Some(forced), Some(seen)) = (forced, detected.filter(|d| Some(*d) != forced)) {
             // A forced reader skips what it does not know, so a file of
             // another agent read as it would count nothing, silently.
             self.state.warn(Warning {
