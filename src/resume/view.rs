@@ -111,7 +111,7 @@ impl ModelView {
         // into the repaired part, as a resume would repair it: sent as it
         // came, it failed every request after it. Found without a parse
         // for most messages (a live write would pay for one per record).
-        if may_be_refused(json) && Msg::parse(json, Default::default(), None).is_none_or(|m| refused(&m)) {
+        if api_refuses(json) {
             self.stale = true;
             return;
         }
@@ -413,12 +413,14 @@ fn may_be_refused(json: &str) -> bool {
         if v.first() != Some(&b'"') {
             return false;
         }
+        // White space to the closing quote; an escape or a byte past
+        // ASCII may be white space too (`\u0020`, U+2003): the parse says.
         let mut k = 1;
         loop {
             match v.get(k) {
                 Some(b'"') => return true,
                 Some(b' ' | b'\t') => k += 1,
-                Some(b'\\') if matches!(v.get(k + 1), Some(b'n' | b't' | b'r')) => k += 2,
+                Some(c) if *c == b'\\' || *c >= 0x80 => return true,
                 _ => return false,
             }
         }
@@ -431,10 +433,19 @@ fn may_be_refused(json: &str) -> bool {
 /// with nothing in it is refused unless it is the last message; it is left
 /// out then too, as a resume does), a text block that is empty or white
 /// space, or tool results after other content.
+/// Whether the API refuses a message as written (`refused`), found the same
+/// way as it arrives and in a replay (`refused_run`), so the two agree: by
+/// a scan for the keys, then a parse.
+fn api_refuses(json: &str) -> bool {
+    may_be_refused(json) && Msg::parse(json, Default::default(), None).is_none_or(|m| refused(&m))
+}
+
 fn refused(m: &Msg) -> bool {
     let results_after_other = m.role == Role::User
         && m.blocks.iter().skip_while(|b| b.kind == Kind::ToolResult).any(|b| b.kind == Kind::ToolResult);
-    m.blocks.is_empty() || m.blocks.iter().any(|b| b.kind == Kind::Text && b.blank) || results_after_other
+    m.blocks.is_empty()
+        || m.blocks.iter().any(|b| b.kind == Kind::Text && b.blank && b.fault.is_none())
+        || results_after_other
 }
 
 /// How many of the first messages of `live` the repair must take: up to
@@ -446,21 +457,40 @@ fn refused_run(live: &[crate::state::Message], at_start: bool) -> usize {
     // The conversation's first messages, up to its first prompt the API
     // takes: a response before it gets the repair's leading note.
     if at_start {
-        let prompt = live.iter().position(|m| {
-            Msg::parse(&m.json, Default::default(), None)
-                .is_some_and(|m| m.role == Role::User && !refused(&m))
-        });
-        end = prompt.unwrap_or(live.len());
+        // The first message the repair keeps: a response needs the note
+        // before it (and the messages left out before it are taken too).
+        if let Some(k) = live.iter().position(|m| !api_refuses(&m.json)) {
+            end = k + usize::from(role_of(&live[k].json) != Some(Role::User));
+        } else {
+            end = live.len();
+        }
     }
+    // The same steps as `note_appended`, which finds these as they come.
     let mut open: Vec<String> = Vec::new();
     for (k, m) in live.iter().enumerate() {
-        let Some(msg) = Msg::parse(&m.json, Default::default(), None) else {
+        let json = m.json.as_str();
+        if api_refuses(json) {
             end = end.max(k + 1);
             continue;
-        };
-        if refused(&msg) {
-            end = end.max(k + 1);
         }
+        let calls = json.contains(r#""tool_use""#);
+        if !calls && open.is_empty() {
+            if json.contains(r#""tool_result""#)
+                && Msg::parse(json, Default::default(), None)
+                    .is_some_and(|m| m.tool_result_ids().next().is_some())
+            {
+                end = end.max(k + 1);
+            }
+            continue;
+        }
+        if !calls && !json.contains(r#""tool_result""#) {
+            if role_of(json).is_some() {
+                end = end.max(k + 1);
+                open.clear();
+            }
+            continue;
+        }
+        let Some(msg) = Msg::parse(json, Default::default(), None) else { continue };
         match msg.role {
             Role::Assistant => {
                 if !open.is_empty() {
@@ -469,12 +499,13 @@ fn refused_run(live: &[crate::state::Message], at_start: bool) -> usize {
                 open = msg.tool_use_ids().map(str::to_owned).collect();
             }
             Role::User => {
-                if msg.tool_result_ids().any(|r| !open.iter().any(|id| id == r)) {
+                if refused(&msg) || msg.tool_result_ids().any(|r| !open.iter().any(|id| id == r)) {
                     end = end.max(k + 1);
                 }
                 open.retain(|id| !msg.tool_result_ids().any(|r| r == id));
                 if !open.is_empty() && msg.blocks.iter().any(|b| b.kind != Kind::ToolResult) {
                     end = end.max(k + 1);
+                    open.clear();
                 }
             }
         }
