@@ -219,12 +219,16 @@ impl ModelView {
         // be answered twice, which the API refuses). When something live
         // follows (a prompt written with no answer first), the repair's
         // answers before it stay.
+        // (The calls of the repaired part's last response, which may be a
+        // live one the repair took: the tracking then follows them as a
+        // replay's repair does.)
         let left_to_journal: Vec<String> = if self.covered < state.messages.len() {
             Vec::new()
         } else {
-            let answered: Vec<String> =
-                answered_first(state.messages[base..self.covered].iter().map(|m| m.json.as_str()));
-            unanswered.into_iter().filter(|id| !answered.contains(id)).collect()
+            open_calls(state.messages[..self.covered].iter().map(|m| m.json.as_str()))
+                .into_iter()
+                .map(|(id, _)| id)
+                .collect()
         };
         // Only when nothing but results follows the response: results
         // appended after a prompt would come after other content of the
@@ -525,20 +529,6 @@ fn role_of(json: &str) -> Option<Role> {
         r#""assistant""# => Some(Role::Assistant),
         _ => None,
     }
-}
-
-/// The ids the first user messages of a list answer, up to its first
-/// assistant message (the API joins them into one turn).
-fn answered_first<'a>(messages: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut answered = Vec::new();
-    for json in messages {
-        let Some(m) = Msg::parse(json, Default::default(), None) else { continue };
-        match m.role {
-            Role::User => answered.extend(m.tool_result_ids().map(str::to_owned)),
-            Role::Assistant => break,
-        }
-    }
-    answered
 }
 
 /// The open calls of a list of messages: the last assistant message's
