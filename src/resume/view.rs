@@ -132,16 +132,10 @@ impl ModelView {
         if !calls && !json.contains(r#""tool_result""#) {
             // Answers nothing: only a response (which has no calls) changes
             // what is open.
-            #[derive(serde::Deserialize)]
-            struct RoleOnly<'a> {
-                #[serde(borrow)]
-                role: Option<&'a serde_json::value::RawValue>,
-            }
             // A response, or a prompt (a continue note after a response
             // cut off in its calls), while calls are open: the API refuses
             // the unanswered calls; the repair answers them.
-            let role = serde_json::from_str::<RoleOnly>(json).ok().and_then(|r| r.role);
-            if role.is_some() {
+            if role_of(json).is_some() {
                 self.stale = true;
             }
             return;
@@ -209,8 +203,8 @@ impl ModelView {
         self.covered = base
             + answering_run(&state.messages[base..], &unanswered)
                 .max(refused_run(&state.messages[base..], base == 0));
-        let thinking = thinking_on(state.thinking.as_deref()) == Some(true);
         let options = ResumeOptions { model: None, thinking: thinking_on(state.thinking.as_deref()) };
+        let thinking = options.thinking == Some(true);
         let (mut prefix, mut report) =
             super::repair(&state.messages[..self.covered], state.model.as_deref(), state.epoch, &options);
         // Calls still unanswered stay open when nothing live follows: the
@@ -433,10 +427,6 @@ fn may_be_refused(json: &str) -> bool {
         || after_key(br#""text""#, &blank_string)
 }
 
-/// What the API refuses in a message as written: no content (a response
-/// with nothing in it is refused unless it is the last message; it is left
-/// out then too, as a resume does), a text block that is empty or white
-/// space, or tool results after other content.
 /// Whether the API refuses a message as written (`refused`), found the same
 /// way as it arrives and in a replay (`refused_run`), so the two agree: by
 /// a scan for the keys, then a parse.
@@ -444,6 +434,10 @@ fn api_refuses(json: &str) -> bool {
     may_be_refused(json) && Msg::parse(json, Default::default(), None).is_none_or(|m| refused(&m))
 }
 
+/// What the API refuses in a message as written: no content (a response
+/// with nothing in it is refused unless it is the last message; it is left
+/// out then too, as a resume does), a text block that is empty or white
+/// space, or tool results after other content.
 fn refused(m: &Msg) -> bool {
     let results_after_other = m.role == Role::User
         && m.blocks.iter().skip_while(|b| b.kind == Kind::ToolResult).any(|b| b.kind == Kind::ToolResult);
