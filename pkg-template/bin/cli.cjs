@@ -232,9 +232,11 @@ async function stateOf(o, formatOption = "format") {
 /**
  * A command's arguments, read by node:util's parseArgs from a table of its
  * options: `{ "--json": "json!", "-o": "out" }` (a `!` marks a flag; the
- * rest take a value). Mistakes are usage errors, said in one line.
+ * rest take a value), and at most `most` positional ones (one file or
+ * folder unless said: a second was silently ignored). Mistakes are usage
+ * errors, said in one line.
  */
-function parseArgs(args, spec) {
+function parseArgs(args, spec, most = 1) {
   const options = {};
   const names = {};
   for (const [flag, name] of Object.entries(spec)) {
@@ -249,6 +251,9 @@ function parseArgs(args, spec) {
     // Node's wording, cut to what was wrong ("Unknown option '--x'. To
     // specify a positional argument...").
     throw new UsageError(e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? e.message.split(". ")[0] : e.message.split("\n")[0]);
+  }
+  if (parsed.positionals.length > most) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[most])}${most === 1 ? " (one file or folder at a time)" : ""}`);
   }
   const out = { _: parsed.positionals };
   for (const [long, value] of Object.entries(parsed.values)) out[names[long]] = value;

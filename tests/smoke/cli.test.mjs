@@ -78,6 +78,20 @@ test("each command answers --help with its own help (exit 0); --version; a usage
   const unknown = cli("replay", "--frob");
   assert.equal(unknown.code, 2);
   assert.match(unknown.err, /'--frob'/);
+  // A second file is refused, not passed over (a review found `replay a b` read a only).
+  for (const command of ["replay", "check", "resume", "export", "redact", "list", "doctor"]) {
+    const extra = cli(command, golden("crlf.jsonl"), "extra.jsonl");
+    assert.equal(extra.code, 2, `${command}: ${extra.err}`);
+    assert.match(extra.err, /unexpected argument "extra\.jsonl"/, command);
+  }
+  assert.match(cli("list", "/no/such/dir").err, /\/no\/such\/dir: no such folder/);
+  assert.match(cli("list", golden("crlf.jsonl")).err, /is not a folder/);
+});
+
+test("doctor on an empty folder says there is nothing to check", () => {
+  const r = cli("doctor", tmp());
+  assert.equal(r.code, 0);
+  assert.match(r.err, /no session files in it \(nothing to check\)/);
 });
 
 test("redact writes a copy with counts per rule and never touches the input without --in-place", () => {

@@ -76,7 +76,6 @@ module.exports = function doctor(args, { session, parseArgs, UsageError, redacto
   });
   const input = o._[0];
   if (input === undefined) throw new UsageError("give a session file or a folder");
-  if (o._.length > 1) throw new UsageError(`one file or folder, got ${o._.length}`);
   let stat;
   try {
     stat = fs.statSync(input);
@@ -170,6 +169,8 @@ module.exports = function doctor(args, { session, parseArgs, UsageError, redacto
     allResume &&= resumes;
     reports.push(report);
   }
+  // An empty folder (or the wrong one) is said, not passed in silence.
+  if (folder && files.length === 0 && !o.json) process.stderr.write(`${input}: no session files in it (nothing to check)\n`);
   if (skipped && !o.json) process.stderr.write(`${skipped} file${skipped > 1 ? "s" : ""} in no known session format passed over\n`);
   if (o.json) process.stdout.write(JSON.stringify(folder ? reports : reports[0], null, 2) + "\n");
   if (refused) return 2;

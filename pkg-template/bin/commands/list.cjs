@@ -17,7 +17,8 @@ async function list(args) {
     rows = await withRedis(o, (store) => store.summaries());
   } else {
     if (dir === undefined) throw new UsageError("give a sessions folder");
-    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
+    if (!fs.existsSync(dir)) throw new UsageError(`${dir}: no such folder`);
+    if (!fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
     // Other agents' sessions were never redacted: the table (and --json,
     // which may go to a file) shows their prompts and titles redacted.
     rows = folderRows(dir).map(({ file, children, ...row }) => row);

@@ -79,7 +79,7 @@ async function statusline(args) {
     "-z": "timezone",
     "-B": "burn",
     "-O": "offline!",
-  });
+  }, 0);
   // As ccusage's: the context's percentage green below low, yellow below medium, else red (when colours are on).
   const percent = (v, dflt, name) => {
     if (v === undefined) return dflt;

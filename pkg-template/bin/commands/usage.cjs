@@ -169,7 +169,7 @@ async function usageCommand(argv) {
     ...REDIS,
     ...SHORT,
     ...(view === "session" ? { "-i": "id" } : { "-i": "instances!" }),
-  });
+  }, Infinity);
   if (view !== undefined) {
     if (o.by !== undefined && o.by !== view) throw new UsageError(`${argv[0]} and --by ${o.by}: give one of them`);
     o.by = view;
