@@ -253,22 +253,31 @@ process.on("exit", () => {
 /**
  * Takes the session's lock for this process, or throws ERR_SESSION_LOCKED
  * (a live writer holds it), ERR_STORE_SYMLINK, ERR_STORE_UNWRITABLE.
- * Release it with releaseSessionLock.
+ * Returns the pid of the writer whose stale lock it took over (it ended
+ * without releasing it: a crash, so its last line may be torn), 0 for an
+ * empty stale lock, or null when there was none. Release it with
+ * releaseSessionLock.
  */
 function takeSessionLock(lockFile) {
   if (heldLocks.has(lockFile)) {
     throw fail("ERR_SESSION_LOCKED", `the session is already open for writing in this process (${lockFile}); write through that journal`);
   }
   const { own, ino } = writeOwn(lockFile);
+  // The pid of a writer whose lock this take removed (0 for an empty lock).
+  let stale = null;
   try {
     for (let attempt = 0; attempt < 20; attempt++) {
       if (linkInto(own, lockFile)) {
         heldLocks.set(lockFile, ino);
-        return;
+        return stale;
       }
       const holder = readLock(lockFile);
       if (holder === null) continue; // released between our link and our look
-      if (holderAlive(holder) || holder.young) {
+      if (holder.young) {
+        // No pid to name: an older version's lock, still being written.
+        throw fail("ERR_SESSION_LOCKED", `the session's lock (${lockFile}) is empty and under ${YOUNG_MS / 1000} s old: another process is taking it; one writer at a time (an empty lock older than that is taken over)`);
+      }
+      if (holderAlive(holder)) {
         throw fail("ERR_SESSION_LOCKED", `the session is open for writing in process ${holder.pid} (${lockFile}); one writer at a time`);
       }
       // Stale: its process is gone (or its pid was reused). Removed under the guard only.
@@ -279,6 +288,7 @@ function takeSessionLock(lockFile) {
         if (now && now.ino === holder.ino && !holderAlive(now)) {
           removeIfSame(lockFile, holder.ino);
           sweep(lockFile);
+          stale = Number.isInteger(holder.pid) ? holder.pid : 0;
         }
       } finally {
         releaseGuard(guard, mine);

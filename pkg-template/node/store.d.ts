@@ -7,6 +7,13 @@ export class FileJournal {
   /** The file ended mid-line (a crash): the first record appended ends that line (its bytes stay) and memory then reads it as a bad line, as replay does; until then the file is as it was (a refused strict resume changes nothing). */
   readonly repairedTornTail: boolean;
   /**
+   * The pid of the session's last writer when it ended without releasing its
+   * lock (it crashed or was killed: the open took the stale lock over, and
+   * `repairedTornTail` says whether its last line was cut off); 0 for an
+   * empty stale lock; null when the lock was free.
+   */
+  readonly staleLockPid: number | null;
+  /**
    * Redacts the record, applies it, appends its line, and returns the line.
    * Throws a StoreError: ERR_LINE_TOO_LONG or ERR_BAD_RECORD (nothing changed),
    * ERR_SESSION_REMOVED (the file was deleted while open), ERR_JOURNAL_CLOSED, or
@@ -163,8 +170,10 @@ export class FileSessionStore {
  * process, as FileSessionStore.open does: for another writer of a session
  * file (`garuda-session redact --in-place`). Throws a StoreError:
  * ERR_SESSION_LOCKED (a live process holds it), ERR_STORE_SYMLINK,
- * ERR_STORE_UNWRITABLE. Released at releaseSessionLock or when the process exits.
+ * ERR_STORE_UNWRITABLE. Returns the pid of the writer whose stale lock it
+ * took over (it ended without releasing it), 0 for an empty stale lock, or
+ * null when the lock was free. Released at releaseSessionLock or when the process exits.
  */
-export function takeSessionLock(lockFile: string): void;
+export function takeSessionLock(lockFile: string): number | null;
 /** Releases a lock takeSessionLock took (one this process does not hold is left alone). */
 export function releaseSessionLock(lockFile: string): void;

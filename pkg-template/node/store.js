@@ -79,6 +79,8 @@ class FileJournal extends JournalBase {
     this.repairedTornTail = false;
     /** The torn line is not ended in the file yet. */
     this.tornTail = false;
+    /** The pid of the last writer when it ended without releasing the lock (set by the store). */
+    this.staleLockPid = null;
     if (fs.fstatSync(this.fd).size > 0 && replayFile(file, this.journal, this.fd)) {
       this.tornTail = true;
       this.repairedTornTail = true;
@@ -221,9 +223,10 @@ class FileSessionStore {
   }
 
   #openFile(file, lock, options) {
-    takeLock(lock);
+    const stale = takeLock(lock);
     try {
       const journal = new FileJournal(file, lock, { redactor: this.redactor, maxLineBytes: this.maxLineBytes, ...options });
+      journal.staleLockPid = stale;
       openHere.set(file, journal);
       return journal;
     } catch (e) {

@@ -111,6 +111,7 @@ test("redact --in-place refuses a session open for writing with ERR_SESSION_LOCK
   fs.writeFileSync(path.join(dir, "live.lock"), JSON.stringify({ pid: 2 ** 22 + 12345, start: null }));
   const ok = cli("redact", file, "--in-place");
   assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.err, new RegExp(`taken over from process ${2 ** 22 + 12345}, which ended without releasing it`));
   assert.ok(!fs.readFileSync(file).includes(SECRET));
   assert.ok(!fs.existsSync(path.join(dir, "live.lock")));
 });

@@ -103,8 +103,9 @@ test("a writer killed with SIGKILL loses at most the line in progress; the next 
   const complete = text.split("\n").length - 1;
   assert.equal(state.prompts, complete, "every complete line is a record");
   assert.equal(state.tornTail, !text.endsWith("\n"));
-  // The writer's lock is stale now: a new writer takes it over.
+  // The writer's lock is stale now: a new writer takes it over, and says whose.
   const j = store.open("crash");
+  assert.equal(j.staleLockPid, child.pid, "the open names the writer that died holding the lock");
   j.write(record("after the crash"));
   j.close();
   const after = store.replay("crash");
@@ -151,5 +152,26 @@ test("a lock file left by a dead process is taken over", () => {
   writeFileSync(path.join(dir, "s.lock"), "999999999");
   const store = new FileSessionStore(dir);
   const j = store.open("s");
+  assert.equal(j.staleLockPid, 999999999);
+  j.close();
+  const free = store.open("s");
+  assert.equal(free.staleLockPid, null, "a lock released by close is no takeover");
+  free.close();
+});
+
+test("an empty lock under two seconds old is refused in words, not as process NaN; older, it is taken over", () => {
+  const dir = fresh();
+  mkdirSync(dir, { recursive: true });
+  const lock = path.join(dir, "e.lock");
+  writeFileSync(lock, "");
+  const store = new FileSessionStore(dir);
+  assert.throws(
+    () => store.open("e"),
+    (e) => e.code === "ERR_SESSION_LOCKED" && /lock .* is empty/.test(e.message) && !/NaN/.test(e.message),
+  );
+  const old = new Date(Date.now() - 10_000);
+  utimesSync(lock, old, old);
+  const j = store.open("e");
+  assert.equal(j.staleLockPid, 0, "an empty stale lock has no pid");
   j.close();
 });

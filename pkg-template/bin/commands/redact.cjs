@@ -59,7 +59,8 @@ function redact(args) {
 function takeRedactLock(file) {
   const lock = file.replace(/\.jsonl$/, "") + ".lock";
   try {
-    takeSessionLock(lock);
+    const stale = takeSessionLock(lock);
+    if (stale !== null) process.stderr.write(`${lock}: taken over from ${stale ? `process ${stale}` : "an empty lock"}, which ended without releasing it\n`);
   } catch (e) {
     if (e.code !== "ERR_SESSION_LOCKED") throw e;
     const err = new Error(`ERR_SESSION_LOCKED: ${file} is open for writing (${lock}); redact it when its writer has closed it`);
