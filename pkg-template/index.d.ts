@@ -1016,6 +1016,7 @@ export type MessageProblemKind =
   | "not-a-message"
   | "first-not-user"
   | "tool-use-unanswered"
+  | "tool-use-duplicate"
   | "tool-result-orphan"
   | "tool-result-not-first"
   | "tool-result-duplicate"

@@ -295,6 +295,8 @@ pub(super) fn refused(
 ) {
     use crate::resume::ProblemKind as P;
     let mut at = 0;
+    // The tool_use ids of the parts judged so far (they are unique in the whole).
+    let mut uses = Default::default();
     while at < turns.len() {
         // Turns alternate roles: a part ends before an assistant turn (or at
         // the end), so the user turn answering its last call is in it.
@@ -314,7 +316,7 @@ pub(super) fn refused(
                 )
             })
             .collect();
-        for p in crate::resume::check_summaries(messages, at, turns.len()) {
+        for p in crate::resume::check_summaries(messages, at, turns.len(), &mut uses) {
             if matches!(
                 p.kind,
                 P::ToolUseUnanswered | P::ToolResultOrphan | P::ThinkingUnsigned | P::NotAMessage

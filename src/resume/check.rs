@@ -3,6 +3,7 @@
 
 use super::ids::Ids;
 use super::message::{Block, Kind, Msg, Role};
+use std::collections::HashSet;
 
 /// Which rule of the Messages API a history breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +12,7 @@ pub enum ProblemKind {
     NotAMessage,
     FirstNotUser,
     ToolUseUnanswered,
+    ToolUseDuplicate,
     ToolResultOrphan,
     ToolResultNotFirst,
     ToolResultDuplicate,
@@ -23,11 +25,12 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
-    pub const ALL: [ProblemKind; 13] = [
+    pub const ALL: [ProblemKind; 14] = [
         ProblemKind::NoMessages,
         ProblemKind::NotAMessage,
         ProblemKind::FirstNotUser,
         ProblemKind::ToolUseUnanswered,
+        ProblemKind::ToolUseDuplicate,
         ProblemKind::ToolResultOrphan,
         ProblemKind::ToolResultNotFirst,
         ProblemKind::ToolResultDuplicate,
@@ -45,6 +48,7 @@ impl ProblemKind {
             ProblemKind::NotAMessage => "not-a-message",
             ProblemKind::FirstNotUser => "first-not-user",
             ProblemKind::ToolUseUnanswered => "tool-use-unanswered",
+            ProblemKind::ToolUseDuplicate => "tool-use-duplicate",
             ProblemKind::ToolResultOrphan => "tool-result-orphan",
             ProblemKind::ToolResultNotFirst => "tool-result-not-first",
             ProblemKind::ToolResultDuplicate => "tool-result-duplicate",
@@ -84,7 +88,7 @@ fn problem(index: usize, kind: ProblemKind, message: String) -> Problem {
 
 /// Checks a history. `thinking`: whether the request enables thinking.
 pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
-    check_part(messages, thinking, 0, messages.len())
+    check_part(messages, thinking, 0, messages.len(), &mut HashSet::new())
 }
 
 /// `check` on `messages`, the part of a history of `total` messages that
@@ -92,8 +96,16 @@ pub fn check(messages: &[Msg], thinking: bool) -> Vec<Problem> {
 /// The rules are local: a part cut just before an assistant message, and
 /// holding the user messages that follow its own last one, is judged as the
 /// whole would judge those messages (the doctor checks a long history so, a
-/// part at a time, to hold a little of it at once).
-pub(crate) fn check_part(messages: &[Msg], thinking: bool, base: usize, total: usize) -> Vec<Problem> {
+/// part at a time, to hold a little of it at once). One rule is not local:
+/// a tool_use id is unique in the whole request, so `uses` carries the ids
+/// of the parts before this one (empty for the first).
+pub(crate) fn check_part(
+    messages: &[Msg],
+    thinking: bool,
+    base: usize,
+    total: usize,
+    uses: &mut HashSet<String>,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     match messages.first() {
         None if total == 0 => out.push(problem(0, ProblemKind::NoMessages, "there are no messages".into())),
@@ -152,6 +164,19 @@ pub(crate) fn check_part(messages: &[Msg], thinking: bool, base: usize, total: u
         match m.role {
             Role::Assistant => {
                 in_run = false;
+                // "`tool_use` ids must be unique" (the API's 400), across
+                // the whole history: an id reused in a later turn too.
+                for id in m.tool_use_ids() {
+                    if !uses.insert(id.to_owned()) {
+                        out.push(problem(
+                            i,
+                            ProblemKind::ToolUseDuplicate,
+                            format!(
+                                "message {i}: tool_use id {id} is used before (the API takes each id once)"
+                            ),
+                        ));
+                    }
+                }
                 let uses: Vec<&str> = m.tool_use_ids().collect();
                 if uses.is_empty() {
                     continue;

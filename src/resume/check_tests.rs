@@ -8,7 +8,8 @@ use super::*;
 /// the first message not a user's, empty content (and the last assistant
 /// message empty, which is allowed), a blank text, a misplaced block, an
 /// orphan, a duplicate, a result after other content, an unanswered call,
-/// runs of user messages, an empty assistant message a part ends with, and
+/// runs of user messages, an empty assistant message a part ends with, a
+/// tool_use id used again turns later (the one rule that spans parts), and
 /// an open tool loop at the end.
 fn history() -> Vec<Msg> {
     let a = |c: &str| format!(r#"{{"role":"assistant","content":{c}}}"#);
@@ -37,6 +38,8 @@ fn history() -> Vec<Msg> {
         a("[]"),
         a(r#"[{"type":"text","text":"two in a row"}]"#),
         u(r#""again""#),
+        a(&call("t1")),
+        u(&format!("[{}]", result("t1"))),
         a(&call("t6")),
         u(&format!("[{}]", result("t6"))),
     ];
@@ -65,8 +68,9 @@ fn parts_cut_before_assistant_messages_name_what_the_whole_names() {
                 .collect();
             let mut got = Vec::new();
             let mut from = 0;
+            let mut uses = Default::default();
             for &to in &cuts {
-                got.extend(keys(&check_part(&msgs[from..to], thinking, from, msgs.len())));
+                got.extend(keys(&check_part(&msgs[from..to], thinking, from, msgs.len(), &mut uses)));
                 from = to;
             }
             assert_eq!(got, whole, "cut at {cuts:?}, thinking {thinking}");
@@ -76,6 +80,9 @@ fn parts_cut_before_assistant_messages_name_what_the_whole_names() {
 
 #[test]
 fn an_empty_history_is_named_once() {
-    assert_eq!(keys(&check_part(&[], false, 0, 0)).len(), 1);
-    assert!(check_part(&[], false, 3, 7).is_empty(), "an empty part of a history is not the empty history");
+    assert_eq!(keys(&check_part(&[], false, 0, 0, &mut Default::default())).len(), 1);
+    assert!(
+        check_part(&[], false, 3, 7, &mut Default::default()).is_empty(),
+        "an empty part of a history is not the empty history"
+    );
 }

@@ -504,6 +504,12 @@ fn shape(msgs: &mut Vec<Msg>, report: &mut RepairReport) {
 /// A tool_use id used twice gets a new one, and so does the result that
 /// answers the second use.
 ///
+/// The content changed, but no thinking is unbound by it: the API refuses
+/// a history with an id used twice, so a thinking block after the second
+/// use was signed over the renamed history (a live view renames as it
+/// goes) or never reached the API; and a block in the renamed response
+/// comes before its calls, outside what its signature covers.
+///
 /// Ids seen are a set: a list made this quadratic in tool calls (100k
 /// calls took 51 s to resume, where replay takes under one).
 fn rename_duplicate_ids(msgs: &mut [Msg], report: &mut RepairReport) {
@@ -543,7 +549,6 @@ fn rename_duplicate_ids(msgs: &mut [Msg], report: &mut RepairReport) {
         }
         report.tool_use_ids_renamed += renames.len();
         msgs[i].changed = true;
-        msgs[i].repaired = true;
         if let Some(next) = msgs.get_mut(i + 1).filter(|n| n.role == Role::User) {
             for (old, fresh, same_message) in renames {
                 // With both uses in one message, the second result is the
@@ -713,7 +718,12 @@ pub(crate) fn block_summary(json: &str) -> Block {
 /// `checkMessages` on messages given as block summaries (`user`: the
 /// message's role is user), the same judgement as on their JSON; the
 /// messages are the part of `total` that starts at `base` (`check_part`).
-pub(crate) fn check_summaries(messages: Vec<(bool, Vec<Block>)>, base: usize, total: usize) -> Vec<Problem> {
+pub(crate) fn check_summaries(
+    messages: Vec<(bool, Vec<Block>)>,
+    base: usize,
+    total: usize,
+    uses: &mut HashSet<String>,
+) -> Vec<Problem> {
     let msgs: Vec<Msg> = messages
         .into_iter()
         .map(|(user, blocks)| Msg {
@@ -727,7 +737,7 @@ pub(crate) fn check_summaries(messages: Vec<(bool, Vec<Block>)>, base: usize, to
             repaired: false,
         })
         .collect();
-    check::check_part(&msgs, false, base, total)
+    check::check_part(&msgs, false, base, total, uses)
 }
 
 /// `closeOpenToolCalls`: the synthetic `tool_results` record for the tool

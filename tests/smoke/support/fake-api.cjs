@@ -9,7 +9,10 @@
 // before the block, with earlier assistant turns' thinking left out (the
 // API strips it from the context), adjacent user messages joined (the API
 // joins them into one turn) and string content read as one text block.
-// It also refuses a call answered twice in one turn, as the real API does.
+// It also refuses a call answered twice in one turn, and a tool_use id
+// used twice anywhere in the request, as the real API does ("`tool_use`
+// ids must be unique", seen in agents' bug reports: opencode #1150, Claude
+// Code #28515).
 "use strict";
 const crypto = require("node:crypto");
 
@@ -72,6 +75,16 @@ class FakeApi {
         if (blocks[j].type !== "tool_result") continue;
         if (answered.has(blocks[j].tool_use_id)) return `messages.${i}.content.${j}: each tool_use must have a single result. Found multiple \`tool_result\` blocks with id: ${blocks[j].tool_use_id}`;
         answered.add(blocks[j].tool_use_id);
+      }
+    }
+    const used = new Set();
+    for (let i = 0; i < history.length; i++) {
+      if (history[i].role !== "assistant") continue;
+      const blocks = blocksOf(history[i]);
+      for (let j = 0; j < blocks.length; j++) {
+        if (blocks[j].type !== "tool_use") continue;
+        if (used.has(blocks[j].id)) return `messages.${i}.content.${j}: \`tool_use\` ids must be unique`;
+        used.add(blocks[j].id);
       }
     }
     for (let i = 0; i < history.length; i++) {
