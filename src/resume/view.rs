@@ -47,6 +47,11 @@ pub struct ModelView {
     /// The open calls are the repaired part's: the message that answers
     /// them goes into that part (`refresh`).
     open_before_live: bool,
+    /// Where the live part starts in the state's messages (`refresh`).
+    base: usize,
+    /// What the repair must take of the live part, as far as it was read
+    /// (None: read it again from `base`, after an undo or redo).
+    taker: Option<Taker>,
 }
 
 impl ModelView {
@@ -75,7 +80,7 @@ impl ModelView {
                     Some([m]) if self.len(state) == 1 && role_of(&m.json) != Some(Role::User) => {
                         self.stale = true
                     }
-                    Some([m]) => self.note_appended(&m.json),
+                    Some([m]) => self.note_appended(&m.json, state, before),
                     _ => self.stale = true,
                 }
             }
@@ -87,7 +92,17 @@ impl ModelView {
                     && live
                     && state.messages.len() >= self.covered
                     && state.messages[self.covered..].iter().all(|m| m.origin.line > self.barrier);
-                if !within {
+                // And the repaired part is the one a refresh would make now:
+                // a redo can bring back a message the repair takes (the
+                // fuzz target found a response after calls left open), and
+                // calls reopened for the journal's answer are answered by
+                // the repair once anything follows them.
+                let same = within && !self.open_before_live && {
+                    let (base, covered, taker) = self.cover(state);
+                    self.taker = Some(taker);
+                    (base, covered) == (self.base, self.covered)
+                };
+                if !same {
                     self.stale = true;
                 } else {
                     self.generation = next_generation();
@@ -103,15 +118,18 @@ impl ModelView {
         }
     }
 
-    /// A message appended at the end: its tool calls open, or its results
-    /// answer open ones.
-    fn note_appended(&mut self, json: &str) {
+    /// A message appended at the end (`state.messages[index]`): its tool
+    /// calls open, or its results answer open ones.
+    fn note_appended(&mut self, json: &str, state: &SessionState, index: usize) {
         // A message the API refuses as written (an empty response followed
-        // by more, a blank text block: both come from the API itself) goes
-        // into the repaired part, as a resume would repair it: sent as it
-        // came, it failed every request after it. Found without a parse
-        // for most messages (a live write would pay for one per record).
-        if api_refuses(json) {
+        // by more, a blank text block: both come from the API itself, an
+        // id used before) goes into the repaired part, as a resume would
+        // repair it: sent as it came, it failed every request after it.
+        // Found by the steps a replay takes (`refused_run`), so the two
+        // take the same messages.
+        let (base, messages) = (self.base, &state.messages);
+        let taker = self.taker.get_or_insert_with(|| Taker::over(messages, base, index));
+        if taker.takes(messages, index) {
             self.stale = true;
             return;
         }
@@ -169,23 +187,18 @@ impl ModelView {
         }
     }
 
-    /// Makes the repaired part again when something reached into it.
-    pub fn refresh(&mut self, state: &SessionState) {
-        if !self.stale {
-            return;
-        }
-        self.stale = false;
-        self.generation = next_generation();
-        // The live part: the messages at the end written after the barrier.
-        let barrier = self.barrier;
+    /// Where the live part starts (after the messages before the barrier),
+    /// how many messages the repaired part stands for, and the steps'
+    /// state at the end of the live part.
+    fn cover(&self, state: &SessionState) -> (usize, usize, Taker) {
         // After a compaction written since the barrier, nothing is before it:
         // messages the compaction carried over keep their older lines, and
         // splitting the conversation at them repaired half a tool loop (an
         // answered call "interrupted" live, unlike after the next resume).
-        let base = if self.compacted > barrier {
+        let base = if self.compacted > self.barrier {
             0
         } else {
-            state.messages.iter().rposition(|m| m.origin.line < barrier).map_or(0, |i| i + 1)
+            state.messages.iter().rposition(|m| m.origin.line < self.barrier).map_or(0, |i| i + 1)
         };
         // Calls of the last response before the barrier that the journal
         // leaves unanswered there.
@@ -200,9 +213,21 @@ impl ModelView {
         // out too. Left live, tool_result blocks would answer a call that
         // is now text, which the API refuses; a resume of the journal
         // writes both out.
-        self.covered = base
-            + answering_run(&state.messages[base..], &unanswered)
-                .max(refused_run(&state.messages[base..], base == 0));
+        let (refused, taker) = refused_run(&state.messages, base);
+        (base, base + answering_run(&state.messages[base..], &unanswered).max(refused), taker)
+    }
+
+    /// Makes the repaired part again when something reached into it.
+    pub fn refresh(&mut self, state: &SessionState) {
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
+        self.generation = next_generation();
+        let (base, covered, taker) = self.cover(state);
+        self.base = base;
+        self.covered = covered;
+        self.taker = Some(taker);
         let options = ResumeOptions { model: None, thinking: thinking_on(state.thinking.as_deref()) };
         let thinking = options.thinking == Some(true);
         let (mut prefix, mut report) =
@@ -446,15 +471,15 @@ fn refused(m: &Msg) -> bool {
         || results_after_other
 }
 
-/// How many of the first messages of `live` the repair must take: up to
-/// the last that the API refuses as written (`refused`, a message that is
-/// none, or calls left unanswered by the next response or a prompt; 0:
-/// none is).
-fn refused_run(live: &[crate::state::Message], at_start: bool) -> usize {
+/// How many of the messages from `base` on (the live part) the repair must
+/// take: up to the last that the API refuses as written (`Taker::takes`;
+/// 0: none is), and the steps' state at the end, for the messages to come.
+fn refused_run(messages: &[crate::state::Message], base: usize) -> (usize, Taker) {
+    let live = messages.get(base..).unwrap_or_default();
     let mut end = 0;
     // The conversation's first messages, up to its first prompt the API
     // takes: a response before it gets the repair's leading note.
-    if at_start {
+    if base == 0 {
         // The first message the repair keeps: a response needs the note
         // before it (and the messages left out before it are taken too).
         if let Some(k) = live.iter().position(|m| !api_refuses(&m.json)) {
@@ -463,52 +488,115 @@ fn refused_run(live: &[crate::state::Message], at_start: bool) -> usize {
             end = live.len();
         }
     }
-    // The same steps as `note_appended`, which finds these as they come.
-    let mut open: Vec<String> = Vec::new();
-    for (k, m) in live.iter().enumerate() {
-        let json = m.json.as_str();
-        if api_refuses(json) {
+    let mut taker = Taker::default();
+    for k in 0..live.len() {
+        if taker.takes(messages, base + k) {
             end = end.max(k + 1);
-            continue;
         }
+    }
+    (end, taker)
+}
+
+/// The steps that find what the API refuses in the live part, a message at
+/// a time: one machine for a replay (`refused_run`) and for messages as
+/// they arrive (`note_appended`), so live and replay take the same ones.
+#[derive(Debug, Clone, Default)]
+struct Taker {
+    /// The calls of the last response that nothing answered yet, as written.
+    open: Vec<String>,
+    /// The last response was taken for an id used before: the repair
+    /// renames it, and the results that answer it go with it.
+    renamed: bool,
+    /// Every tool_use id of the messages read so far, the ones before the
+    /// live part too (None: no call came yet; read when one does).
+    uses: Option<std::collections::HashSet<String>>,
+}
+
+impl Taker {
+    /// The steps' state after `messages[base..index]`.
+    fn over(messages: &[crate::state::Message], base: usize, index: usize) -> Taker {
+        let mut taker = Taker::default();
+        for k in base..index {
+            taker.takes(messages, k);
+        }
+        taker
+    }
+
+    /// Whether the repair must take `messages[index]`, the next message:
+    /// one the API refuses (`refused`), results that answer no open call,
+    /// a response or a prompt while calls are open, or a call whose id was
+    /// used before ("`tool_use` ids must be unique", across the history).
+    /// Most messages are judged without a parse (a live write would pay
+    /// for one per record).
+    fn takes(&mut self, messages: &[crate::state::Message], index: usize) -> bool {
+        let json = messages[index].json.as_str();
         let calls = json.contains(r#""tool_use""#);
-        if !calls && open.is_empty() {
-            if json.contains(r#""tool_result""#)
-                && Msg::parse(json, Default::default(), None)
-                    .is_some_and(|m| m.tool_result_ids().next().is_some())
-            {
-                end = end.max(k + 1);
+        let parsed = if calls { Msg::parse(json, Default::default(), None) } else { None };
+        let mut reused = false;
+        if let Some(m) = parsed.as_ref().filter(|m| m.role == Role::Assistant) {
+            let uses = self.uses.get_or_insert_with(|| tool_use_ids(&messages[..index]));
+            for id in m.tool_use_ids() {
+                reused |= !uses.insert(id.to_owned());
             }
-            continue;
+        }
+        if api_refuses(json) {
+            // A prompt or results the repair takes: it answers what is open.
+            if role_of(json) == Some(Role::User) {
+                self.open.clear();
+            }
+            return true;
+        }
+        if !calls && self.open.is_empty() {
+            // Results when nothing is open answer no call (the API refuses
+            // them): the repair writes them out as text.
+            return json.contains(r#""tool_result""#)
+                && Msg::parse(json, Default::default(), None)
+                    .is_some_and(|m| m.tool_result_ids().next().is_some());
         }
         if !calls && !json.contains(r#""tool_result""#) {
+            // Answers nothing: a response (which has no calls), or a prompt
+            // (a continue note after a response cut off in its calls),
+            // while calls are open: the API refuses the unanswered calls;
+            // the repair answers them.
             if role_of(json).is_some() {
-                end = end.max(k + 1);
-                open.clear();
+                self.open.clear();
+                return true;
             }
-            continue;
+            return false;
         }
-        let Some(msg) = Msg::parse(json, Default::default(), None) else { continue };
+        let Some(msg) = parsed.or_else(|| Msg::parse(json, Default::default(), None)) else { return false };
         match msg.role {
             Role::Assistant => {
-                if !open.is_empty() {
-                    end = end.max(k + 1);
-                }
-                open = msg.tool_use_ids().map(str::to_owned).collect();
+                let take = !self.open.is_empty() || reused;
+                self.open = msg.tool_use_ids().map(str::to_owned).collect();
+                self.renamed = reused;
+                take
             }
             Role::User => {
-                if refused(&msg) || msg.tool_result_ids().any(|r| !open.iter().any(|id| id == r)) {
-                    end = end.max(k + 1);
+                let answers = |id: &str| self.open.iter().any(|o| o == id);
+                let mut take = refused(&msg) || msg.tool_result_ids().any(|r| !answers(r));
+                take |= self.renamed && msg.tool_result_ids().any(answers);
+                self.open.retain(|id| !msg.tool_result_ids().any(|r| r == id));
+                take |= !self.open.is_empty() && msg.blocks.iter().any(|b| b.kind != Kind::ToolResult);
+                if take {
+                    // The repair answers what is still open.
+                    self.open.clear();
                 }
-                open.retain(|id| !msg.tool_result_ids().any(|r| r == id));
-                if !open.is_empty() && msg.blocks.iter().any(|b| b.kind != Kind::ToolResult) {
-                    end = end.max(k + 1);
-                    open.clear();
-                }
+                take
             }
         }
     }
-    end
+}
+
+/// The tool_use ids of the responses among `messages`.
+fn tool_use_ids(messages: &[crate::state::Message]) -> std::collections::HashSet<String> {
+    let mut ids = std::collections::HashSet::new();
+    for m in messages.iter().filter(|m| m.json.contains(r#""tool_use""#)) {
+        if let Some(m) = Msg::parse(&m.json, Default::default(), None).filter(|m| m.role == Role::Assistant) {
+            ids.extend(m.tool_use_ids().map(str::to_owned));
+        }
+    }
+    ids
 }
 
 /// A message's role, read alone.

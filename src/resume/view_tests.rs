@@ -513,6 +513,18 @@ fn what_the_api_refuses_is_repaired_live_as_a_resume_repairs_it() {
             ],
         ),
         (
+            "a tool_use id used again in a later turn",
+            vec![
+                user("hi"),
+                response(&format!("[{}]", tool("a"))),
+                results("a", "x"),
+                response(r#"[{"type":"text","text":"done"}]"#),
+                user("again"),
+                response(&format!("[{}]", tool("a"))),
+                results("a", "y"),
+            ],
+        ),
+        (
             "a continue note after a response cut off in its calls",
             vec![
                 user("hi"),

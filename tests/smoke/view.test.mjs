@@ -79,6 +79,33 @@ for (const [name, make] of Object.entries(stores)) {
       s.journal.close();
     });
 
+    test("a tool_use id used again in a later turn goes renamed, live and after resume (the API refuses ids used twice)", async () => {
+      const store = make();
+      const api = new FakeApi();
+      const s = agent.startSession(store, { model: "claude-m1" });
+      const results = (id, content) => agent.addToolResults(s, [{ type: "tool_result", tool_use_id: id, content }], { calls: [{ toolUseId: id, name: "bash", durationMs: 1 }] });
+      agent.addUserMessage(s, "go");
+      turn(api, s, 1, { tool: "t1" });
+      results("t1", "one");
+      turn(api, s, 2);
+      agent.addUserMessage(s, "again");
+      turn(api, s, 3, { tool: "t1" });
+      results("t1", "two");
+      turn(api, s, 4);
+      assert.deepEqual(api.refused, []);
+      const asWritten = core.rebuildState(await store.read(s.id)).messages;
+      assert.match(api.refusal("claude-m1", asWritten) ?? "", /`tool_use` ids must be unique/, "the oracle refuses the history as written");
+      assert.deepEqual(core.checkMessages(asWritten, {}).map((p) => p.kind), ["tool-use-duplicate"], "checkMessages names it");
+      const calls = s.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === "tool_use").map((b) => b.id) : []));
+      assert.equal(new Set(calls).size, 2, `two distinct ids: ${calls}`);
+      const live = JSON.parse(JSON.stringify(s.messages));
+      s.journal.close();
+      const again = await agent.resumeSession(store, s.id, { model: "claude-m1" });
+      assert.deepEqual(JSON.parse(JSON.stringify(again.messages)), live, "live equals replay");
+      assert.equal(api.refusal("claude-m1", again.messages), null);
+      again.journal.close();
+    });
+
     test("resume with another model: all thinking before it goes", async () => {
       const store = make();
       const api = new FakeApi();
