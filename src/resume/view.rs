@@ -49,6 +49,9 @@ pub struct ModelView {
     open_before_live: bool,
     /// Where the live part starts in the state's messages (`refresh`).
     base: usize,
+    /// The repaired part stood for every message at the refresh (calls it
+    /// left open are then left to the journal's answer).
+    whole: bool,
     /// What the repair must take of the live part, as far as it was read
     /// (None: read it again from `base`, after an undo or redo).
     taker: Option<Taker>,
@@ -96,11 +99,12 @@ impl ModelView {
                 // a redo can bring back a message the repair takes (the
                 // fuzz target found a response after calls left open), and
                 // calls reopened for the journal's answer are answered by
-                // the repair once anything follows them.
+                // the repair once anything follows them (and the other way
+                // round: an undo back to them reopens them).
                 let same = within && !self.open_before_live && {
                     let (base, covered, taker) = self.cover(state);
                     self.taker = Some(taker);
-                    (base, covered) == (self.base, self.covered)
+                    (base, covered, covered == state.messages.len()) == (self.base, self.covered, self.whole)
                 };
                 if !same {
                     self.stale = true;
@@ -227,6 +231,7 @@ impl ModelView {
         let (base, covered, taker) = self.cover(state);
         self.base = base;
         self.covered = covered;
+        self.whole = covered == state.messages.len();
         self.taker = Some(taker);
         let options = ResumeOptions { model: None, thinking: thinking_on(state.thinking.as_deref()) };
         let thinking = options.thinking == Some(true);
