@@ -133,7 +133,10 @@ impl ModelView {
         // take the same messages.
         let (base, messages) = (self.base, &state.messages);
         let taker = self.taker.get_or_insert_with(|| Taker::over(messages, base, index));
-        if taker.takes(messages, index) {
+        // After a refresh that left calls open for the journal's answer,
+        // anything that follows changes the repaired part (the repair
+        // answers them once they are not last).
+        if taker.takes(messages, index) || self.open_before_live {
             self.stale = true;
             return;
         }
@@ -551,6 +554,13 @@ impl Taker {
             }
             return true;
         }
+        // No message at all (a role other than user or assistant): the
+        // repair leaves it out. The role's usual spelling is found without
+        // a parse.
+        let role_said = [r#""role":"user""#, r#""role":"assistant""#].iter().any(|r| json.contains(r));
+        if !role_said && role_of(json).is_none() {
+            return true;
+        }
         if !calls && self.open.is_empty() {
             // Results when nothing is open answer no call (the API refuses
             // them): the repair writes them out as text.
@@ -563,13 +573,10 @@ impl Taker {
             // (a continue note after a response cut off in its calls),
             // while calls are open: the API refuses the unanswered calls;
             // the repair answers them.
-            if role_of(json).is_some() {
-                self.open.clear();
-                return true;
-            }
-            return false;
+            self.open.clear();
+            return true;
         }
-        let Some(msg) = parsed.or_else(|| Msg::parse(json, Default::default(), None)) else { return false };
+        let Some(msg) = parsed.or_else(|| Msg::parse(json, Default::default(), None)) else { return true };
         match msg.role {
             Role::Assistant => {
                 let take = !self.open.is_empty() || reused;

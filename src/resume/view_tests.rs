@@ -513,6 +513,15 @@ fn what_the_api_refuses_is_repaired_live_as_a_resume_repairs_it() {
             ],
         ),
         (
+            "a message of another role",
+            vec![
+                user("hi"),
+                response(r#"[{"type":"text","text":"ok"}]"#),
+                r#"{"type":"user","message":{"role":"system","content":"be brief"}}"#.into(),
+                user("again"),
+            ],
+        ),
+        (
             "a tool_use id used again in a later turn",
             vec![
                 user("hi"),
