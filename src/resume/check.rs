@@ -177,8 +177,8 @@ pub(crate) fn check_part(
                         ));
                     }
                 }
-                let uses: Vec<&str> = m.tool_use_ids().collect();
-                if uses.is_empty() {
+                let calls: Vec<&str> = m.tool_use_ids().collect();
+                if calls.is_empty() {
                     continue;
                 }
                 // The API joins consecutive user messages into one turn: a
@@ -189,7 +189,7 @@ pub(crate) fn check_part(
                     .take_while(|next| next.role == Role::User)
                     .flat_map(|next| next.tool_result_ids())
                     .collect();
-                for id in uses {
+                for id in calls {
                     if !answered.contains(id) {
                         out.push(problem(
                             i,

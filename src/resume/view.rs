@@ -53,7 +53,7 @@ pub struct ModelView {
     /// left open are then left to the journal's answer).
     whole: bool,
     /// What the repair must take of the live part, as far as it was read
-    /// (None: read it again from `base`, after an undo or redo).
+    /// (None: not read yet; `refresh`, an undo or a redo sets it).
     taker: Option<Taker>,
 }
 
