@@ -44,11 +44,22 @@ function check(out) {
 
 test("the tarball holds the package and nothing else", () => {
   const list = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean);
-  for (const f of ["package/package.json", "package/index.d.ts", "package/index.d.cts", "package/README.md", "package/JOURNAL.md", "package/LICENSE", "package/web/garuda_session_bg.wasm", "package/bin/garuda-session.cjs", "package/node/store.d.ts", "package/node/store.d.mts", "package/node/agent.d.mts", "package/node/redis.js", "package/node/redis-worker.js", "package/node/redis.d.mts"]) {
+  for (const f of ["package/package.json", "package/index.d.ts", "package/index.d.cts", "package/README.md", "package/LICENSE", "package/web/garuda_session_bg.wasm", "package/bin/garuda-session.cjs", "package/node/store.d.ts", "package/node/store.d.mts", "package/node/agent.d.mts", "package/node/redis.js", "package/node/redis-worker.js", "package/node/redis.d.mts"]) {
     assert.ok(list.includes(f), `${f} in ${list}`);
   }
   assert.equal(list.filter((f) => f.endsWith(".wasm")).length, 1, "the wasm ships once");
   assert.ok(list.every((f) => !f.includes("..") && !f.includes("target/")));
+});
+
+// The spec ships as ../shared has it (.ci/build copies it; the repository
+// carries no copy): byte for byte, or, built without ../shared, not at all.
+test("the tarball's JOURNAL.md is the spec of ../shared", (t) => {
+  const spec = path.join(process.env.GARUDA_SHARED ?? path.join(root, "../shared"), "spec/JOURNAL.md");
+  if (!existsSync(spec)) return t.skip(`SKIP: ${spec} is absent (no ../shared): the package is built without the spec`);
+  const list = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+  assert.ok(list.includes("package/JOURNAL.md"), "the package ships the spec");
+  const shipped = execFileSync("tar", ["-xzOf", tarball, "package/JOURNAL.md"]);
+  assert.ok(shipped.equals(readFileSync(spec)), "the shipped spec is ../shared's, unchanged");
 });
 
 test("CommonJS: require", () => {
