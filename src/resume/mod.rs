@@ -22,6 +22,7 @@
 mod check;
 mod ids;
 pub(crate) mod message;
+mod unique_ids;
 pub mod view;
 
 use crate::json_str::str_literal;
@@ -510,41 +511,33 @@ fn shape(msgs: &mut Vec<Msg>, report: &mut RepairReport) {
 /// goes) or never reached the API; and a block in the renamed response
 /// comes before its calls, outside what its signature covers.
 ///
-/// Ids seen are a set: a list made this quadratic in tool calls (100k
-/// calls took 51 s to resume, where replay takes under one).
+/// Ids given are a set (`UniqueIds`, shared with the live view's steps): a
+/// list made this quadratic in tool calls (100k calls took 51 s to resume,
+/// where replay takes under one).
 fn rename_duplicate_ids(msgs: &mut [Msg], report: &mut RepairReport) {
-    let mut seen: HashSet<String> = HashSet::new();
-    // Each id's next `_dup` number to try: the taken ones only grow, so the
-    // first free one is never below the last one given. Counted from 2 each
-    // time, an id reused in every turn made this quadratic again (4,000
-    // turns of one id took 1 s).
-    let mut next_dup: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    let mut ids = unique_ids::UniqueIds::default();
     for i in 0..msgs.len() {
         if msgs[i].role != Role::Assistant {
             continue;
         }
         let mut renames: Vec<(String, String, bool)> = Vec::new();
+        // The ids this message was given so far, to know whether a reused
+        // one was used first in this message or in an earlier one.
         let mut here: HashSet<String> = HashSet::new();
         for b in msgs[i].blocks.iter_mut().filter(|b| b.kind == Kind::ToolUse) {
             let Some(id) = b.id.clone() else { continue };
-            if seen.contains(&id) || here.contains(&id) {
-                let n = next_dup.entry(id.clone()).or_insert(2);
-                let fresh = loop {
-                    let candidate = format!("{id}_dup{n}");
-                    *n += 1;
-                    if !seen.contains(&candidate) && !here.contains(&candidate) {
-                        break candidate;
-                    }
-                };
-                renames.push((id.clone(), fresh.clone(), here.contains(&id)));
-                *b = Block { at: b.at, ..b.with_field("id", &str_literal(&fresh)) };
-                here.insert(fresh);
-            } else {
-                here.insert(id);
+            match ids.give(&id) {
+                Some(fresh) => {
+                    renames.push((id.clone(), fresh.clone(), here.contains(&id)));
+                    *b = Block { at: b.at, ..b.with_field("id", &str_literal(&fresh)) };
+                    here.insert(fresh);
+                }
+                None => {
+                    here.insert(id);
+                }
             }
         }
         if renames.is_empty() {
-            seen.extend(here);
             continue;
         }
         report.tool_use_ids_renamed += renames.len();
@@ -568,7 +561,6 @@ fn rename_duplicate_ids(msgs: &mut [Msg], report: &mut RepairReport) {
                 }
             }
         }
-        seen.extend(here);
     }
 }
 

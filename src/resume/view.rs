@@ -18,6 +18,7 @@
 //! open tool calls, so `closeOpenToolCalls` is O(1) when nothing is open.
 
 use super::message::{Kind, Msg, Role};
+use super::unique_ids::UniqueIds;
 use super::{ProblemKind, RepairReport, ResumeOptions, INTERRUPTED};
 use crate::record::RecordKind;
 use crate::state::SessionState;
@@ -221,7 +222,19 @@ impl ModelView {
         // is now text, which the API refuses; a resume of the journal
         // writes both out.
         let (refused, taker) = refused_run(&state.messages, base);
-        (base, base + answering_run(&state.messages[base..], &unanswered).max(refused), taker)
+        let mut covered = base + answering_run(&state.messages[base..], &unanswered).max(refused);
+        // So does the journal's answer to calls of a response the repair
+        // took past the barrier (one first in the conversation, or one sent
+        // while calls were open): left live, it answered them a second time
+        // after the repair's own answer (the live fuzz target's view check).
+        if covered > base {
+            let open: Vec<String> = open_calls(state.messages[..covered].iter().map(|m| m.json.as_str()))
+                .into_iter()
+                .map(|(id, _)| id)
+                .collect();
+            covered += answering_run(&state.messages[covered..], &open);
+        }
+        (base, covered, taker)
     }
 
     /// Makes the repaired part again when something reached into it.
@@ -260,19 +273,28 @@ impl ModelView {
         // Only when nothing but results follows the response: results
         // appended after a prompt would come after other content of the
         // turn, which the API refuses.
+        // And only when the journal answers every call the repair answered
+        // there: a call the repair renamed (an id used twice) is one the
+        // journal cannot answer, and reopening the others left it answered
+        // before calls still open.
+        let made = |b: &super::message::Block| {
+            b.at.is_none() && b.kind == Kind::ToolResult && b.json.contains(INTERRUPTED)
+        };
         let last = prefix.iter().rposition(|m| m.role == Role::Assistant).filter(|&a| {
             !left_to_journal.is_empty()
                 && prefix[a + 1..].iter().all(|m| m.blocks.iter().all(|b| b.kind == Kind::ToolResult))
+                && prefix[a + 1..]
+                    .iter()
+                    .flat_map(|m| &m.blocks)
+                    .filter(|b| made(b))
+                    .all(|b| b.id.as_ref().is_some_and(|id| left_to_journal.contains(id)))
         });
         let mut reopened: Vec<String> = Vec::new();
         if let Some(a) = last {
             for m in &mut prefix[a + 1..] {
                 let before = m.blocks.len();
                 m.blocks.retain(|b| {
-                    let made = b.at.is_none()
-                        && b.kind == Kind::ToolResult
-                        && b.json.contains(INTERRUPTED)
-                        && b.id.as_ref().is_some_and(|id| left_to_journal.contains(id));
+                    let made = made(b) && b.id.as_ref().is_some_and(|id| left_to_journal.contains(id));
                     if made {
                         reopened.extend(b.id.clone());
                     }
@@ -490,7 +512,8 @@ fn refused_run(messages: &[crate::state::Message], base: usize) -> (usize, Taker
     if base == 0 {
         // The first message the repair keeps: a response needs the note
         // before it (and the messages left out before it are taken too).
-        if let Some(k) = live.iter().position(|m| !api_refuses(&m.json)) {
+        // (A message of no known role is no message: the repair leaves it out.)
+        if let Some(k) = live.iter().position(|m| !api_refuses(&m.json) && role_of(&m.json).is_some()) {
             end = k + usize::from(role_of(&live[k].json) != Some(Role::User));
         } else {
             end = live.len();
@@ -516,8 +539,9 @@ struct Taker {
     /// renames it, and the results that answer it go with it.
     renamed: bool,
     /// Every tool_use id of the messages read so far, the ones before the
-    /// live part too (None: no call came yet; read when one does).
-    uses: Option<std::collections::HashSet<String>>,
+    /// live part too, and the names the repair gives the reused ones (None:
+    /// no call came yet; read when one does).
+    uses: Option<UniqueIds>,
 }
 
 impl Taker {
@@ -542,9 +566,9 @@ impl Taker {
         let parsed = if calls { Msg::parse(json, Default::default(), None) } else { None };
         let mut reused = false;
         if let Some(m) = parsed.as_ref().filter(|m| m.role == Role::Assistant) {
-            let uses = self.uses.get_or_insert_with(|| tool_use_ids(&messages[..index]));
+            let uses = self.uses.get_or_insert_with(|| given_ids(&messages[..index]));
             for id in m.tool_use_ids() {
-                reused |= !uses.insert(id.to_owned());
+                reused |= uses.give(id).is_some();
             }
         }
         if api_refuses(json) {
@@ -600,12 +624,15 @@ impl Taker {
     }
 }
 
-/// The tool_use ids of the responses among `messages`.
-fn tool_use_ids(messages: &[crate::state::Message]) -> std::collections::HashSet<String> {
-    let mut ids = std::collections::HashSet::new();
+/// The tool_use ids of the responses among `messages`, given in order as
+/// the repair gives them (a reused one under its fresh name too).
+fn given_ids(messages: &[crate::state::Message]) -> UniqueIds {
+    let mut ids = UniqueIds::default();
     for m in messages.iter().filter(|m| m.json.contains(r#""tool_use""#)) {
         if let Some(m) = Msg::parse(&m.json, Default::default(), None).filter(|m| m.role == Role::Assistant) {
-            ids.extend(m.tool_use_ids().map(str::to_owned));
+            for id in m.tool_use_ids() {
+                ids.give(id);
+            }
         }
     }
     ids

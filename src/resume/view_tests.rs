@@ -558,3 +558,43 @@ fn what_the_api_refuses_is_repaired_live_as_a_resume_repairs_it() {
         assert_eq!(view(&mut opened(&disk)), live, "{name}: live equals replay");
     }
 }
+
+/// A call whose id is the name the repair gave a reused one (`x_dup2`):
+/// renamed too, live and replayed, so no id goes twice to the API (it
+/// answers 400). Before, the live steps knew only the ids as written and
+/// sent this call as it came, beside the repair's `x_dup2`.
+#[test]
+fn a_call_using_a_name_the_repair_gave_is_renamed_too() {
+    let mut j = opened("");
+    let disk = write_all(
+        &mut j,
+        &[
+            r#"{"type":"start","sessionId":"s","model":"m1"}"#.into(),
+            user("go"),
+            answer(1, Some("x")),
+            results("x", "one"),
+            answer(2, Some("x")),
+            results("x", "two"),
+            answer(3, Some("x_dup2")),
+            results("x_dup2", "three"),
+            answer(4, None),
+        ],
+    );
+    let ids = |messages: &[Value]| -> Vec<String> {
+        let blocks = messages.iter().filter_map(|m| m["content"].as_array()).flatten();
+        blocks
+            .filter(|b| b["type"] == "tool_use")
+            .map(|b| b["id"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    let live = view(&mut j);
+    assert_eq!(ids(&live), ["x", "x_dup2", "x_dup2_dup2"], "live");
+    let texts: Vec<String> = live.iter().map(Value::to_string).collect();
+    assert!(super::super::check_messages(&texts, true).is_empty(), "{texts:?}");
+    let mut replayed = opened(&disk);
+    assert_eq!(view(&mut replayed), live, "replayed as live");
+    let resumed = resume(j.state(), &ResumeOptions { model: Some("m1".into()), thinking: None });
+    let resumed: Vec<Value> =
+        resumed.messages_json().iter().map(|m| serde_json::from_str(m).expect("JSON")).collect();
+    assert_eq!(ids(&resumed), ["x", "x_dup2", "x_dup2_dup2"], "resumed");
+}

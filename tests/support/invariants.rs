@@ -243,9 +243,59 @@ pub fn live_equals_replay(data: &[u8]) {
     }
     let (view, state) = viewed.model_view();
     let live_view = (view.json_from(state, 0), view.open_calls().to_vec());
+    let as_written: Vec<String> = state.messages.iter().map(|m| m.json.to_string()).collect();
+    view_is_sendable(&live_view.0, !live_view.1.is_empty(), &as_written, &written);
     let (view, state) = replay.model_view();
     let replay_view = (view.json_from(state, 0), view.open_calls().to_vec());
     assert_eq!(replay_view, live_view, "the model's view differs, live and replayed, for:\n{written}");
+}
+
+/// What the live view sends keeps the API's rules on tool calls and
+/// content (spec §6 rule 5): ids used once, each result answering a call of
+/// the message before it, first in its message, no empty content or text.
+/// Thinking is the agent's as written after the barrier, and calls left
+/// open at the end wait for the host's results (`open`). A conversation
+/// with a block the API never writes (no `type`, a result without its id)
+/// is not checked: such a block goes live as the agent wrote it (the steps
+/// that judge a live message read most without a parse), and a resume
+/// repairs it.
+fn view_is_sendable(view: &str, open: bool, as_written: &[String], written: &str) {
+    use garuda_session::resume::ProblemKind as K;
+    if check_messages(as_written, false).iter().any(|p| p.kind == K::BadBlock) {
+        return;
+    }
+    let messages: Vec<&serde_json::value::RawValue> =
+        serde_json::from_str(view).expect("the view is a JSON array");
+    let texts: Vec<String> = messages.iter().map(|m| m.get().to_owned()).collect();
+    if texts.is_empty() {
+        return;
+    }
+    let problems = check_messages(&texts, false);
+    if problems.iter().any(|p| p.kind == K::BadBlock) {
+        return;
+    }
+    let problems: Vec<_> = problems
+        .into_iter()
+        .filter(|p| !matches!(p.kind, K::ThinkingUnsigned | K::ThinkingMissing | K::ThinkingRedacted))
+        // Calls left open for the host's results: the last response's, with
+        // only results after it (the host's answer joins them in one turn).
+        .filter(|p| !(open && p.kind == K::ToolUseUnanswered && last_response(&texts) == Some(p.index)))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "the live view breaks the API's rules: {problems:?}\nview: {view}\nfor:\n{written}"
+    );
+}
+
+/// The index of the view's last response when only tool results follow it.
+fn last_response(texts: &[String]) -> Option<usize> {
+    let messages: Vec<serde_json::Value> =
+        texts.iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
+    let at = messages.iter().rposition(|m| m["role"] == "assistant")?;
+    let only_results = messages[at + 1..]
+        .iter()
+        .all(|m| m["content"].as_array().is_some_and(|c| c.iter().all(|b| b["type"] == "tool_result")));
+    only_results.then_some(at)
 }
 
 /// The Redactor on journal text: the line count stays, each record stays a
