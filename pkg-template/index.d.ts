@@ -921,7 +921,8 @@ export interface RebuildOptions extends ReadOptions {
   /**
    * Fail closed: throw an Error with code `ERR_JOURNAL_CORRUPT` (and `line`, 1-based, and `kind`)
    * at the first line that does not parse, is not a record, has an unknown type or a field of
-   * the wrong type, is over the maximum size or nested too deep, or is a torn last line. For
+   * the wrong type (a user's message of a role other than "user" too), is over the maximum size
+   * or nested too deep, or is a torn last line. For
    * state that decides what the agent may do: a malformed line could be a newer transition.
    * The default stays tolerant.
    */

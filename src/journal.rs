@@ -501,6 +501,10 @@ impl Journal {
         let (state, view) = (&mut self.state, &mut self.view);
         let number = self.lines + 1;
         let outcome = with_fields(source, |kind, fields| {
+            // Refused before it is applied: replay keeps such a message.
+            if let Some((_, why)) = crate::state::not_the_users(kind, fields).filter(|_| strict) {
+                return Err(why);
+            }
             let deep = may_nest_deep(source, fields);
             observed(state, view, kind, number, true, |s| {
                 s.apply_marked(kind, fields, number, model_view && changed, deep)

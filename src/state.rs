@@ -486,16 +486,16 @@ impl SessionState {
                 if self.first_prompt.is_none() {
                     self.first_prompt = prompt_text(&message);
                 }
-                warning = self.push(message, origin, may_nest_deep);
+                warning = self.push(message, origin, may_nest_deep).or_else(|| not_the_users(kind, r));
                 self.prompts += 1;
             }
             RecordKind::Continue => {
                 let message = message_json(r.message.as_ref())?;
-                warning = self.push(message, origin, may_nest_deep);
+                warning = self.push(message, origin, may_nest_deep).or_else(|| not_the_users(kind, r));
             }
             RecordKind::ToolResults => {
                 let message = message_json(r.message.as_ref())?;
-                warning = self.push(message, origin, may_nest_deep);
+                warning = self.push(message, origin, may_nest_deep).or_else(|| not_the_users(kind, r));
                 for call in r.calls.iter().flatten() {
                     if let Some(report) = &call.report {
                         self.accounts.add_report(report);
@@ -713,6 +713,25 @@ pub fn message_of_line(line: &str) -> Option<String> {
         _ => Err("no message".into()),
     })
     .ok()
+}
+
+/// The message of a `user`, `continue` or `tool_results` record is the
+/// user's (spec §2: `{role:"user", content}`). Another role is kept, as
+/// written, with a warning: a strict live write refuses it, and the model's
+/// view and a resume leave out a message of no known role.
+pub(crate) fn not_the_users(kind: RecordKind, r: &Fields) -> Option<(WarningKind, String)> {
+    if !matches!(kind, RecordKind::User | RecordKind::Continue | RecordKind::ToolResults) {
+        return None;
+    }
+    let role = r.message.as_ref()?.get("role")?.get();
+    (role != r#""user""#).then(|| {
+        // (A role written as a long value is named by its start.)
+        let role = role.char_indices().nth(40).map_or(role, |(at, _)| &role[..at]);
+        (
+            WarningKind::BadField,
+            format!("the message of a `{}` record must have role \"user\", not {role}", kind.as_str()),
+        )
+    })
 }
 
 fn message_json(message: Option<&MessageParts>) -> Result<String, String> {

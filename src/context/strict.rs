@@ -5,9 +5,10 @@
 //!
 //! Refused: a line that does not parse, is not an object or has no `type`;
 //! a record of an unknown type; a known record with a field of the wrong
-//! type; a line over the maximum size (read by nobody); a message too deep
-//! to carry; a line that is not UTF-8 (replay reads it with U+FFFD); a torn
-//! last line. Not refused: blank lines, and an undo or
+//! type (a `user`, `continue` or `tool_results` message of a role other
+//! than `user` too); a line over the maximum size (read by nobody); a
+//! message too deep to carry; a line that is not UTF-8 (replay reads it
+//! with U+FFFD); a torn last line. Not refused: blank lines, and an undo or
 //! redo with nothing to take back (well-formed records the spec gives a
 //! meaning), nor the notes readers of other agents add (other branches,
 //! unknown usage).

@@ -81,6 +81,52 @@ fn strict_writes_refuse_what_replay_would_skip_and_change_nothing() {
     }
 }
 
+/// A user's message is the user's (spec §2): a `user`, `continue` or
+/// `tool_results` record whose message has another role is kept on replay
+/// with a warning naming it (the model's view and a resume leave out a role
+/// they do not know), and refused by a strict live write.
+#[test]
+fn a_users_message_of_another_role_is_kept_with_a_warning_and_refused_live() {
+    let records = [
+        r#"{"type":"user","message":{"role":"suer","content":"hi"}}"#,
+        r#"{"type":"continue","message":{"role":"assistant","content":"go on"},"maxTokens":8}"#,
+        r#"{"type":"tool_results","message":{"role":"system","content":[]},"calls":[]}"#,
+    ];
+    let mut replay = Journal::default();
+    replay.feed(&records.join("\n"));
+    replay.finish();
+    let s = replay.state();
+    assert_eq!(s.messages.len(), 3, "nothing is lost");
+    let said: Vec<(u64, WarningKind, &str)> =
+        s.warnings.iter().map(|w| (w.line, w.kind, w.message.as_str())).collect();
+    assert_eq!(
+        said,
+        [
+            (1, WarningKind::BadField, r#"the message of a `user` record must have role "user", not "suer""#),
+            (
+                2,
+                WarningKind::BadField,
+                r#"the message of a `continue` record must have role "user", not "assistant""#
+            ),
+            (
+                3,
+                WarningKind::BadField,
+                r#"the message of a `tool_results` record must have role "user", not "system""#
+            ),
+        ]
+    );
+    let mut live = Journal::default().with_strict(true);
+    live.write(TITLE).expect("fine");
+    let before = live.state().clone();
+    for record in records {
+        let e = live.write(record).expect_err(record).to_string();
+        assert!(e.starts_with("bad-field: the message of a"), "{record}: {e}");
+        assert_eq!(live.state(), &before, "{record}: nothing changes");
+        assert_eq!(live.line_count(), 1, "{record}");
+    }
+    live.write(r#"{"type":"user","message":{"role":"user","content":"hi"}}"#).expect("the user's");
+}
+
 /// Junk lines cost memory by kind, not by line: the first
 /// `WARNINGS_KEPT` of each kind keep their line, the rest are counted,
 /// and the records among the junk are still read.
