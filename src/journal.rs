@@ -502,8 +502,10 @@ impl Journal {
         let number = self.lines + 1;
         let outcome = with_fields(source, |kind, fields| {
             // Refused before it is applied: replay keeps such a message.
-            if let Some((_, why)) = crate::state::not_the_users(kind, fields).filter(|_| strict) {
-                return Err(why);
+            if strict {
+                if let Some((_, why)) = crate::state::not_the_users(kind, fields) {
+                    return Err(why);
+                }
             }
             let deep = may_nest_deep(source, fields);
             observed(state, view, kind, number, true, |s| {

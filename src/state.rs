@@ -486,16 +486,16 @@ impl SessionState {
                 if self.first_prompt.is_none() {
                     self.first_prompt = prompt_text(&message);
                 }
-                warning = self.push(message, origin, may_nest_deep).or_else(|| not_the_users(kind, r));
+                warning = self.push(message, origin, may_nest_deep);
                 self.prompts += 1;
             }
             RecordKind::Continue => {
                 let message = message_json(r.message.as_ref())?;
-                warning = self.push(message, origin, may_nest_deep).or_else(|| not_the_users(kind, r));
+                warning = self.push(message, origin, may_nest_deep);
             }
             RecordKind::ToolResults => {
                 let message = message_json(r.message.as_ref())?;
-                warning = self.push(message, origin, may_nest_deep).or_else(|| not_the_users(kind, r));
+                warning = self.push(message, origin, may_nest_deep);
                 for call in r.calls.iter().flatten() {
                     if let Some(report) = &call.report {
                         self.accounts.add_report(report);
@@ -612,7 +612,9 @@ impl SessionState {
                 self.ended = Some(format!(r#"{{"stopReason":{stop},"steps":{steps}}}"#).into());
             }
         }
-        Ok(warning)
+        // A user's message of another role is kept, with its warning (when
+        // the message gave none of its own).
+        Ok(warning.or_else(|| not_the_users(kind, r)))
     }
 
     /// Appends a message, or the note that stands in for one too deep to

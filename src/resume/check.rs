@@ -164,9 +164,10 @@ pub(crate) fn check_part(
         match m.role {
             Role::Assistant => {
                 in_run = false;
+                let calls: Vec<&str> = m.tool_use_ids().collect();
                 // "`tool_use` ids must be unique" (the API's 400), across
                 // the whole history: an id reused in a later turn too.
-                for id in m.tool_use_ids() {
+                for &id in &calls {
                     if !uses.insert(id.to_owned()) {
                         out.push(problem(
                             i,
@@ -177,7 +178,6 @@ pub(crate) fn check_part(
                         ));
                     }
                 }
-                let calls: Vec<&str> = m.tool_use_ids().collect();
                 if calls.is_empty() {
                     continue;
                 }

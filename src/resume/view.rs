@@ -210,10 +210,7 @@ impl ModelView {
         };
         // Calls of the last response before the barrier that the journal
         // leaves unanswered there.
-        let unanswered: Vec<String> = open_calls(state.messages[..base].iter().map(|m| m.json.as_str()))
-            .into_iter()
-            .map(|(id, _)| id)
-            .collect();
+        let unanswered = open_ids(&state.messages[..base]);
         // The journal's answer to them, written after the barrier (the
         // host's results, or closeOpenToolCalls' record), belongs to the
         // repaired loop: a loop the repair writes out as text (thinking on,
@@ -228,11 +225,7 @@ impl ModelView {
         // while calls were open): left live, it answered them a second time
         // after the repair's own answer (the live fuzz target's view check).
         if covered > base {
-            let open: Vec<String> = open_calls(state.messages[..covered].iter().map(|m| m.json.as_str()))
-                .into_iter()
-                .map(|(id, _)| id)
-                .collect();
-            covered += answering_run(&state.messages[covered..], &open);
+            covered += answering_run(&state.messages[covered..], &open_ids(&state.messages[..covered]));
         }
         (base, covered, taker)
     }
@@ -265,10 +258,7 @@ impl ModelView {
         let left_to_journal: Vec<String> = if self.covered < state.messages.len() {
             Vec::new()
         } else {
-            open_calls(state.messages[..self.covered].iter().map(|m| m.json.as_str()))
-                .into_iter()
-                .map(|(id, _)| id)
-                .collect()
+            open_ids(&state.messages[..self.covered])
         };
         // Only when nothing but results follows the response: results
         // appended after a prompt would come after other content of the
@@ -513,11 +503,16 @@ fn refused_run(messages: &[crate::state::Message], base: usize) -> (usize, Taker
         // The first message the repair keeps: a response needs the note
         // before it (and the messages left out before it are taken too).
         // (A message of no known role is no message: the repair leaves it out.)
-        if let Some(k) = live.iter().position(|m| !api_refuses(&m.json) && role_of(&m.json).is_some()) {
-            end = k + usize::from(role_of(&live[k].json) != Some(Role::User));
-        } else {
-            end = live.len();
-        }
+        let kept = live.iter().enumerate().find_map(|(k, m)| {
+            if api_refuses(&m.json) {
+                return None;
+            }
+            role_of(&m.json).map(|role| (k, role))
+        });
+        end = match kept {
+            Some((k, role)) => k + usize::from(role != Role::User),
+            None => live.len(),
+        };
     }
     let mut taker = Taker::default();
     for k in 0..live.len() {
@@ -650,6 +645,11 @@ fn role_of(json: &str) -> Option<Role> {
         r#""assistant""# => Some(Role::Assistant),
         _ => None,
     }
+}
+
+/// The ids of the open calls of the state's messages (`open_calls`).
+fn open_ids(messages: &[crate::state::Message]) -> Vec<String> {
+    open_calls(messages.iter().map(|m| m.json.as_str())).into_iter().map(|(id, _)| id).collect()
 }
 
 /// The open calls of a list of messages: the last assistant message's
