@@ -83,6 +83,14 @@ fn push_literal(out: &mut String, s: &str, ascii: bool) {
 /// (no closing quote) gives its start, where serde_json refuses the whole;
 /// the callers' text is JSON the journal checked.
 pub fn decode_prefix(literal: &str, limit: usize) -> Option<String> {
+    let mut out = String::new();
+    decode_prefix_into(&mut out, literal, limit)?;
+    Some(out)
+}
+
+/// `decode_prefix` appended to `out` (a buffer its caller reuses). On None
+/// `out` holds part of the text: the caller cuts it back.
+pub fn decode_prefix_into(out: &mut String, literal: &str, limit: usize) -> Option<()> {
     let b = literal.as_bytes();
     if b.first() != Some(&b'"') {
         return None;
@@ -92,7 +100,6 @@ pub fn decode_prefix(literal: &str, limit: usize) -> Option<String> {
         let digits = b.get(at..at + 4)?;
         digits.iter().try_fold(0u32, |n, &d| Some(n << 4 | char::from(d).to_digit(16)?))
     };
-    let mut out = String::new();
     let (mut i, mut left) = (1, limit);
     while left > 0 {
         // An ASCII run: a byte a character.
@@ -104,7 +111,7 @@ pub fn decode_prefix(literal: &str, limit: usize) -> Option<String> {
             break;
         }
         let (c, len) = match *b.get(i)? {
-            b'"' => return Some(out),
+            b'"' => return Some(()),
             b'\\' => match *b.get(i + 1)? {
                 b'"' => ('"', 2),
                 b'\\' => ('\\', 2),
@@ -134,7 +141,7 @@ pub fn decode_prefix(literal: &str, limit: usize) -> Option<String> {
         i += len;
         left -= 1;
     }
-    Some(out)
+    Some(())
 }
 
 /// Whether a byte ends a string's plain run: `"`, `\` or a control

@@ -332,16 +332,17 @@ fn result_parts(content: Option<&Value>) -> (String, Vec<Image>) {
     }
 }
 
-/// A tool result's text for a preview, from its raw content, stopping near `limit`.
-pub(super) fn result_text(content: Option<&str>, limit: usize) -> String {
-    let Some(raw) = content else { return String::new() };
+/// A tool result's text for a preview, up to about `limit` bytes, appended
+/// to `out`, which is empty (a buffer its caller reuses).
+pub(super) fn push_result_text(out: &mut String, content: Option<&str>, limit: usize) {
+    let Some(raw) = content else { return };
     if raw.starts_with('"') {
-        return super::preview_of(Some(raw)).unwrap_or_default();
+        super::summary::preview_push(out, Some(raw));
+        return;
     }
     // A message this crate wrote (the summary's): its blocks walked, and
     // only as far as the limit.
-    let Some(items) = crate::json_skim::elements(raw) else { return String::new() };
-    let mut out = String::new();
+    let Some(items) = crate::json_skim::elements(raw) else { return };
     for item in items {
         if out.len() >= limit {
             break;
@@ -350,12 +351,10 @@ pub(super) fn result_text(content: Option<&str>, limit: usize) -> String {
         if !out.is_empty() {
             out.push('\n');
         }
-        match super::preview_of(b.text) {
-            Some(text) => out.push_str(&text),
-            None => out.push_str("[block]"),
+        if !super::summary::preview_push(out, b.text) {
+            out.push_str("[block]");
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use crate::record::RecordKind;
 use crate::state::{HistoryItem, SessionState, Turn};
 use serde::Serialize;
 use summary::summarise;
-pub(crate) use summary::{cut, note_text, preview_of, text_role};
+pub(crate) use summary::{cut, note_text, text_role};
 
 /// What became of a message: still sent to the model, summarised away by a
 /// later compaction, or taken out by undo.
@@ -296,6 +296,8 @@ pub struct Transcript {
     forgotten: usize,
     /// A settle moved entries: indices handed out before it may be stale.
     reordered: bool,
+    /// What summarising a message reuses (`summary::Scratch`).
+    scratch: summary::Scratch,
 }
 
 impl Transcript {
@@ -514,7 +516,7 @@ impl Transcript {
                     e.line = *line;
                     e.record = kind.as_str();
                     e.kind = EntryKind::Message;
-                    summarise(&mut e, *kind, json);
+                    summarise(&mut e, *kind, json, &mut self.scratch);
                     if let Some(turn) = turn {
                         take_turn(&mut e, *kind, turn);
                     }
