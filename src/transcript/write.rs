@@ -19,7 +19,6 @@
 
 use super::{Entry, EntryKind, Fate, Subagent, ThinkingFate, ToolRef};
 use crate::json_str::push_ascii_literal;
-use std::fmt::Write;
 
 /// `,"name":` (every field but an object's first), given whole: one copy
 /// where three (comma and quote, name, quote and colon) were 10% of writing
@@ -127,11 +126,18 @@ pub(super) fn entry(out: &mut String, e: &Entry) {
     opt_str(out, ",\"droppedWhy\":", e.dropped_why.as_deref());
     if let Some(r) = &e.response {
         if let Some(u) = &r.usage {
-            let _ = write!(
-                out,
-                ",\"usage\":{{\"inputTokens\":{},\"outputTokens\":{},\"cacheReadTokens\":{},\"cacheWriteTokens\":{}}}",
-                u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
-            );
+            // By itoa, as every other number here: with core::fmt's
+            // `write!` of these four, the 100 MB bench journal's index took
+            // 11.2 ms to write natively, against 9.7 (best of ten).
+            key(out, ",\"usage\":{\"inputTokens\":");
+            number(out, u.input_tokens);
+            key(out, ",\"outputTokens\":");
+            number(out, u.output_tokens);
+            key(out, ",\"cacheReadTokens\":");
+            number(out, u.cache_read_tokens);
+            key(out, ",\"cacheWriteTokens\":");
+            number(out, u.cache_write_tokens);
+            out.push('}');
         }
         key(out, ",\"costUsd\":");
         float(out, r.cost_usd);
