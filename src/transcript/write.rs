@@ -41,8 +41,8 @@ fn opt_str(out: &mut String, name: &str, value: Option<&str>) {
 
 /// A whole number, by itoa (serde_json's own integer writer, already in the
 /// module): core::fmt's took a fifth of writing a 1 GB journal's index.
-fn number(out: &mut String, n: impl Into<u64>) {
-    out.push_str(itoa::Buffer::new().format(n.into()));
+fn number(out: &mut String, n: u64) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// A float as serde_json prints it (`null` when not finite): by zmij, the
@@ -79,7 +79,7 @@ fn tool(out: &mut String, t: &ToolRef) {
     }
     if let Some(pair) = t.pair {
         key(out, ",\"pair\":");
-        number(out, pair);
+        number(out, pair.into());
     }
     opt_str(out, ",\"child\":", t.child.as_deref());
     out.push('}');
@@ -98,7 +98,7 @@ fn subagent(out: &mut String, s: &Subagent) {
 /// Appends one entry's JSON object.
 pub(super) fn entry(out: &mut String, e: &Entry) {
     out.push_str("{\"index\":");
-    number(out, e.index);
+    number(out, e.index.into());
     key(out, ",\"line\":");
     number(out, e.line);
     key(out, ",\"type\":");
@@ -120,7 +120,7 @@ pub(super) fn entry(out: &mut String, e: &Entry) {
     }
     if e.thinking != 0 {
         key(out, ",\"thinking\":");
-        number(out, e.thinking);
+        number(out, e.thinking.into());
     }
     opt_str(out, ",\"thinkingFate\":", e.thinking_fate.map(|f| f.as_str()));
     opt_str(out, ",\"droppedWhy\":", e.dropped_why.as_deref());
@@ -151,7 +151,7 @@ pub(super) fn entry(out: &mut String, e: &Entry) {
     for (name, n) in [(",\"notes\":", e.notes), (",\"attachments\":", e.attachments)] {
         if n != 0 {
             key(out, name);
-            number(out, n);
+            number(out, n.into());
         }
     }
     for (name, on) in [
@@ -183,7 +183,7 @@ pub(super) fn notes<'a>(out: &mut String, entries: impl Iterator<Item = &'a Entr
                 if count > 0 {
                     out.push(',');
                 }
-                number(out, e.index);
+                number(out, e.index.into());
             }
             count += 1;
         } else {
@@ -235,13 +235,13 @@ pub(super) fn patch<'a>(out: &mut String, entries: impl Iterator<Item = &'a Entr
             number(&mut tools, k as u64);
             tools.push(',');
             match t.pair {
-                Some(p) => number(&mut tools, p),
+                Some(p) => number(&mut tools, p.into()),
                 None => tools.push_str("null"),
             }
             tools.push(',');
             opt_literal(&mut tools, t.name.as_deref());
             tools.push(',');
-            number(&mut tools, u8::from(t.error) | u8::from(t.interrupted) << 1);
+            number(&mut tools, (u8::from(t.error) | u8::from(t.interrupted) << 1).into());
             tools.push(',');
             opt_literal(&mut tools, t.child.as_deref());
         }
