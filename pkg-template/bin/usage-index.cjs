@@ -318,7 +318,9 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   const stats = { bytesRead: 0, bytesChecked: 0, filesRead: 0, filesAppended: 0, filesFromIndex: 0, walked: false };
   if (noIndex) {
     startEarly(options);
+    const compiling = compileAhead();
     const files = sessionFiles(paths);
+    await useCompiled(compiling);
     const bar = progress(files.reduce((a, f) => a + f.size, 0));
     const items = await readItems(files, options, (done) => bar.tick(done), warn);
     stats.bytesRead = files.reduce((a, f) => a + f.size, 0);
@@ -328,11 +330,10 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   }
   const optionsKey = crypto.createHash("sha256").update(JSON.stringify(options ?? {})).digest("hex");
   const index = load(optionsKey);
-  // The wasm compiled on V8's threads while this one stats the files
-  // (compiled here, when appended lines are to be parsed, it was 20 to 35
-  // ms of a status line's 100): used only if a file needs reading. Not
-  // for a cold index: its files are read on two threads of their own.
-  const compiling = index.files.size > 0 ? compileAhead() : null;
+  // The wasm compiled on V8's threads while this one walks and stats the
+  // files (compiled here, when appended lines are to be parsed, it was 20
+  // to 35 ms of a status line's 100): used only if a file needs reading.
+  const compiling = compileAhead();
   // No index yet: every file is to be read, so the second reading thread
   // starts now, while the walk runs.
   if (index.files.size === 0) startEarly(options);
@@ -369,10 +370,7 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
     plan.push({ f, st, old, how });
     if (how === "whole") whole.push({ ...f, size: st.size });
   }
-  if (compiling && plan.some((p) => p.how !== "same")) {
-    const compiled = await compiling;
-    if (compiled) session.__garudaWasm.use(compiled);
-  }
+  if (plan.some((p) => p.how !== "same")) await useCompiled(compiling);
   // Files read whole go to the two threads of a plain report (a cold index costs what no index costs).
   const bar = progress(whole.reduce((a, f) => a + f.size, 0));
   const read = await replayAll(whole, options, (done) => bar.tick(done));
@@ -476,6 +474,20 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
 }
 
 /** The package's wasm being compiled off this thread (null: loaded already, or not there: the glue reads it as it does). */
+/**
+ * The module `compileAhead` compiled, given to the glue before this thread
+ * first reads a file. A cold read (no index, or an empty one) reads on this
+ * thread too, beside the second one: compiled here after the walk, the
+ * wasm held that thread's first file back. On the 500 MB bench history
+ * (`usage --no-index`, six runs alternating), this thread's first file
+ * was read 31 ms after the walk instead of 40 (medians); the whole run's
+ * time moved less than the machine's noise.
+ */
+async function useCompiled(compiling) {
+  const compiled = await compiling;
+  if (compiled) session.__garudaWasm.use(compiled);
+}
+
 function compileAhead() {
   try {
     if (session.__garudaWasm?.loaded !== false) return null;
