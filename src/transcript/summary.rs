@@ -209,22 +209,22 @@ pub(crate) fn cut(text: &str, limit: usize) -> &str {
     }
 }
 
-/// The first `PREVIEW` characters or so of a JSON string, decoding only
-/// its start: a 50 KB tool result need not be decoded for a preview.
+/// `preview_push` into a string of its own (what the tests compare).
 #[cfg(test)]
 fn preview_of(raw: Option<&str>) -> Option<String> {
     let mut out = String::new();
     preview_push(&mut out, raw).then_some(out)
 }
 
-/// `preview_of` in `out`, cleared first (left empty where that is None).
+/// `preview_push` into `out`, cleared first (left empty without a text).
 fn preview_into(out: &mut String, raw: Option<&str>) {
     out.clear();
     preview_push(out, raw);
 }
 
-/// Appends `preview_of(raw)` to `out`; false (and `out` as it was) where
-/// that is None.
+/// Appends the first `PREVIEW` characters or so of a JSON string to `out`,
+/// decoding only its start: a 50 KB tool result need not be decoded for a
+/// preview. False (and `out` as it was) when there is no string to read.
 pub(crate) fn preview_push(out: &mut String, raw: Option<&str>) -> bool {
     let Some(text) = raw else { return false };
     let len = out.len();
