@@ -34,6 +34,7 @@ pub mod lines;
 pub mod listing;
 mod order;
 pub mod prices;
+mod prompt_text;
 pub mod record;
 #[doc(hidden)]
 pub mod record_walk;

@@ -484,7 +484,7 @@ impl SessionState {
             RecordKind::User => {
                 let message = message_json(r.message.as_ref())?;
                 if self.first_prompt.is_none() {
-                    self.first_prompt = prompt_text(&message);
+                    self.first_prompt = crate::prompt_text::prompt_text(&message);
                 }
                 warning = self.push(message, origin, may_nest_deep);
                 self.prompts += 1;
@@ -750,41 +750,6 @@ fn set_if(slot: &mut Option<Box<str>>, raw: Option<&RawValue>) {
 
 fn required<'a>(raw: Option<&'a RawValue>, name: &str) -> Result<&'a RawValue, String> {
     raw.ok_or_else(|| format!("the record needs `{name}`"))
-}
-
-#[derive(serde::Deserialize)]
-struct PromptMessage<'a> {
-    #[serde(borrow)]
-    content: &'a RawValue,
-}
-
-/// A content block's `type` and `text` (resume's `result_text` reads blocks
-/// with it too: one derived reader for both, issue 24's size budget).
-#[derive(serde::Deserialize)]
-pub(crate) struct PromptBlock {
-    #[serde(rename = "type")]
-    pub(crate) kind: Option<String>,
-    pub(crate) text: Option<String>,
-}
-
-/// The prompt of a user message: its string content, or its first text block
-/// (notes and attachments come after it).
-fn prompt_text(message_json: &str) -> Option<String> {
-    let message: PromptMessage = serde_json::from_str(message_json).ok()?;
-    text_of_content(message.content)
-}
-
-/// String content, or the first text block of block content. (Dispatched
-/// by the first byte, not with an untagged enum: those cost wasm size.)
-pub(crate) fn text_of_content(content: &RawValue) -> Option<String> {
-    match raw_kind(content) {
-        b'"' => serde_json::from_str(content.get()).ok(),
-        b'[' => {
-            let blocks: Vec<PromptBlock> = serde_json::from_str(content.get()).ok()?;
-            blocks.into_iter().find(|b| b.kind.as_deref() == Some("text")).and_then(|b| b.text)
-        }
-        _ => None,
-    }
 }
 
 #[cfg(test)]

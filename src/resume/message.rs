@@ -259,7 +259,7 @@ impl Block {
     /// into a text block without losing what it said).
     pub fn result_text(&self) -> String {
         // The same fields as a prompt's blocks: state's reader of them.
-        use crate::state::PromptBlock as Part;
+        use crate::prompt_text::PromptBlock as Part;
         let Some(content) = self.field("content") else { return String::new() };
         match crate::record::raw_kind(&content) {
             b'"' => string(Some(&content)).map(Cow::into_owned).unwrap_or_default(),
