@@ -627,10 +627,14 @@ fn fix_results(msgs: &mut [Msg], report: &mut RepairReport) {
             // An answer to no call here (after a compaction, a lost line), or
             // a second answer to the same call.
             if !asked.contains(&id) || answered.contains(&id) {
-                let text = format!(
-                    "[Result of tool call {id}, whose call is no longer in the conversation:]\n{}",
-                    b.result_text()
-                );
+                let text = if asked.contains(&id) {
+                    format!("[Another result of tool call {id}, answered above:]\n{}", b.result_text())
+                } else {
+                    format!(
+                        "[Result of tool call {id}, whose call is no longer in the conversation:]\n{}",
+                        b.result_text()
+                    )
+                };
                 *b = Block { at: b.at, ..Block::text(&text) };
                 report.orphan_results_to_text += 1;
                 m.changed = true;

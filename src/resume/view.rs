@@ -482,13 +482,27 @@ fn api_refuses(json: &str) -> bool {
 /// What the API refuses in a message as written: no content (a response
 /// with nothing in it is refused unless it is the last message; it is left
 /// out then too, as a resume does), a text block that is empty or white
-/// space, or tool results after other content.
+/// space, tool results after other content, or two results for one call.
 fn refused(m: &Msg) -> bool {
     let results_after_other = m.role == Role::User
         && m.blocks.iter().skip_while(|b| b.kind == Kind::ToolResult).any(|b| b.kind == Kind::ToolResult);
     m.blocks.is_empty()
         || m.blocks.iter().any(|b| b.kind == Kind::Text && b.blank && b.fault.is_none())
         || results_after_other
+        || answers_twice(m)
+}
+
+/// Whether a message's results answer one call twice. The API refuses the
+/// second answer ("each tool_use must have a single result"); the repair
+/// writes it out as text (`fix_results`). Sent live as written, it failed
+/// every request after it (the live fuzz target's view check).
+fn answers_twice(m: &Msg) -> bool {
+    let mut seen = super::ids::Ids::default();
+    m.tool_result_ids().any(|id| {
+        let again = seen.contains(id);
+        seen.insert(id);
+        again
+    })
 }
 
 /// How many of the messages from `base` on (the live part) the repair must

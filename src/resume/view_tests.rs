@@ -601,3 +601,41 @@ fn a_call_using_a_name_the_repair_gave_is_renamed_too() {
         resumed.messages_json().iter().map(|m| serde_json::from_str(m).expect("JSON")).collect();
     assert_eq!(ids(&resumed), ["x", "x_dup2", "x_dup2_dup2"], "resumed");
 }
+
+/// Results that answer one call twice in one message (a host's bug: the
+/// same result passed twice). The API takes one result per call, so the
+/// message goes to the repair, which writes the second out as text; sent
+/// live as written, every later request was refused. (The live fuzz
+/// target's view check found it.)
+#[test]
+fn a_call_answered_twice_in_one_message_goes_to_the_repair() {
+    let mut j = opened("");
+    let two_calls = r#"{"type":"assistant","step":1,"response":{"content":[{"type":"text","text":"both"},{"type":"tool_use","id":"a","name":"bash","input":{}},{"type":"tool_use","id":"b","name":"bash","input":{}}],"usage":{}}}"#;
+    let answers = r#"{"type":"tool_results","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"one"},{"type":"tool_result","tool_use_id":"a","content":"again"},{"type":"tool_result","tool_use_id":"b","content":"two"}]},"calls":[]}"#;
+    let disk = write_all(
+        &mut j,
+        &[
+            r#"{"type":"start","sessionId":"s","model":"m1"}"#.into(),
+            user("go"),
+            two_calls.into(),
+            answers.into(),
+        ],
+    );
+    let live = view(&mut j);
+    let texts: Vec<String> = live.iter().map(Value::to_string).collect();
+    assert!(super::super::check_messages(&texts, false).is_empty(), "{texts:?}");
+    let results: Vec<&str> = live[2]["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|b| b["type"] == "tool_result")
+        .map(|b| b["tool_use_id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(results, ["a", "b"], "each call answered once: {texts:?}");
+    assert!(
+        texts[2].contains("Another result of tool call a, answered above:]\\nagain"),
+        "the second answer kept, as text: {texts:?}"
+    );
+    let mut replayed = opened(&disk);
+    assert_eq!(view(&mut replayed), live, "replayed as live");
+}
