@@ -88,11 +88,14 @@ const server = http.createServer((req, res) => {
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-const busy = process.env.BUSY ? spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }) : null;
 const { chromium } = ciRequire("playwright-core");
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+let browser = null;
+let busy = null;
 const rows = [];
 try {
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  // Started once the browser is up, and ended however the run ends.
+  if (process.env.BUSY) busy = spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
   for (let run = 0; run < runs; run++) {
     for (const mb of sizes) {
       for (let k = 0; k < pkgs.length; k++) {
@@ -107,8 +110,8 @@ try {
     }
   }
 } finally {
-  await browser.close();
   busy?.kill();
+  await browser?.close();
   server.close();
 }
 

@@ -330,13 +330,13 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   }
   const optionsKey = crypto.createHash("sha256").update(JSON.stringify(options ?? {})).digest("hex");
   const index = load(optionsKey);
+  // No index yet: every file is to be read, so the second reading thread
+  // starts now, while the walk runs (before the wasm's file is read below).
+  if (index.files.size === 0) startEarly(options);
   // The wasm compiled on V8's threads while this one walks and stats the
   // files (compiled here, when appended lines are to be parsed, it was 20
   // to 35 ms of a status line's 100): used only if a file needs reading.
   const compiling = compileAhead();
-  // No index yet: every file is to be read, so the second reading thread
-  // starts now, while the walk runs.
-  if (index.files.size === 0) startEarly(options);
   const { files, walk, changed } = walkOf(index, paths);
   stats.walked = changed;
   let dirty = changed;
@@ -473,7 +473,6 @@ async function readIndexed(paths, options, warn, { noIndex = false, progress = (
   return items;
 }
 
-/** The package's wasm being compiled off this thread (null: loaded already, or not there: the glue reads it as it does). */
 /**
  * The module `compileAhead` compiled, given to the glue before this thread
  * first reads a file. A cold read (no index, or an empty one) reads on this
@@ -488,6 +487,7 @@ async function useCompiled(compiling) {
   if (compiled) session.__garudaWasm.use(compiled);
 }
 
+/** The package's wasm being compiled off this thread (null: loaded already, or not there: the glue reads it as it does). */
 function compileAhead() {
   try {
     if (session.__garudaWasm?.loaded !== false) return null;

@@ -258,7 +258,7 @@ impl Block {
     /// A tool result's content as plain text (for turning an orphan result
     /// into a text block without losing what it said).
     pub fn result_text(&self) -> String {
-        // The same fields as a prompt's blocks: state's reader of them.
+        // The same fields as a prompt's blocks: prompt_text's reader of them.
         use crate::prompt_text::PromptBlock as Part;
         let Some(content) = self.field("content") else { return String::new() };
         match crate::record::raw_kind(&content) {

@@ -424,9 +424,11 @@ fn answering_run(live: &[crate::state::Message], unanswered: &[String]) -> usize
     end
 }
 
-/// Whether a message's text may hold what `refused` looks for: an empty
-/// content array or a text that is empty or white space (a scan for the
-/// keys, no parse).
+/// Whether a message's text may hold what `refused` finds without knowing
+/// the blocks' order and ids: an empty content array or a text that is
+/// empty or white space (a scan for the keys, no parse). Results after
+/// other content, or two for one call, are found by `refused` on the
+/// parsed message (`Taker::takes` and `note_appended` parse results).
 fn may_be_refused(json: &str) -> bool {
     let b = json.as_bytes();
     let after_key = |key: &[u8], value: &dyn Fn(&[u8]) -> bool| {
@@ -472,9 +474,9 @@ fn may_be_refused(json: &str) -> bool {
         || after_key(br#""text""#, &blank_string)
 }
 
-/// Whether the API refuses a message as written (`refused`), found the same
-/// way as it arrives and in a replay (`refused_run`), so the two agree: by
-/// a scan for the keys, then a parse.
+/// Whether the API refuses a message as written for what `may_be_refused`
+/// sees (then `refused` on the parse), found the same way as it arrives and
+/// in a replay (`refused_run`), so the two agree.
 fn api_refuses(json: &str) -> bool {
     may_be_refused(json) && Msg::parse(json, Default::default(), None).is_none_or(|m| refused(&m))
 }
@@ -493,9 +495,10 @@ fn refused(m: &Msg) -> bool {
 }
 
 /// Whether a message's results answer one call twice. The API refuses the
-/// second answer ("each tool_use must have a single result"); the repair
-/// writes it out as text (`fix_results`). Sent live as written, it failed
-/// every request after it (the live fuzz target's view check).
+/// second answer (one result per call); the repair writes it out as text
+/// (`fix_results`), or, when the call's id was used before, gives it the
+/// renamed call's id. Sent live as written, it failed every request after
+/// it (the live fuzz target's view check).
 fn answers_twice(m: &Msg) -> bool {
     let mut seen = super::ids::Ids::default();
     m.tool_result_ids().any(|id| {
