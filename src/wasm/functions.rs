@@ -255,10 +255,17 @@ pub fn check_messages(messages: JsValue, options: JsValue) -> Result<JsValue, Js
             type_name(&messages)
         )));
     }
-    let thinking = if options.is_object() {
-        js_sys::Reflect::get(&options, &"thinking".into()).ok().and_then(|t| t.as_bool()).unwrap_or(false)
-    } else {
+    // `{ thinking }`, a boolean; anything else said, as every call's options
+    // are (a `thinking: "yes"` read as false checked the wrong rules).
+    let thinking = if options.is_undefined() || options.is_null() {
         false
+    } else if !options.is_object() {
+        return Err(error(format!(
+            "checkMessages(messages, options): options must be an object, got {}",
+            type_name(&options)
+        )));
+    } else {
+        flag(&options, "thinking", "checkMessages(messages, options): options")?
     };
     let json = js_json(&messages, "checkMessages(messages, options): messages")?;
     let raw: Vec<&serde_json::value::RawValue> =

@@ -68,30 +68,21 @@ impl Journal {
             None => CoreJournal::default(),
         };
         if options.is_object() {
-            let flag = |name: &str| -> Result<bool, JsValue> {
-                let v = js_sys::Reflect::get(&options, &name.into()).unwrap_or(JsValue::UNDEFINED);
-                match v.as_bool() {
-                    Some(b) => Ok(b),
-                    None if v.is_undefined() => Ok(false),
-                    None => Err(error(format!(
-                        "new Journal(options): options.{name} must be true or false, got {}",
-                        type_name(&v)
-                    ))),
-                }
-            };
-            inner = inner.with_model_view(flag("modelView")?).with_strict(flag("strict")?);
-            inner = ReadOptions::from_js(&options, "new Journal(options): options")?.apply(inner);
-            if flag("keepTranslation")? {
+            let what = "new Journal(options): options";
+            let on = |name: &str| flag(&options, name, what);
+            inner = inner.with_model_view(on("modelView")?).with_strict(on("strict")?);
+            inner = ReadOptions::from_js(&options, what)?.apply(inner);
+            if on("keepTranslation")? {
                 inner = inner.keeping_translation();
             }
-            if flag("keepRuns")? {
+            if on("keepRuns")? {
                 inner = inner.keeping_runs();
             }
-            if flag("usageOnly")? {
+            if on("usageOnly")? {
                 inner = inner.for_usage();
             }
-            lean = flag("lean")?;
-            strict_load = flag("strictLoad")?;
+            lean = on("lean")?;
+            strict_load = on("strictLoad")?;
             let max = js_sys::Reflect::get(&options, &"maxLineBytes".into()).unwrap_or(JsValue::UNDEFINED);
             if !max.is_undefined() {
                 match max.as_f64() {

@@ -61,6 +61,18 @@ fn type_name(v: &JsValue) -> String {
     }
 }
 
+/// The boolean option `name` of `options` (an object): false when absent,
+/// an error naming it when it is anything but true or false. `what` names
+/// the options in the message ("new Journal(options): options").
+fn flag(options: &JsValue, name: &str, what: &str) -> Result<bool, JsValue> {
+    let v = js_sys::Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    match v.as_bool() {
+        Some(b) => Ok(b),
+        None if v.is_undefined() => Ok(false),
+        None => Err(error(format!("{what}.{name} must be true or false, got {}", type_name(&v)))),
+    }
+}
+
 /// Parses JSON text made by the core into JS values.
 fn parse_json(text: &str) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(text)

@@ -40,31 +40,14 @@ impl ReadOptions {
                 })?,
             );
         }
-        let history = js_sys::Reflect::get(options, &"history".into()).unwrap_or(JsValue::UNDEFINED);
-        out.history = match history.as_bool() {
-            Some(b) => b,
-            None if history.is_undefined() => false,
-            None => {
-                return Err(error(format!(
-                    "{what}.history must be true or false, got {}",
-                    type_name(&history)
-                )))
-            }
-        };
+        out.history = flag(options, "history", what)?;
         let run = js_sys::Reflect::get(options, &"run".into()).unwrap_or(JsValue::UNDEFINED);
         if !run.is_undefined() {
             out.run = Some(run.as_string().filter(|r| !r.is_empty()).ok_or_else(|| {
                 error(format!("{what}.run must be a tool call's id (a string), got {}", type_name(&run)))
             })?);
         }
-        let strict = js_sys::Reflect::get(options, &"strict".into()).unwrap_or(JsValue::UNDEFINED);
-        out.strict = match strict.as_bool() {
-            Some(b) => b,
-            None if strict.is_undefined() => false,
-            None => {
-                return Err(error(format!("{what}.strict must be true or false, got {}", type_name(&strict))))
-            }
-        };
+        out.strict = flag(options, "strict", what)?;
         let prices = js_sys::Reflect::get(options, &"prices".into()).unwrap_or(JsValue::UNDEFINED);
         if !prices.is_undefined() {
             let text = if prices.is_string() {

@@ -338,6 +338,20 @@ fn resume_closes_open_calls_and_reports() {
     assert_eq!(get(&Array::from(&problems).get(0), "kind").as_string().as_deref(), Some("not-a-message"));
     assert_error(wasm::resume_messages(5.into(), JsValue::UNDEFINED), "state must be a state object");
     assert_error(wasm::check_messages("x".into(), JsValue::UNDEFINED), "messages must be an array");
+    // Its options are said wrong as every call's are, not read as false.
+    let yes = Object::new();
+    let _ = Reflect::set(&yes, &"thinking".into(), &"yes".into());
+    assert_error(
+        wasm::check_messages(Array::new().into(), yes.into()),
+        "options.thinking must be true or false, got string",
+    );
+    assert_error(
+        wasm::check_messages(Array::new().into(), "thinking".into()),
+        "options must be an object, got string",
+    );
+    assert_eq!(code_of(wasm::check_messages(Array::new().into(), 1.into())), "ERR_INVALID_ARG");
+    let null_ok = wasm::check_messages(Array::new().into(), JsValue::NULL).expect("null options");
+    assert!(Array::is_array(&null_ok));
 }
 
 /// Issue 10, finding 2: one line nested 100,000 deep made `resumeMessages`
