@@ -20,6 +20,13 @@ use std::borrow::Cow;
 /// (which write such ids) both know records, and the state knows no reader.
 pub const INLINE_RUN: &str = "sidechain-";
 
+/// The `purpose` of a `side_usage` record for a response of an inline run
+/// (a Claude Code 1.x Task's subagent, inside its session's file): counted
+/// like any side request, but no landmark in the history, because the
+/// transcript draws that response in its run under the Task call (a
+/// landmark beside it told each of the run's responses twice).
+pub const INLINE_RUN_USAGE: &str = "inline run";
+
 /// Every field any known record type uses. Which ones a type needs is
 /// checked in `Record::from_fields`; the rest are ignored, like unknown fields.
 #[derive(Debug, Default, Deserialize)]
@@ -59,6 +66,10 @@ pub struct Fields<'a> {
     pub cost_usd: Cost,
     pub usage_reported: Option<bool>,
     pub usage: Option<Usage>,
+    /// A side_usage's: what the request was for (a string; any other value
+    /// is let be, as before this was read: the usage still counts).
+    #[serde(borrow)]
+    pub purpose: Option<&'a RawValue>,
     // tool_results
     pub calls: Option<Vec<Call>>,
     // compaction, snapshot (`messages` is an array in one, a count in the other)
@@ -212,7 +223,7 @@ impl RecordKind {
             RecordKind::Continue => &["message"],
             RecordKind::Unreported => &["tokens"],
             RecordKind::ChildDebit => &["childSessionId", "tokens"],
-            RecordKind::SideUsage => &["usage", "costUsd", "usageReported"],
+            RecordKind::SideUsage => &["usage", "costUsd", "usageReported", "purpose"],
             RecordKind::End => &["stopReason", "steps"],
         }
     }

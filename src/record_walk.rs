@@ -91,7 +91,7 @@ type Read = for<'a> fn(&mut Fields<'a>, &'a str, usize) -> Option<usize>;
 /// members are kept raw (a message, a response) are walked once, member by
 /// member: a whole-value check first would read their text twice.
 #[rustfmt::skip]
-pub(crate) const FIELDS: [(&str, Read); 31] = [
+pub(crate) const FIELDS: [(&str, Read); 32] = [
     ("type", |f, l, at| set(l, at, cow, &mut f.kind)),
     ("redacted", |f, l, at| flag_field(l, at, &mut f.redacted)),
     ("t", |f, l, at| text_field(l, at, &mut f.t)),
@@ -123,6 +123,7 @@ pub(crate) const FIELDS: [(&str, Read); 31] = [
     ("stopReason", |f, l, at| raw_field(l, at, &mut f.stop_reason)),
     ("steps", |f, l, at| count_field(l, at, &mut f.steps)),
     ("synthetic", |f, l, at| flag_field(l, at, &mut f.synthetic)),
+    ("purpose", |f, l, at| raw_field(l, at, &mut f.purpose)),
 ];
 
 // One reader per type, kept out of line: each field's reader is then a
@@ -176,7 +177,7 @@ fn slot(key: &str) -> Option<usize> {
         b'u' => &[15, 16],
         b'b' => &[19],
         b'a' => &[20, 23],
-        b'p' => &[22],
+        b'p' => &[22, 31],
         _ => &[],
     };
     candidates.iter().copied().find(|&i| FIELDS.get(i).is_some_and(|(name, _)| *name == key))

@@ -107,6 +107,7 @@ fn the_field_names_are_serdes() {
         ("stopReason", r#""end""#),
         ("steps", "10"),
         ("synthetic", "true"),
+        ("purpose", r#""inline run""#),
     ];
     assert_eq!(samples.len() + 1, FIELDS.len());
     for (name, value) in samples {

@@ -398,8 +398,17 @@ impl SessionState {
                 )),
                 None,
             ),
+            // Told with its purpose ("side_usage: 120 tokens (title)"), but
+            // not a response the transcript draws in its run.
             RecordKind::SideUsage => {
-                (Some(format!("side_usage: {} tokens", r.usage.map_or(0, |u| u.tokens()))), None)
+                match r.purpose.and_then(|p| serde_json::from_str::<String>(p.get()).ok()) {
+                    Some(p) if p == crate::record::INLINE_RUN_USAGE => (None, None),
+                    purpose => {
+                        let tokens = r.usage.map_or(0, |u| u.tokens());
+                        let purpose = purpose.map(|p| format!(" ({p})")).unwrap_or_default();
+                        (Some(format!("side_usage: {tokens} tokens{purpose}")), None)
+                    }
+                }
             }
         };
         let context_tokens = self.context_tokens;

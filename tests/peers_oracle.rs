@@ -565,3 +565,100 @@ fn every_inline_sidechain_run_nests_under_its_task_call() {
     }
     println!("{runs} inline runs nested under their Task calls");
 }
+
+/// A response of an inline run that a Task call started is drawn in that
+/// run, under the call: the file's own transcript tells it nowhere else
+/// (each one was also a landmark of "tokens spent outside the
+/// conversation" beside the run, found by comparing with claude-code-log's
+/// rendering), while its tokens still count (the replay and usage agree,
+/// above). A sidechain response of no Task's run keeps its landmark, and
+/// says it was a subagent's. The oracle links runs from the raw lines:
+/// a run's root is a sidechain line whose parent is no sidechain line, and
+/// a Task call started it when its prompt is the call's `prompt`.
+#[test]
+fn a_response_of_a_tasks_inline_run_is_told_once() {
+    use garuda_session::record::RecordKind;
+    use garuda_session::state::HistoryItem;
+    let (mut told_once, mut unlinked) = (0, 0);
+    for (name, path) in files() {
+        let bytes = std::fs::read(&path).expect("readable");
+        let text = String::from_utf8_lossy(&bytes);
+        // (line number, line) of each line that is one JSON object.
+        let lines: Vec<(u64, Value)> = text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, l)| Some((i as u64 + 1, serde_json::from_str::<Value>(l).ok()?)))
+            .filter(|(_, v)| v.is_object())
+            .collect();
+        let with_uuid: Vec<&Value> =
+            lines.iter().map(|(_, v)| v).filter(|v| s(v, "uuid").is_some()).collect();
+        if !with_uuid.iter().any(|l| flag(l, "isSidechain"))
+            || with_uuid.iter().all(|l| flag(l, "isSidechain"))
+        {
+            continue; // no inline run, or a subagent's own file
+        }
+        let parent: HashMap<&str, &str> = lines
+            .iter()
+            .filter(|(_, l)| flag(l, "isSidechain"))
+            .filter_map(|(_, l)| Some((s(l, "uuid")?, s(l, "parentUuid").unwrap_or(""))))
+            .collect();
+        let prompts: HashSet<String> = lines
+            .iter()
+            .filter(|(_, l)| s(l, "type") == Some("assistant") && !flag(l, "isSidechain"))
+            .filter_map(|(_, l)| l.pointer("/message/content").and_then(Value::as_array))
+            .flatten()
+            .filter(|b| s(b, "type") == Some("tool_use") && matches!(s(b, "name"), Some("Task" | "Agent")))
+            .filter_map(|b| Some(b.pointer("/input/prompt")?.as_str()?.trim().to_owned()))
+            .collect();
+        let root_of = |id: &str| {
+            let mut at = id.to_owned();
+            for _ in 0..parent.len() {
+                match parent.get(at.as_str()) {
+                    Some(p) if parent.contains_key(p) => at = (*p).to_owned(),
+                    _ => break,
+                }
+            }
+            at
+        };
+        let started: HashSet<&str> = lines
+            .iter()
+            .filter(|(_, l)| flag(l, "isSidechain") && !parent.contains_key(s(l, "parentUuid").unwrap_or("")))
+            .filter(|(_, l)| {
+                l.pointer("/message/content")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| prompts.contains(t.trim()))
+            })
+            .filter_map(|(_, l)| s(l, "uuid"))
+            .collect();
+        // The lines of sidechain responses, by whether a Task's run holds them.
+        let (mut linked, mut other) = (HashSet::new(), HashSet::new());
+        for (n, l) in &lines {
+            if flag(l, "isSidechain")
+                && s(l, "type") == Some("assistant")
+                && l.pointer("/message/usage").is_some()
+            {
+                let uuid = s(l, "uuid").unwrap_or("");
+                if started.contains(root_of(uuid).as_str()) {
+                    linked.insert(*n);
+                } else {
+                    other.insert(*n);
+                }
+            }
+        }
+        let state = read(&bytes, true);
+        for h in state.history.iter().flatten() {
+            if let HistoryItem::Landmark { line, kind: RecordKind::SideUsage, text } = h {
+                assert!(
+                    !linked.contains(line),
+                    "{name}: line {line} is drawn in its run, and told again: {text}"
+                );
+                if other.contains(line) {
+                    assert!(text.ends_with(" (subagent)"), "{name}: line {line} is a subagent's: {text}");
+                    unlinked += 1;
+                }
+            }
+        }
+        told_once += linked.len();
+    }
+    println!("{told_once} lines of Task runs' responses told once, {unlinked} of other sidechains told as a subagent's");
+}

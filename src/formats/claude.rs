@@ -539,6 +539,16 @@ impl Reader {
         };
         let children: HashMap<String, String> =
             runs.keys().map(|id| (id.clone(), format!("{}{id}", super::INLINE_RUN))).collect();
+        // The runs a Task call started (by their first entry): their
+        // responses are drawn under the call.
+        let mut linked = vec![false; roots.len()];
+        for &first in runs.values() {
+            if let Some(l) = linked.get_mut(first) {
+                *l = true;
+            }
+        }
+        let in_linked_run =
+            |i: usize| roots.get(i).copied().flatten().and_then(|r| linked.get(r)) == Some(&true);
         drop(nodes);
         let on_path = |i: usize| path.as_ref().is_none_or(|p| p[i]);
         let main = |e: &Entry| child_run || !e.sidechain;
@@ -647,7 +657,13 @@ impl Reader {
                         )
                     };
                     if !main(e) || off {
-                        let purpose = if off { "another branch" } else { "subagent" };
+                        let purpose = if off {
+                            "another branch"
+                        } else if in_linked_run(i) {
+                            super::INLINE_RUN_USAGE
+                        } else {
+                            "subagent"
+                        };
                         out.push((e.line, rec::side_usage(purpose, &usage, cost, real, t)));
                         continue;
                     }

@@ -27,7 +27,7 @@ pub use crate::session_format::Format;
 
 // The prefix of a run inside its parent's file is the record model's
 // (record.rs): the state keeps those runs without knowing the readers.
-pub use crate::record::INLINE_RUN;
+pub use crate::record::{INLINE_RUN, INLINE_RUN_USAGE};
 
 /// Detection lives with the readers; the name (`session_format`) is a leaf
 /// the state can hold without knowing the readers.

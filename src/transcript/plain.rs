@@ -30,11 +30,28 @@ pub fn landmark(kind: RecordKind, text: &str) -> String {
             ),
             None => text.replace(" (0 tokens after)", ""),
         },
+        // "side_usage: N tokens", and the record's purpose in brackets if it
+        // gave one: the readers' own purposes in words, any other as given.
         RecordKind::SideUsage => match number("side_usage: ") {
-            Some(n) => format!(
-                "{} tokens spent outside the conversation (a side request: a title, a summary…)",
-                group(n)
-            ),
+            Some(n) => {
+                let purpose = text.split_once(" tokens (").and_then(|(_, p)| p.strip_suffix(')'));
+                let n = group(n);
+                match purpose {
+                    Some("another branch") => {
+                        format!("{n} tokens spent on another branch of the conversation")
+                    }
+                    Some("subagent") => {
+                        format!("{n} tokens spent by a subagent whose run no call in the file started")
+                    }
+                    Some("requests") => {
+                        format!("{n} tokens spent on requests whose responses are not in the file")
+                    }
+                    Some(p) => format!("{n} tokens spent outside the conversation ({p})"),
+                    None => format!(
+                        "{n} tokens spent outside the conversation (a side request: a title, a summary…)"
+                    ),
+                }
+            }
             None => text.to_owned(),
         },
         RecordKind::Unreported => match number("unreported: ") {
@@ -77,6 +94,18 @@ mod tests {
             landmark(RecordKind::SideUsage, "side_usage: 29021 tokens"),
             "29,021 tokens spent outside the conversation (a side request: a title, a summary…)"
         );
+        // The purpose the record gave: the readers' own in words, any other as given.
+        for (purpose, said) in [
+            ("another branch", "1,200 tokens spent on another branch of the conversation"),
+            ("subagent", "1,200 tokens spent by a subagent whose run no call in the file started"),
+            ("requests", "1,200 tokens spent on requests whose responses are not in the file"),
+            ("title (short)", "1,200 tokens spent outside the conversation (title (short))"),
+        ] {
+            assert_eq!(
+                landmark(RecordKind::SideUsage, &format!("side_usage: 1200 tokens ({purpose})")),
+                said
+            );
+        }
         assert_eq!(
             landmark(
                 RecordKind::Compaction,
