@@ -41,6 +41,12 @@ impl<'a> Calls<'a> {
     /// that id). Settling asks in entry order; asked before an entry the
     /// map already passed, it searches every entry back (right, but slow).
     pub(super) fn latest(&mut self, id: &str, before: usize) -> Option<(u32, usize)> {
+        // A block with no id names no call: a result without `tool_use_id`
+        // paired with a call without `id` was drawn under it as its result
+        // and shown nowhere (a Claude Code subagent file in the peers).
+        if id.is_empty() {
+            return None;
+        }
         let before = before.min(self.entries.len());
         let floor = if before < self.mapped { 0 } else { self.mapped.max(before.saturating_sub(WINDOW)) };
         for j in (floor..before).rev() {
@@ -93,8 +99,11 @@ mod tests {
     use super::super::{Entry, ToolRef};
     use super::*;
 
-    /// The definition, entry by entry backwards from `before`.
+    /// The definition, entry by entry backwards from `before` (no id names no call).
     fn by_scan(entries: &Entries, id: &str, before: usize) -> Option<(u32, usize)> {
+        if id.is_empty() {
+            return None;
+        }
         (0..before.min(entries.len())).rev().find_map(|j| {
             let tools = &entries.get(j)?.tools;
             tools.iter().rposition(|t| t.is_use && t.id == id).map(|k| (j as u32, k))
@@ -108,7 +117,7 @@ mod tests {
         // (calls' too, and ids no call has), and then past the end.
         for i in 0..=entries.len() {
             let ids: Vec<&str> = match entries.get(i) {
-                Some(e) => e.tools.iter().map(|t| t.id.as_str()).chain(["nobody"]).collect(),
+                Some(e) => e.tools.iter().map(|t| t.id.as_str()).chain(["nobody", ""]).collect(),
                 None => entries.iter().flat_map(|e| e.tools.iter().map(|t| t.id.as_str())).collect(),
             };
             for id in ids {

@@ -296,3 +296,27 @@ fn dropped_thinking_reasons_are_the_resume_reports_for_each_line() {
     }
     assert!(checked >= 300, "{checked} entries with reasons");
 }
+
+/// A tool result with no `tool_use_id` answers no call, not a call with no
+/// `id` (both read as the id ""): paired so, the result's entry was folded
+/// under the call as its answer and shown nowhere (a Claude Code subagent
+/// file in the peers, found against claude-code-log's rendering). Each
+/// stays its own: the call without a result, the result in its entry.
+#[test]
+fn a_result_without_an_id_answers_no_call() {
+    let journal = concat!(
+        r#"{"type":"user","message":{"role":"user","content":"go"}}"#,
+        "\n",
+        r#"{"type":"assistant","step":1,"response":{"content":[{"type":"tool_use","name":"bash","input":{"command":"grep -rn TODO"}}],"usage":{}},"costUsd":0}"#,
+        "\n",
+        r#"{"type":"tool_results","message":{"role":"user","content":[{"type":"tool_result","content":"a.txt:1: TODO fix"}]}}"#,
+        "\n",
+    );
+    let (_, t) = transcript_of(journal);
+    let e = t.entries();
+    let call = e.iter().flat_map(|e| &e.tools).find(|t| t.is_use).expect("the call");
+    assert_eq!(call.pair, None, "the call has no result");
+    let results = e.iter().find(|e| e.record == "tool_results").expect("the results' entry");
+    assert!(!results.under_calls, "the result is shown in its own entry");
+    assert!(results.tools.iter().all(|t| t.pair.is_none()));
+}
