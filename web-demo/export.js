@@ -61,14 +61,15 @@ ${(css.match(DARK) ?? []).map((l) => l.replaceAll(":root.dark ", ":root ")).join
 
 /**
  * `childHref(child)`: the relative link of a subagent run's own page (a
- * folder export writes them); `runOf(child)`: the journal of a call's
+ * folder export writes them), or null for a run with no page; `runOf(child)`: the journal of a call's
  * subagent run, drawn folded under the call (export-runs.js).
  */
 export function transcriptHtml(journal, info, redact, { live = false, childHref, runOf } = {}) {
   const r = (s) => redact(String(s ?? ""));
   const title = escapeHtml(shortTitle(r(info.title ?? info.sessionId)));
   const parts = [];
-  const opts = { redact: r, hidePaired: true, anchor: (i) => `#e-${i}`, childHref };
+  // A single file's export has no run pages: its runs are named, not linked.
+  const opts = { redact: r, hidePaired: true, anchor: (i) => `#e-${i}`, childHref: childHref ?? (() => null) };
   opts.childRun = runNester(render(), runOf, (j) => entries(j, live)).html(opts);
   for (const d of entries(journal, live)) parts.push(entryHtml(d, opts));
   return `<!doctype html>

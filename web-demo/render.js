@@ -319,9 +319,13 @@ function partHtml(p, d, r, opts = {}) {
       if (p.child) {
         // The viewer can show the run here, nested under its call; it can also open it.
         const show = opts.nest ? ` · <a class="child-show" href="#" data-child="${escapeHtml(p.child)}">show it here</a>` : "";
-        // An export links the run's own page (opts.childHref); the viewer opens it from data-child.
-        const href = opts.childHref?.(p.child) ?? "#";
-        body += `<div class="subagent">Subagent run <a class="child-link" href="${escapeHtml(href)}" data-child="${escapeHtml(p.child)}">${escapeHtml(p.child)}</a>${show}</div>${run}`;
+        // An export links the run's own page (opts.childHref), and names a
+        // run it has no page for without a link (a "#" that went nowhere);
+        // the viewer (no childHref) opens it from data-child.
+        const href = opts.childHref ? opts.childHref(p.child) : "#";
+        const name = escapeHtml(p.child);
+        const link = href == null ? `<span class="child-link" data-child="${name}">${name}</span>` : `<a class="child-link" href="${escapeHtml(href)}" data-child="${name}">${name}</a>`;
+        body += `<div class="subagent">Subagent run ${link}${show}</div>${run}`;
       }
       return folded(`tool${res?.error ? " error" : ""}${edit ? " edit" : ""}${v ? ` view-${escapeHtml(v.kind)}` : ""}`, head, body, edit || (v && OPEN_VIEWS.has(v.kind)));
     }

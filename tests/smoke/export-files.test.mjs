@@ -36,6 +36,22 @@ test("a folder export writes index.html linking every session and its runs, and 
   assert.ok(existsSync(path.join(out, href)), "the link's page was written");
 });
 
+test("a run the export has no page for is named without a link: the sample alone, and a folder without the run's file", () => {
+  const dir = tmp();
+  const folder = path.join(dir, "sessions");
+  mkdirSync(folder, { recursive: true });
+  copyFileSync(path.join(samples, "viewer-sample.jsonl"), path.join(folder, "viewer-sample.jsonl"));
+  const alone = cli("export", path.join(folder, "viewer-sample.jsonl"), "--format", "html");
+  assert.equal(alone.status, 0, alone.stderr);
+  const out = path.join(dir, "html");
+  assert.equal(cli("export", folder, "--format", "html", "-o", out).status, 0);
+  for (const page of [alone.stdout, readFileSync(path.join(out, "viewer-sample.html"), "utf8")]) {
+    // (A link of "#" went to the top of the page.)
+    assert.doesNotMatch(page, /<a class="child-link" href="#"/);
+    assert.match(page, /Subagent run <span class="child-link" data-child="explore-toolu_explore1">explore-toolu_explore1<\/span>/);
+  }
+});
+
 test("the H1 is the title's first line cut short; a message's headings are demoted, code left alone; a Markdown file's images are files beside it", () => {
   const dir = tmp();
   const file = path.join(dir, "long.jsonl");
