@@ -40,10 +40,19 @@ export function buildClaudeSessions(peers, dir, MB, flat = false) {
   if (fs.existsSync(stamp)) return;
   fs.rmSync(dir, { recursive: true, force: true });
   const files = samples(peers);
+  // A session's folder (its subagents' runs: <session>/subagents/…) is
+  // renamed with its file, as Claude Code names both by the session's id:
+  // renamed alone, the file lost its runs, which the walk then took for
+  // sessions of a project named by the old id.
+  const stems = new Set(files.map(([rel]) => rel.replace(/\.jsonl$/, "")));
+  const rename = (rel, k) => {
+    const parts = rel.split("/");
+    return parts.map((part, i) => (i === parts.length - 1 || stems.has(parts.slice(0, i + 1).join("/")) ? part.replace(/^([^.]+)/, `$1-c${k}`) : part)).join("/");
+  };
   let bytes = 0;
   for (let k = 0; bytes < MB * 1e6; k++) {
     for (const [rel, lines] of files) {
-      const renamed = rel.replace(/[^/]*$/, (name) => name.replace(/^([^.]+)/, `$1-c${k}`));
+      const renamed = rename(rel, k);
       // flat: one project folder of session files (subagents' runs left out).
       if (flat && rel.includes("/subagent")) continue;
       const target = flat ? path.join(dir, "project", path.basename(renamed)) : path.join(dir, "projects", `copy-${k}`, renamed);
