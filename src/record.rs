@@ -27,6 +27,14 @@ pub const INLINE_RUN: &str = "sidechain-";
 /// landmark beside it told each of the run's responses twice).
 pub const INLINE_RUN_USAGE: &str = "inline run";
 
+/// The other purposes of side usage the readers write, which the
+/// transcript says in words (transcript/plain.rs): a response off the
+/// conversation's active branch, a subagent's response whose run no call
+/// names, usage counted with no response open (Codex).
+pub const ANOTHER_BRANCH_USAGE: &str = "another branch";
+pub const SUBAGENT_USAGE: &str = "subagent";
+pub const REQUESTS_USAGE: &str = "requests";
+
 /// Every field any known record type uses. Which ones a type needs is
 /// checked in `Record::from_fields`; the rest are ignored, like unknown fields.
 #[derive(Debug, Default, Deserialize)]
@@ -67,7 +75,9 @@ pub struct Fields<'a> {
     pub usage_reported: Option<bool>,
     pub usage: Option<Usage>,
     /// A side_usage's: what the request was for (a string; any other value
-    /// is let be, as before this was read: the usage still counts).
+    /// is let be, as before this was read: the usage still counts). Not in
+    /// `RecordKind::fields`, so a line serde_json refuses for it alone (a
+    /// duplicate `purpose`) is read again without it, and counts.
     #[serde(borrow)]
     pub purpose: Option<&'a RawValue>,
     // tool_results
@@ -223,7 +233,7 @@ impl RecordKind {
             RecordKind::Continue => &["message"],
             RecordKind::Unreported => &["tokens"],
             RecordKind::ChildDebit => &["childSessionId", "tokens"],
-            RecordKind::SideUsage => &["usage", "costUsd", "usageReported", "purpose"],
+            RecordKind::SideUsage => &["usage", "costUsd", "usageReported"],
             RecordKind::End => &["stopReason", "steps"],
         }
     }

@@ -401,7 +401,8 @@ impl SessionState {
             // Told with its purpose ("side_usage: 120 tokens (title)"), but
             // not a response the transcript draws in its run.
             RecordKind::SideUsage => {
-                match r.purpose.and_then(|p| serde_json::from_str::<String>(p.get()).ok()) {
+                let purpose = r.purpose.and_then(|p| serde_json::from_str::<String>(p.get()).ok());
+                match purpose.filter(|p| !p.is_empty()) {
                     Some(p) if p == crate::record::INLINE_RUN_USAGE => (None, None),
                     purpose => {
                         let tokens = r.usage.map_or(0, |u| u.tokens());

@@ -108,3 +108,50 @@ fn awkward_runs_read_as_the_whole_file_reads_them() {
     // Asked twice, a run reads the same twice.
     assert_eq!(main.run_journal("toolu_c").unwrap().state(), main.run_journal("toolu_c").unwrap().state());
 }
+
+/// A run's responses are told in the run when a result the transcript
+/// gets names it, and as a subagent's landmark when none does: here the
+/// file ends while the subagent works (a session killed mid-Task, or one
+/// still being written), so the run is drawn under no call.
+#[test]
+fn a_run_no_result_names_is_told_as_a_subagents() {
+    use crate::record::RecordKind;
+    use crate::state::HistoryItem;
+    let line = |o: serde_json::Value| {
+        let mut v = serde_json::json!({ "sessionId": "s", "version": "1.0.108", "isSidechain": false, "timestamp": "2026-01-01T00:00:00Z" });
+        v.as_object_mut().unwrap().extend(o.as_object().unwrap().clone());
+        v.to_string()
+    };
+    let lines = [
+        line(
+            serde_json::json!({ "type": "user", "uuid": "m1", "parentUuid": null, "message": { "role": "user", "content": "start" } }),
+        ),
+        line(
+            serde_json::json!({ "type": "assistant", "uuid": "m2", "parentUuid": "m1", "requestId": "req_1",
+            "message": { "id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-20250514", "usage": { "input_tokens": 4, "output_tokens": 30 },
+                "content": [{ "type": "tool_use", "id": "toolu_a", "name": "Task", "input": { "prompt": "look" } }] } }),
+        ),
+        line(
+            serde_json::json!({ "type": "user", "uuid": "a1", "parentUuid": null, "isSidechain": true, "message": { "role": "user", "content": "look" } }),
+        ),
+        line(
+            serde_json::json!({ "type": "assistant", "uuid": "a2", "parentUuid": "a1", "isSidechain": true, "requestId": "req_a",
+            "message": { "id": "msg_a", "role": "assistant", "model": "claude-sonnet-4-20250514", "usage": { "input_tokens": 7, "output_tokens": 9 },
+                "content": [{ "type": "text", "text": "looking" }] } }),
+        ),
+    ];
+    let result = line(serde_json::json!({ "type": "user", "uuid": "m3", "parentUuid": "m2",
+        "message": { "role": "user", "content": [{ "type": "tool_result", "tool_use_id": "toolu_a", "content": "done" }] } }));
+    let landmarks = |text: &str| -> Vec<String> {
+        let j = kept(text);
+        let told = j.state().history.iter().flatten().filter_map(|h| match h {
+            HistoryItem::Landmark { kind: RecordKind::SideUsage, text, .. } => Some(text.clone()),
+            _ => None,
+        });
+        assert_eq!(j.state().accounts.usage.output_tokens, 39, "both responses count either way");
+        told.collect()
+    };
+    assert_eq!(landmarks(&lines.join("\n")), ["side_usage: 16 tokens (subagent)"]);
+    let whole = format!("{}\n{result}", lines.join("\n"));
+    assert_eq!(landmarks(&whole), Vec::<String>::new());
+}

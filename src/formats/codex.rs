@@ -442,7 +442,13 @@ impl Reader {
         let cost = self.cost.replace(0.0);
         out.push((
             self.usage_line,
-            rec::side_usage("requests", &usage, cost, self.model.as_deref(), self.t.as_deref()),
+            rec::side_usage(
+                crate::record::REQUESTS_USAGE,
+                &usage,
+                cost,
+                self.model.as_deref(),
+                self.t.as_deref(),
+            ),
         ));
     }
 

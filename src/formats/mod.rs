@@ -25,8 +25,10 @@ use std::rc::Rc;
 
 pub use crate::session_format::Format;
 
-// The prefix of a run inside its parent's file is the record model's
-// (record.rs): the state keeps those runs without knowing the readers.
+// The prefix of a run inside its parent's file, and the purpose of its
+// responses' side usage, are the record model's (record.rs): the state
+// keeps those runs, and tells no landmark for those responses, without
+// knowing the readers.
 pub use crate::record::{INLINE_RUN, INLINE_RUN_USAGE};
 
 /// Detection lives with the readers; the name (`session_format`) is a leaf

@@ -179,3 +179,31 @@ fn a_byte_order_mark_at_the_start_is_skipped() {
     // Only at the start: a mark inside the file is a bad line as before.
     assert_eq!(rebuild_state(&format!("{TITLE}\n\u{feff}{start}\n")).warnings.len(), 1);
 }
+
+/// A side_usage's `purpose` is read (the history's landmark says it), but
+/// never makes the record invalid: not a string, or given twice (which
+/// serde_json refuses), the usage still counts, as before it was read.
+#[test]
+fn a_side_usage_counts_whatever_its_purpose() {
+    for purpose in
+        [r#""purpose":5"#, r#""purpose":"a","purpose":"b""#, r#""purpose":null"#, r#""purpose":"""#]
+    {
+        let line = format!(r#"{{"type":"side_usage",{purpose},"usage":{{"inputTokens":5}},"costUsd":0.5}}"#);
+        let mut j = Journal::default().with_history();
+        j.feed(&format!("{line}\n"));
+        j.finish();
+        let s = j.state();
+        assert_eq!(s.accounts.usage.input_tokens, 5, "{line}");
+        assert!(s.warnings.is_empty(), "{line}: {:?}", s.warnings);
+        let told: Vec<&str> = s
+            .history
+            .iter()
+            .flatten()
+            .filter_map(|h| match h {
+                crate::state::HistoryItem::Landmark { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(told, ["side_usage: 5 tokens"], "{line}");
+    }
+}

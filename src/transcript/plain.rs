@@ -36,14 +36,15 @@ pub fn landmark(kind: RecordKind, text: &str) -> String {
             Some(n) => {
                 let purpose = text.split_once(" tokens (").and_then(|(_, p)| p.strip_suffix(')'));
                 let n = group(n);
+                use crate::record::{ANOTHER_BRANCH_USAGE, REQUESTS_USAGE, SUBAGENT_USAGE};
                 match purpose {
-                    Some("another branch") => {
+                    Some(ANOTHER_BRANCH_USAGE) => {
                         format!("{n} tokens spent on another branch of the conversation")
                     }
-                    Some("subagent") => {
+                    Some(SUBAGENT_USAGE) => {
                         format!("{n} tokens spent by a subagent whose run no call in the file started")
                     }
-                    Some("requests") => {
+                    Some(REQUESTS_USAGE) => {
                         format!("{n} tokens spent on requests whose responses are not in the file")
                     }
                     Some(p) => format!("{n} tokens spent outside the conversation ({p})"),
