@@ -91,6 +91,9 @@ type Read = for<'a> fn(&mut Fields<'a>, &'a str, usize) -> Option<usize>;
 /// members are kept raw (a message, a response) are walked once, member by
 /// member: a whole-value check first would read their text twice.
 #[rustfmt::skip]
+// `fields` marks the fields seen in a u32, one bit each.
+const _: () = assert!(FIELDS.len() <= 32);
+
 pub(crate) const FIELDS: [(&str, Read); 32] = [
     ("type", |f, l, at| set(l, at, cow, &mut f.kind)),
     ("redacted", |f, l, at| flag_field(l, at, &mut f.redacted)),

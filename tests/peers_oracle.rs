@@ -658,7 +658,29 @@ fn a_response_of_a_tasks_inline_run_is_told_once() {
                 }
             }
         }
+        // Every other sidechain response is told (once per response: its
+        // streamed lines share one landmark, on the first of them).
+        let told: HashSet<u64> = state
+            .history
+            .iter()
+            .flatten()
+            .filter_map(|h| match h {
+                HistoryItem::Landmark { line, kind: RecordKind::SideUsage, .. } => Some(*line),
+                _ => None,
+            })
+            .collect();
+        let ids: HashMap<u64, &str> =
+            lines.iter().filter_map(|(n, l)| Some((*n, l.pointer("/message/id")?.as_str()?))).collect();
+        let mut first_of_response: HashSet<&str> = HashSet::new();
+        for n in other.iter().copied().collect::<std::collections::BTreeSet<_>>() {
+            if ids.get(&n).is_none_or(|id| first_of_response.insert(id)) {
+                assert!(told.contains(&n), "{name}: the subagent's response at line {n} is told nowhere");
+            }
+        }
         told_once += linked.len();
+    }
+    if shared::shared_file("peers_oracle", "peers").is_some() {
+        assert!(told_once > 0 && unlinked > 0, "the peers hold runs of both kinds");
     }
     println!("{told_once} lines of Task runs' responses told once, {unlinked} of other sidechains told as a subagent's");
 }

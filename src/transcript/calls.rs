@@ -99,11 +99,9 @@ mod tests {
     use super::super::{Entry, ToolRef};
     use super::*;
 
-    /// The definition, entry by entry backwards from `before` (no id names no call).
+    /// The definition, entry by entry backwards from `before` (an empty
+    /// id names no call: `check` asks about it apart).
     fn by_scan(entries: &Entries, id: &str, before: usize) -> Option<(u32, usize)> {
-        if id.is_empty() {
-            return None;
-        }
         (0..before.min(entries.len())).rev().find_map(|j| {
             let tools = &entries.get(j)?.tools;
             tools.iter().rposition(|t| t.is_use && t.id == id).map(|k| (j as u32, k))
@@ -117,10 +115,11 @@ mod tests {
         // (calls' too, and ids no call has), and then past the end.
         for i in 0..=entries.len() {
             let ids: Vec<&str> = match entries.get(i) {
-                Some(e) => e.tools.iter().map(|t| t.id.as_str()).chain(["nobody", ""]).collect(),
+                Some(e) => e.tools.iter().map(|t| t.id.as_str()).chain(["nobody"]).collect(),
                 None => entries.iter().flat_map(|e| e.tools.iter().map(|t| t.id.as_str())).collect(),
             };
-            for id in ids {
+            assert_eq!(calls.latest("", i), None, "{what}: no id names no call");
+            for id in ids.into_iter().filter(|id| !id.is_empty()) {
                 assert_eq!(calls.latest(id, i), by_scan(entries, id, i), "{what}: {id} before {i}");
                 // Out of order too (settling never asks so).
                 let back = i / 3;

@@ -257,15 +257,13 @@ pub fn check_messages(messages: JsValue, options: JsValue) -> Result<JsValue, Js
     }
     // `{ thinking }`, a boolean; anything else said, as every call's options
     // are (a `thinking: "yes"` read as false checked the wrong rules).
+    let what = "checkMessages(messages, options): options";
     let thinking = if options.is_undefined() || options.is_null() {
         false
     } else if !options.is_object() {
-        return Err(error(format!(
-            "checkMessages(messages, options): options must be an object, got {}",
-            type_name(&options)
-        )));
+        return Err(error(format!("{what} must be an object, got {}", type_name(&options))));
     } else {
-        flag(&options, "thinking", "checkMessages(messages, options): options")?
+        flag(&options, "thinking", what)?
     };
     let json = js_json(&messages, "checkMessages(messages, options): messages")?;
     let raw: Vec<&serde_json::value::RawValue> =
