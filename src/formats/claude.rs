@@ -45,6 +45,11 @@ use usage::UsageOnly;
 mod runs;
 use runs::KeptRuns;
 
+// The child runs a tool results line links (`calls`): its own file.
+#[path = "claude_calls.rs"]
+mod calls;
+use calls::child_calls;
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct Line<'a> {
@@ -666,14 +671,13 @@ impl Reader {
                         )
                     };
                     if !main(e) || off {
-                        let run = if off { None } else { run_of(i) };
-                        let purpose = match run {
-                            _ if off => crate::record::ANOTHER_BRANCH_USAGE,
-                            Some(r) => {
-                                pending.push((out.len(), r));
-                                super::INLINE_RUN_USAGE
-                            }
-                            None => crate::record::SUBAGENT_USAGE,
+                        let purpose = if off {
+                            crate::record::ANOTHER_BRANCH_USAGE
+                        } else if let Some(r) = run_of(i) {
+                            pending.push((out.len(), r));
+                            super::INLINE_RUN_USAGE
+                        } else {
+                            crate::record::SUBAGENT_USAGE
                         };
                         out.push((e.line, rec::side_usage(purpose, &usage, cost, real, t)));
                         continue;
@@ -728,71 +732,6 @@ fn content_blocks(content: &str) -> Option<Vec<serde_json::Value>> {
     }
 }
 
-/// The `calls` of a tool results record whose results answer a Task call
-/// with a child run: the subagent its result names (`agent`, the first
-/// result's call), or the inline run the call started (`children`), whose
-/// call's id `named` hears.
-fn child_calls(
-    content: &str,
-    agent: Option<&str>,
-    children: &HashMap<String, String>,
-    named: &mut dyn FnMut(&str),
-) -> Option<String> {
-    if agent.is_none() && (children.is_empty() || !names_a_child(content, children)) {
-        return None;
-    }
-    let blocks = content_blocks(content)?;
-    let mut calls = Vec::new();
-    for (k, b) in blocks.iter().enumerate() {
-        let Some(id) = b.get("tool_use_id").and_then(|v| v.as_str()) else { continue };
-        let child = if k == 0 { agent } else { None }.or_else(|| {
-            let inline = children.get(id).map(String::as_str);
-            if inline.is_some() {
-                named(id);
-            }
-            inline
-        });
-        if let Some(child) = child {
-            calls.push(format!(
-                r#"{{"toolUseId":{},"name":"Task","childSessionId":{}}}"#,
-                rec::string(id),
-                rec::string(child)
-            ));
-        }
-    }
-    (!calls.is_empty()).then(|| format!(r#""calls":[{}]"#, calls.join(",")))
-}
-
-/// Whether a `tool_use_id` in `content` may name one of `children`'s calls:
-/// each id is read where its key is and looked up. A search of the content
-/// for every child's id made reading a session quadratic in its inline runs
-/// (3,000 Task runs took 0.3 s, 12,000 took 3.7 s). An id with an escape,
-/// or a key not followed by a string, counts as a hit: the blocks are then
-/// parsed and say.
-fn names_a_child(content: &str, children: &HashMap<String, String>) -> bool {
-    const KEY: &[u8] = b"\"tool_use_id\"";
-    let bytes = content.as_bytes();
-    let mut at = 0;
-    while let Some(i) = bytes.get(at..).and_then(|rest| find(rest, KEY)) {
-        let mut j = at + i + KEY.len();
-        while matches!(bytes.get(j), Some(b' ' | b'\t' | b'\n' | b'\r' | b':')) {
-            j += 1;
-        }
-        if bytes.get(j) != Some(&b'"') {
-            return true;
-        }
-        let rest = bytes.get(j + 1..).unwrap_or_default();
-        let end = crate::bytes::find_quote_or_backslash(rest).unwrap_or(rest.len());
-        if rest.get(end) != Some(&b'"')
-            || content.get(j + 1..j + 1 + end).is_some_and(|id| children.contains_key(id))
-        {
-            return true;
-        }
-        at = j + 1 + end;
-    }
-    false
-}
-
 /// Whether a user line's blocks are all tool results.
 fn all_tool_results(blocks: &[serde_json::Value]) -> bool {
     !blocks.is_empty() && blocks.iter().all(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_result"))
@@ -836,7 +775,3 @@ fn is_prompt(content: &str, blocks: Option<&[serde_json::Value]>) -> bool {
         || t.starts_with("[Request interrupted")
         || t.starts_with("Caveat: The messages below"))
 }
-
-#[cfg(test)]
-#[path = "claude_child_tests.rs"]
-mod child_tests;
